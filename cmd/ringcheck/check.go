@@ -1,0 +1,285 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/ringcheck/ringcheck/explore"
+	"github.com/ringcheck/ringcheck/invariants"
+	"github.com/ringcheck/ringcheck/model"
+	"github.com/ringcheck/ringcheck/reports"
+	"github.com/ringcheck/ringcheck/specs"
+	"github.com/ringcheck/ringcheck/specs/catalog"
+)
+
+// checkFlags are the check command's flags, as given.
+type checkFlags struct {
+	params      []string
+	checks      string
+	from        string
+	daemon      string
+	fairness    string
+	overflow    string
+	maxDepth    int
+	maxStates   int64
+	timeLimit   time.Duration
+	workers     int
+	asJSON      bool
+	tracePath   string
+	traceFormat string
+	progress    bool
+}
+
+func newCheckCmd() *cobra.Command {
+	var f checkFlags
+	cmd := &cobra.Command{
+		Use:   "check SPEC",
+		Short: "Explore a spec's state space and check its properties",
+		Long: `Explore the states of SPEC breadth-first and check the properties named
+by --check (default: the spec's own list; see 'ringcheck list').
+
+  safety     every state invariant of the spec holds in every reachable
+             state, and no send overflows a channel whose policy is "error"
+  deadlock   no reachable state (outside the spec's valid end states)
+             has no enabled step
+
+Every counterexample is a shortest path from a starting configuration.
+--from init starts from the spec's initial configurations; --from all
+starts from every configuration of the full configuration space (every
+variable value, every channel content up to its capacity), which is what
+self-stabilization is about: there, every configuration is a starting
+point, so a violation is a single configuration.
+
+A search stopped by --max-depth, --max-states, --time-limit or Ctrl-C
+reports what it found; properties it did not violate are "unknown", never
+"holds", and the exit status is 3.`,
+		Example: `  ringcheck check dijkstra -p n=5 -p K=5 --from all --check deadlock
+  ringcheck check kl-naive -p n=5 -p L=5 -p K=3 --check deadlock --trace t.json
+  ringcheck check dijkstra -p n=6 -p K=3 --daemon distributed --json`,
+		Args: exactArgs(1, "check needs exactly one SPEC (see 'ringcheck list')"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runCheck(cmd, args[0], &f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringArrayVarP(&f.params, "param", "p", nil, "set a spec parameter, as name=value (repeatable)")
+	fl.StringVar(&f.checks, "check", "", "comma-separated properties: safety,deadlock (default: the spec's)")
+	fl.StringVar(&f.from, "from", "init", "starting configurations: init (the spec's) or all (every configuration)")
+	fl.StringVar(&f.daemon, "daemon", "central", "scheduler: central, distributed or synchronous (state-reading specs only for the last two)")
+	fl.StringVar(&f.fairness, "fairness", "", "fairness for liveness checks: none, weak or strong (no liveness check is built yet)")
+	fl.StringVar(&f.overflow, "overflow", "", "override every channel's overflow policy: block, drop or error")
+	fl.IntVar(&f.maxDepth, "max-depth", 0, "explore at most this many steps from the start (0: no bound)")
+	fl.Int64Var(&f.maxStates, "max-states", 0, "keep at most this many states (0: no bound)")
+	fl.DurationVar(&f.timeLimit, "time-limit", 0, "stop after this long, as 90s or 5m (0: no limit)")
+	fl.IntVar(&f.workers, "workers", runtime.NumCPU(), "goroutines expanding states")
+	fl.BoolVar(&f.asJSON, "json", false, "print the result as one JSON object")
+	fl.StringVar(&f.tracePath, "trace", "", "write the first counterexample found to this file")
+	fl.StringVar(&f.traceFormat, "trace-format", "json", "format of --trace: json or text")
+	fl.BoolVar(&f.progress, "progress", false, "report progress on stderr every 2s even when it is not a terminal")
+	return cmd
+}
+
+func exactArgs(n int, msg string) cobra.PositionalArgs {
+	return func(_ *cobra.Command, args []string) error {
+		if len(args) != n {
+			return usageError("%s", msg)
+		}
+		return nil
+	}
+}
+
+// checkPlan is a validated check command: everything is resolved before
+// anything runs.
+type checkPlan struct {
+	spec    *specs.Spec
+	values  specs.Values
+	sys     *model.System
+	opts    invariants.Options
+	daemon  model.Daemon
+	workers int
+}
+
+func planCheck(specName string, f *checkFlags) (*checkPlan, error) {
+	reg, err := catalog.Registry()
+	if err != nil {
+		return nil, err
+	}
+	spec, err := reg.Lookup(specName)
+	if err != nil {
+		return nil, usageError("%v", err)
+	}
+	overrides := map[string]int{}
+	for _, a := range f.params {
+		name, val, err := specs.ParseAssignment(a)
+		if err != nil {
+			return nil, usageError("%v", err)
+		}
+		overrides[name] = val
+	}
+	values, err := spec.Resolve(overrides)
+	if err != nil {
+		return nil, usageError("%v", err)
+	}
+	if f.fairness != "" {
+		return nil, usageError("--fairness applies to starvation and convergence, which are not implemented yet")
+	}
+	from, err := invariants.ParseFrom(f.from)
+	if err != nil {
+		return nil, usageError("%v", err)
+	}
+	daemon, err := model.ParseDaemon(f.daemon)
+	if err != nil {
+		return nil, usageError("%v", err)
+	}
+	var bopts specs.BuildOptions
+	bopts.Daemon = daemon
+	if f.overflow != "" {
+		o, err := model.ParseOverflow(f.overflow)
+		if err != nil {
+			return nil, usageError("%v", err)
+		}
+		bopts.Overflow = &o
+	}
+	checks := spec.DefaultChecks
+	if f.checks != "" {
+		checks = strings.Split(f.checks, ",")
+	}
+	var props []invariants.Property
+	for _, c := range checks {
+		p := invariants.Property(strings.TrimSpace(c))
+		if err := invariants.Implemented(p); err != nil {
+			return nil, usageError("--check: %v", err)
+		}
+		props = append(props, p)
+	}
+	switch f.traceFormat {
+	case "json", "text":
+	case "dot", "svg", "mermaid":
+		return nil, usageError("--trace-format %s is not implemented yet (json, text)", f.traceFormat)
+	default:
+		return nil, usageError("--trace-format %q is not one of json, text", f.traceFormat)
+	}
+	if f.maxDepth < 0 || f.maxStates < 0 || f.timeLimit < 0 {
+		return nil, usageError("--max-depth, --max-states and --time-limit must not be negative")
+	}
+	if f.workers < 1 {
+		return nil, usageError("--workers must be at least 1")
+	}
+	sys, err := spec.Build(values, bopts)
+	if err != nil {
+		return nil, usageError("%v", err)
+	}
+	if from == invariants.FromAll {
+		if _, ok := sys.Configurations(); !ok {
+			return nil, usageError("spec %s (%s): the full configuration space is too large to sweep", spec.Name, values)
+		}
+	}
+	return &checkPlan{
+		spec: spec, values: values, sys: sys, daemon: daemon, workers: f.workers,
+		opts: invariants.Options{
+			Properties: props,
+			From:       from,
+			Search: explore.Options{
+				MaxDepth:  f.maxDepth,
+				MaxStates: f.maxStates,
+				TimeLimit: f.timeLimit,
+				Workers:   f.workers,
+			},
+		},
+	}, nil
+}
+
+func runCheck(cmd *cobra.Command, specName string, f *checkFlags) error {
+	plan, err := planCheck(specName, f)
+	if err != nil {
+		return err
+	}
+	stderr := cmd.ErrOrStderr()
+	if f.progress || isTerminal(stderr) {
+		plan.opts.Search.Progress = progressPrinter(stderr)
+	}
+	heap := explore.StartHeapSampler(20 * time.Millisecond)
+	rep, err := invariants.Check(cmd.Context(), plan.sys, plan.opts)
+	peak := heap.Stop()
+	if err != nil {
+		return &exitError{code: exitUsage, err: err}
+	}
+	opts := reports.CheckOptions{
+		From: string(plan.opts.From), Daemon: plan.daemon.String(),
+		MaxDepth: f.maxDepth, MaxStates: f.maxStates, Workers: plan.workers,
+	}
+	if f.timeLimit > 0 {
+		opts.TimeLimit = f.timeLimit.String()
+	}
+	result := reports.NewCheckResult(reports.Run{
+		System: plan.sys, Params: plan.values, Options: opts, Report: rep, PeakHeapBytes: peak,
+	})
+	out := cmd.OutOrStdout()
+	if f.asJSON {
+		err = reports.WriteCheckJSON(out, result)
+	} else {
+		err = reports.WriteCheckText(out, result)
+	}
+	if err != nil {
+		return &exitError{code: exitUsage, err: fmt.Errorf("writing the result: %w", err)}
+	}
+	if f.tracePath != "" {
+		if err := writeTraceFile(f.tracePath, f.traceFormat, result, stderr); err != nil {
+			return &exitError{code: exitUsage, err: err}
+		}
+	}
+	switch {
+	case rep.Violated():
+		return &exitError{code: exitViolated}
+	case rep.Unknown():
+		return &exitError{code: exitUnknown}
+	}
+	return nil
+}
+
+// writeTraceFile writes the first counterexample of the result, in the
+// order of --check.
+func writeTraceFile(path, format string, result *reports.CheckResult, stderr io.Writer) error {
+	for _, p := range result.Properties {
+		if p.Trace == nil {
+			continue
+		}
+		file, err := os.Create(path)
+		if err != nil {
+			return fmt.Errorf("--trace: %w", err)
+		}
+		if format == "text" {
+			err = reports.WriteTraceText(file, p.Trace)
+		} else {
+			err = reports.WriteTraceJSON(file, p.Trace)
+		}
+		if cerr := file.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return fmt.Errorf("--trace: writing %s: %w", path, err)
+		}
+		return nil
+	}
+	fmt.Fprintf(stderr, "ringcheck: no counterexample, %s not written\n", path)
+	return nil
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+func progressPrinter(w io.Writer) func(explore.Progress) {
+	return func(p explore.Progress) {
+		fmt.Fprintf(w, "progress: %d states, %d transitions, depth %d, %.0f states/s, %s\n",
+			p.States, p.Transitions, p.Depth, p.StatesPerSecond(), p.Elapsed.Round(time.Millisecond))
+	}
+}

@@ -1,0 +1,103 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ringcheck/ringcheck/specs"
+	"github.com/ringcheck/ringcheck/specs/catalog"
+)
+
+type listedParam struct {
+	Name    string `json:"name"`
+	Default int    `json:"default"`
+	Min     int    `json:"min"`
+	Max     int    `json:"max"`
+	Doc     string `json:"doc"`
+}
+
+type listedClaim struct {
+	Property string         `json:"property"`
+	Verdict  string         `json:"verdict"`
+	Params   map[string]int `json:"params"`
+	From     string         `json:"from"`
+	Source   string         `json:"source"`
+}
+
+type listedSpec struct {
+	Name          string        `json:"name"`
+	Summary       string        `json:"summary"`
+	Source        string        `json:"source"`
+	Communication string        `json:"communication"`
+	Params        []listedParam `json:"params"`
+	Legitimacy    string        `json:"legitimacy,omitempty"`
+	Invariants    []string      `json:"invariants"`
+	DefaultChecks []string      `json:"default_checks"`
+	Claims        []listedClaim `json:"claims"`
+}
+
+func newListCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List the specs, their parameters and the claims of their papers",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			reg, err := catalog.Registry()
+			if err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			if asJSON {
+				var all []listedSpec
+				for _, s := range reg.All() {
+					all = append(all, listed(s))
+				}
+				enc := json.NewEncoder(out)
+				enc.SetIndent("", "  ")
+				return enc.Encode(all)
+			}
+			for i, s := range reg.All() {
+				if i > 0 {
+					fmt.Fprintln(out)
+				}
+				fmt.Fprintf(out, "%s — %s\n", s.Name, s.Summary)
+				fmt.Fprintf(out, "  source:     %s\n", s.Source)
+				fmt.Fprintf(out, "  model:      %s\n", s.Communication)
+				for _, p := range s.Params {
+					fmt.Fprintf(out, "  -p %-8s default %d, range %d..%d: %s\n", p.Name+"=", p.Default, p.Min, p.Max, p.Doc)
+				}
+				if s.Legitimacy != "" {
+					fmt.Fprintf(out, "  legitimacy: %s\n", s.Legitimacy)
+				}
+				for _, inv := range s.Invariants {
+					fmt.Fprintf(out, "  invariant:  %s\n", inv)
+				}
+				fmt.Fprintf(out, "  checks:     %s (default)\n", strings.Join(s.DefaultChecks, ","))
+				for _, c := range s.Claims {
+					fmt.Fprintf(out, "  claim:      %s %s for %s from %s: %s\n", c.Property, c.Verdict, specs.Values(c.Params), c.From, c.Source)
+				}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the specs as a JSON array")
+	return cmd
+}
+
+func listed(s *specs.Spec) listedSpec {
+	l := listedSpec{
+		Name: s.Name, Summary: s.Summary, Source: s.Source, Communication: s.Communication,
+		Legitimacy: s.Legitimacy, Invariants: s.Invariants, DefaultChecks: s.DefaultChecks,
+	}
+	for _, p := range s.Params {
+		l.Params = append(l.Params, listedParam{Name: p.Name, Default: p.Default, Min: p.Min, Max: p.Max, Doc: p.Doc})
+	}
+	for _, c := range s.Claims {
+		l.Claims = append(l.Claims, listedClaim{Property: c.Property, Verdict: c.Verdict, Params: c.Params, From: c.From, Source: c.Source})
+	}
+	return l
+}

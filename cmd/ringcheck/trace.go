@@ -1,0 +1,52 @@
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ringcheck/ringcheck/reports"
+)
+
+func newTraceCmd() *cobra.Command {
+	var format string
+	cmd := &cobra.Command{
+		Use:   "trace FILE",
+		Short: "Render a counterexample saved by 'check --trace FILE'",
+		Long: `Read a trace in ringcheck's JSON format (what 'check --trace FILE' writes)
+and render it: as text (one block per step, the acting process and action,
+changed variables and channels marked with '*'), or as JSON again.`,
+		Example: "  ringcheck check kl-naive --check deadlock --trace t.json\n  ringcheck trace t.json",
+		Args:    exactArgs(1, "trace needs exactly one FILE"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			switch format {
+			case "text", "json":
+			case "dot", "svg", "mermaid":
+				return usageError("--format %s is not implemented yet (text, json)", format)
+			default:
+				return usageError("--format %q is not one of text, json", format)
+			}
+			file, err := os.Open(args[0])
+			if err != nil {
+				return usageError("%v", err)
+			}
+			defer file.Close()
+			t, err := reports.ReadTrace(file)
+			if err != nil {
+				return usageError("%s: %v", args[0], err)
+			}
+			if format == "json" {
+				err = reports.WriteTraceJSON(cmd.OutOrStdout(), t)
+			} else {
+				err = reports.WriteTraceText(cmd.OutOrStdout(), t)
+			}
+			if err != nil {
+				return &exitError{code: exitUsage, err: fmt.Errorf("writing the trace: %w", err)}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	return cmd
+}

@@ -1,0 +1,267 @@
+package explore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"sync"
+	"time"
+
+	"github.com/ringcheck/ringcheck/model"
+)
+
+const (
+	noParent = math.MaxUint32
+	// maxStoreStates is the most states the store can index with 32-bit ids.
+	maxStoreStates = math.MaxUint32 - 1
+	// batchPerWorker is how many frontier states a worker expands per round.
+	batchPerWorker = 2048
+)
+
+// BFS explores the states reachable from sys's initial configurations
+// breadth-first, level by level, and reports every state to mon. States
+// get ids in the order they are discovered, which is deterministic for any
+// number of workers, so the paths Result.Path returns are shortest and the
+// same from run to run.
+func BFS(ctx context.Context, sys *model.System, mon Monitor, opts Options) (*Result, error) {
+	e := &bfs{sys: sys, mon: mon, opts: opts, clk: newClock(ctx, opts)}
+	return e.run()
+}
+
+type bfs struct {
+	sys   *model.System
+	mon   Monitor
+	opts  Options
+	clk   *clock
+	store *store
+	seen  *visited
+	trans int64
+	depth int
+}
+
+// worker holds one goroutine's scratch space and the successors it found in
+// the current round, in the order it found them.
+type worker struct {
+	ex      *model.Expander
+	cur     *model.State
+	packed  []uint64
+	succ    []uint64 // packed successors, words each
+	parents []uint32
+	hash    []uint64
+	trans   int64
+	err     error
+	visit   Visit
+	yieldFn func(*model.Step, *model.State) bool
+	// for yieldFn: the state being expanded and its first overflowing step
+	expanding   uint32
+	overflow    model.Step
+	hasOverflow bool
+}
+
+func (e *bfs) newWorker() *worker {
+	sys := e.sys
+	w := &worker{ex: sys.NewExpander(), cur: sys.NewState(), packed: make([]uint64, sys.Words())}
+	w.yieldFn = func(st *model.Step, next *model.State) bool {
+		sys.Pack(next, w.packed)
+		w.succ = append(w.succ, w.packed...)
+		w.parents = append(w.parents, w.expanding)
+		w.hash = append(w.hash, hashWords(w.packed))
+		if st.Overflow && !w.hasOverflow {
+			w.overflow, w.hasOverflow = st.Clone(), true
+		}
+		return true
+	}
+	return w
+}
+
+func (e *bfs) run() (*Result, error) {
+	sys := e.sys
+	e.store = newStore(sys.Words())
+	e.seen = newVisited(e.store)
+	maxStates := int64(maxStoreStates)
+	if e.opts.MaxStates > 0 && e.opts.MaxStates < maxStates {
+		maxStates = e.opts.MaxStates
+	}
+	truncDepth, truncStates := false, false
+	packed := make([]uint64, sys.Words())
+	for _, init := range sys.Initial() {
+		sys.Pack(init, packed)
+		if id, _ := e.seen.insert(packed, hashWords(packed), noParent, e.store.n >= maxStates); id < 0 {
+			truncStates = true
+		}
+	}
+
+	nw := workers(e.opts)
+	ws := make([]*worker, nw)
+	for i := range ws {
+		ws[i] = e.newWorker()
+	}
+	progress := func() Progress {
+		return Progress{States: e.store.n, Transitions: e.trans, Depth: e.depth}
+	}
+
+	var stop StopReason
+	stopped := false
+	lo, hi := int64(0), e.store.n
+	for lo < hi && !stopped {
+		lastLevel := e.opts.MaxDepth > 0 && e.depth >= e.opts.MaxDepth
+		for next := lo; next < hi; {
+			end := min(hi, next+int64(nw*batchPerWorker))
+			if err := e.expandRound(ws, next, end); err != nil {
+				return nil, err
+			}
+			// Merge in worker order: ids stay deterministic.
+			for _, w := range ws {
+				for i, p := range w.parents {
+					s := w.succ[i*sys.Words() : (i+1)*sys.Words()]
+					full := lastLevel || e.store.n >= maxStates
+					if id, _ := e.seen.insert(s, w.hash[i], p, full); id < 0 {
+						if lastLevel {
+							truncDepth = true
+						} else {
+							truncStates = true
+						}
+					}
+				}
+				e.trans += w.trans
+			}
+			next = end
+			if e.mon.Decided() {
+				stop, stopped = Decided, true
+				break
+			}
+			if r, ok := e.clk.check(progress); ok {
+				stop, stopped = r, true
+				e.visitUnexpanded(next, hi, ws[0])
+				break
+			}
+		}
+		if !stopped {
+			lo, hi = hi, e.store.n
+			if lo < hi {
+				e.depth++
+			}
+		}
+	}
+	if !stopped {
+		switch {
+		case truncStates:
+			stop = StateBound
+		case truncDepth:
+			stop = DepthBound
+		default:
+			stop = Exhausted
+		}
+	}
+	if e.opts.Progress != nil {
+		pr := progress()
+		pr.Elapsed = time.Since(e.clk.start)
+		e.opts.Progress(pr)
+	}
+	return &Result{
+		States:      e.store.n,
+		Transitions: e.trans,
+		MaxDepth:    e.depth,
+		Elapsed:     time.Since(e.clk.start),
+		Stop:        stop,
+		StoreBytes:  e.store.bytes() + e.seen.bytes(),
+		paths:       &bfsPaths{sys: sys, store: e.store},
+	}, nil
+}
+
+// expandRound expands states [lo, hi) on the workers, each taking a
+// contiguous share.
+func (e *bfs) expandRound(ws []*worker, lo, hi int64) error {
+	share := (hi - lo + int64(len(ws)) - 1) / int64(len(ws))
+	if len(ws) == 1 {
+		return e.expandRange(ws[0], lo, hi)
+	}
+	var wg sync.WaitGroup
+	for i, w := range ws {
+		a := min(hi, lo+int64(i)*share)
+		b := min(hi, a+share)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w.err = e.expandRange(w, a, b)
+		}()
+	}
+	wg.Wait()
+	var errs []error
+	for _, w := range ws {
+		errs = append(errs, w.err)
+	}
+	return errors.Join(errs...)
+}
+
+func (e *bfs) expandRange(w *worker, lo, hi int64) error {
+	sys := e.sys
+	w.succ, w.parents, w.hash, w.trans = w.succ[:0], w.parents[:0], w.hash[:0], 0
+	for id := lo; id < hi; id++ {
+		sys.Unpack(e.store.get(id), w.cur)
+		w.expanding, w.hasOverflow = uint32(id), false
+		n, err := w.ex.Expand(w.cur, w.yieldFn)
+		if err != nil {
+			return fmt.Errorf("expanding state %d: %w", id, err)
+		}
+		w.trans += int64(n)
+		w.visit = Visit{ID: StateID(id), Depth: e.depth, State: w.cur, Successors: n}
+		if w.hasOverflow {
+			w.visit.Overflow = &w.overflow
+		}
+		e.mon.Observe(&w.visit)
+	}
+	return nil
+}
+
+// visitUnexpanded reports the stored states the search did not expand, so
+// that the monitor still judges their state predicates: [from, levelEnd) are
+// at the current depth, the rest one deeper.
+func (e *bfs) visitUnexpanded(from, levelEnd int64, w *worker) {
+	for id := from; id < e.store.n; id++ {
+		e.sys.Unpack(e.store.get(id), w.cur)
+		depth := e.depth
+		if id >= levelEnd {
+			depth++
+		}
+		w.visit = Visit{ID: StateID(id), Depth: depth, State: w.cur, Successors: -1}
+		e.mon.Observe(&w.visit)
+	}
+}
+
+type bfsPaths struct {
+	sys   *model.System
+	store *store
+}
+
+func (b *bfsPaths) path(id StateID) ([]*model.State, []model.Step, error) {
+	if id < 0 || int64(id) >= b.store.n {
+		return nil, nil, fmt.Errorf("state %d was not visited", id)
+	}
+	var ids []int64
+	for cur := int64(id); ; {
+		ids = append(ids, cur)
+		p := b.store.parent(cur)
+		if p == noParent {
+			break
+		}
+		cur = int64(p)
+	}
+	states := make([]*model.State, len(ids))
+	for i, sid := range ids {
+		st := b.sys.NewState()
+		b.sys.Unpack(b.store.get(sid), st)
+		states[len(ids)-1-i] = st
+	}
+	ex := b.sys.NewExpander()
+	steps := make([]model.Step, len(states)-1)
+	for i := range steps {
+		st, err := stepBetween(ex, b.sys, states[i], states[i+1])
+		if err != nil {
+			return nil, nil, err
+		}
+		steps[i] = st
+	}
+	return states, steps, nil
+}

@@ -1,0 +1,17 @@
+// Package explore holds ringcheck's search engines over a model.System:
+//
+//   - BFS, a breadth-first search by levels from the system's initial
+//     configurations, exhaustive or bounded by depth, states and time, with
+//     a compact append-only store of packed states, parent links (so every
+//     path it returns is a shortest one) and an open-addressing visited set
+//     of 64-bit hashes;
+//   - Sweep, which visits every configuration of the full configuration
+//     space by rank, with no store and no hash table at all: when every
+//     configuration is an initial state, the reachable set is the whole
+//     space, so there is nothing to remember.
+//
+// Engines know no property. They hand every state they visit, with its
+// number of successors, to a Monitor, which judges; a monitor tells the
+// engine when it has decided everything it watches, and the engine stops.
+// Both engines use Options.Workers goroutines.
+package explore

@@ -1,0 +1,200 @@
+package explore
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/ringcheck/ringcheck/model"
+)
+
+// StateID identifies a visited state: its index in the BFS store, or its
+// rank in the full configuration space for Sweep.
+type StateID int64
+
+// Visit is what an engine reports of a state it has visited. It is valid
+// only during the Monitor call.
+type Visit struct {
+	ID    StateID
+	Depth int
+	State *model.State
+	// Successors is the number of steps enabled in the state, or -1 if the
+	// search stopped before expanding it.
+	Successors int
+	// Overflow is a step from the state that violated a channel bound, or nil.
+	Overflow *model.Step
+}
+
+// Monitor judges visited states. Engines call Observe from several
+// goroutines at once, so implementations must be safe for concurrent use.
+type Monitor interface {
+	Observe(v *Visit)
+	// Decided reports whether everything the monitor watches is decided,
+	// so the engine may stop.
+	Decided() bool
+}
+
+// Options bound and shape a search. The zero value is an exhaustive,
+// single-worker search.
+type Options struct {
+	// MaxDepth bounds BFS depth (0: unbounded). States at depth MaxDepth are
+	// expanded but their new successors are not kept.
+	MaxDepth int
+	// MaxStates bounds the number of states kept (0: unbounded).
+	MaxStates int64
+	// TimeLimit stops the search after this long (0: none).
+	TimeLimit time.Duration
+	// Workers is the number of goroutines expanding states (<1 means 1).
+	Workers int
+	// Progress, if set, is called about every ProgressEvery from the
+	// goroutine that runs the search.
+	Progress      func(Progress)
+	ProgressEvery time.Duration
+}
+
+// Progress is a snapshot of a running search.
+type Progress struct {
+	States      int64
+	Transitions int64
+	Depth       int
+	Elapsed     time.Duration
+}
+
+// StatesPerSecond is the average rate so far.
+func (p Progress) StatesPerSecond() float64 {
+	if p.Elapsed <= 0 {
+		return 0
+	}
+	return float64(p.States) / p.Elapsed.Seconds()
+}
+
+// StopReason says why a search ended.
+type StopReason int
+
+// The reasons a search ends.
+const (
+	// Exhausted: every reachable state was visited.
+	Exhausted StopReason = iota
+	// Decided: the monitor decided everything before the space was exhausted.
+	Decided
+	// DepthBound: states beyond MaxDepth were not explored.
+	DepthBound
+	// StateBound: the store reached MaxStates.
+	StateBound
+	// TimeBound: the time limit was reached.
+	TimeBound
+	// Interrupted: the context was cancelled (Ctrl-C).
+	Interrupted
+)
+
+// String describes the reason.
+func (r StopReason) String() string {
+	switch r {
+	case Exhausted:
+		return "exhausted"
+	case Decided:
+		return "decided"
+	case DepthBound:
+		return "depth bound reached"
+	case StateBound:
+		return "state bound reached"
+	case TimeBound:
+		return "time limit reached"
+	case Interrupted:
+		return "interrupted"
+	}
+	return fmt.Sprintf("stop(%d)", int(r))
+}
+
+// Result summarises a finished search.
+type Result struct {
+	States      int64
+	Transitions int64
+	MaxDepth    int
+	Elapsed     time.Duration
+	Stop        StopReason
+	// StoreBytes is the memory held by the state store and visited set.
+	StoreBytes int64
+	paths      pathFinder
+}
+
+// Complete reports whether every reachable state was visited and expanded,
+// which is what a verdict of "holds" requires.
+func (r *Result) Complete() bool { return r.Stop == Exhausted }
+
+// Path returns a shortest path from an initial state to state id: its
+// states and the steps between them (len(steps) == len(states)-1).
+func (r *Result) Path(id StateID) ([]*model.State, []model.Step, error) {
+	if r.paths == nil {
+		return nil, nil, fmt.Errorf("no path to state %d", id)
+	}
+	return r.paths.path(id)
+}
+
+type pathFinder interface {
+	path(id StateID) ([]*model.State, []model.Step, error)
+}
+
+// stepBetween finds the first step, in expansion order, from a to b.
+func stepBetween(ex *model.Expander, sys *model.System, a, b *model.State) (model.Step, error) {
+	var found model.Step
+	ok := false
+	_, err := ex.Expand(a, func(st *model.Step, next *model.State) bool {
+		if next.Equal(b) {
+			found, ok = st.Clone(), true
+			return false
+		}
+		return true
+	})
+	if err != nil {
+		return found, err
+	}
+	if !ok {
+		return found, fmt.Errorf("spec %s: no step between consecutive states of a path", sys.Name)
+	}
+	return found, nil
+}
+
+// clock tracks the time limit, cancellation and progress reports.
+type clock struct {
+	ctx       context.Context
+	start     time.Time
+	limit     time.Duration
+	progress  func(Progress)
+	every     time.Duration
+	lastPrint time.Time
+}
+
+func newClock(ctx context.Context, opts Options) *clock {
+	every := opts.ProgressEvery
+	if every <= 0 {
+		every = 2 * time.Second
+	}
+	now := time.Now()
+	return &clock{ctx: ctx, start: now, limit: opts.TimeLimit, progress: opts.Progress, every: every, lastPrint: now}
+}
+
+// check returns the reason to stop, if any, and reports progress.
+func (c *clock) check(p func() Progress) (StopReason, bool) {
+	if c.ctx.Err() != nil {
+		return Interrupted, true
+	}
+	now := time.Now()
+	if c.limit > 0 && now.Sub(c.start) >= c.limit {
+		return TimeBound, true
+	}
+	if c.progress != nil && now.Sub(c.lastPrint) >= c.every {
+		c.lastPrint = now
+		pr := p()
+		pr.Elapsed = now.Sub(c.start)
+		c.progress(pr)
+	}
+	return 0, false
+}
+
+func workers(opts Options) int {
+	if opts.Workers < 1 {
+		return 1
+	}
+	return opts.Workers
+}

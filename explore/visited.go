@@ -1,0 +1,126 @@
+package explore
+
+// hashWords hashes a packed state. It is a multiply-xorshift mix over the
+// words, inlined on the hot path; BenchmarkHash compares it with xxh3.
+func hashWords(ws []uint64) uint64 {
+	h := uint64(0x9E3779B97F4A7C15) ^ uint64(len(ws))
+	for _, w := range ws {
+		h ^= w
+		h *= 0xbf58476d1ce4e5b9
+		h ^= h >> 31
+	}
+	h ^= h >> 29
+	h *= 0x94d049bb133111eb
+	h ^= h >> 32
+	return h
+}
+
+// store is an append-only sequence of packed states with parent links, kept
+// in fixed-size chunks so that growing it never copies what is stored.
+type store struct {
+	words   int
+	chunks  [][]uint64
+	parents [][]uint32
+	n       int64
+}
+
+const chunkBits = 16 // states per chunk: 65536
+
+func newStore(words int) *store { return &store{words: words} }
+
+func (s *store) add(packed []uint64, parent uint32) int64 {
+	c, i := s.n>>chunkBits, s.n&(1<<chunkBits-1)
+	if int(c) == len(s.chunks) {
+		s.chunks = append(s.chunks, make([]uint64, s.words<<chunkBits))
+		s.parents = append(s.parents, make([]uint32, 1<<chunkBits))
+	}
+	copy(s.chunks[c][int(i)*s.words:], packed)
+	s.parents[c][i] = parent
+	s.n++
+	return s.n - 1
+}
+
+func (s *store) get(id int64) []uint64 {
+	c, i := id>>chunkBits, int(id&(1<<chunkBits-1))
+	return s.chunks[c][i*s.words : (i+1)*s.words]
+}
+
+func (s *store) parent(id int64) uint32 {
+	return s.parents[id>>chunkBits][id&(1<<chunkBits-1)]
+}
+
+func (s *store) bytes() int64 {
+	return int64(len(s.chunks)) * (int64(s.words)*8 + 4) << chunkBits
+}
+
+// visited is an open-addressing (linear probing) set of state ids keyed by
+// the hash of their packed form. Each slot holds 32 bits of the hash as a
+// tag and the id plus one, so most mismatches are rejected without touching
+// the store.
+type visited struct {
+	slots []uint64
+	mask  uint64
+	count int64
+	st    *store
+}
+
+func newVisited(st *store) *visited {
+	const initial = 1 << 12
+	return &visited{slots: make([]uint64, initial), mask: initial - 1, st: st}
+}
+
+// insert returns the id of the state packed in ws, adding it to the store
+// with the given parent if it is new (added is then true). full says the
+// store may not grow: a new state is then not added, and id is -1.
+func (v *visited) insert(ws []uint64, h uint64, parent uint32, full bool) (id int64, added bool) {
+	tag := h &^ 0xFFFFFFFF
+	for i := h & v.mask; ; i = (i + 1) & v.mask {
+		e := v.slots[i]
+		if e == 0 {
+			if full {
+				return -1, false
+			}
+			id = v.st.add(ws, parent)
+			v.slots[i] = tag | uint64(id+1)
+			v.count++
+			if v.count*2 > int64(len(v.slots)) {
+				v.grow()
+			}
+			return id, true
+		}
+		if e&^0xFFFFFFFF == tag {
+			cand := int64(e&0xFFFFFFFF) - 1
+			if equalWords(v.st.get(cand), ws) {
+				return cand, false
+			}
+		}
+	}
+}
+
+func (v *visited) grow() {
+	slots := make([]uint64, 2*len(v.slots))
+	mask := uint64(len(slots) - 1)
+	for _, e := range v.slots {
+		if e == 0 {
+			continue
+		}
+		h := hashWords(v.st.get(int64(e&0xFFFFFFFF) - 1))
+		i := h & mask
+		for slots[i] != 0 {
+			i = (i + 1) & mask
+		}
+		slots[i] = e
+	}
+	v.slots, v.mask = slots, mask
+}
+
+func (v *visited) bytes() int64 { return int64(len(v.slots)) * 8 }
+
+func equalWords(a, b []uint64) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

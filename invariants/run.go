@@ -1,0 +1,195 @@
+package invariants
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/ringcheck/ringcheck/explore"
+	"github.com/ringcheck/ringcheck/model"
+)
+
+// From chooses the starting configurations of a check.
+type From string
+
+// The starting points.
+const (
+	// FromInit starts from the spec's initial configurations.
+	FromInit From = "init"
+	// FromAll starts from every configuration of the full configuration
+	// space, channel contents included.
+	FromAll From = "all"
+)
+
+// ParseFrom parses "init" or "all".
+func ParseFrom(s string) (From, error) {
+	switch From(s) {
+	case FromInit, FromAll:
+		return From(s), nil
+	}
+	return "", fmt.Errorf("--from %q is not one of init, all", s)
+}
+
+// Options is what to check and how to search.
+type Options struct {
+	Properties []Property
+	From       From
+	Search     explore.Options
+}
+
+// Report is the result of a check: the search's statistics and one outcome
+// per property, in the order they were asked for.
+type Report struct {
+	Search   *explore.Result
+	Outcomes []Outcome
+}
+
+// Violated reports whether some property is violated.
+func (r *Report) Violated() bool {
+	for _, o := range r.Outcomes {
+		if o.Verdict == Violated {
+			return true
+		}
+	}
+	return false
+}
+
+// Unknown reports whether some property was left undecided.
+func (r *Report) Unknown() bool {
+	for _, o := range r.Outcomes {
+		if o.Verdict == Unknown {
+			return true
+		}
+	}
+	return false
+}
+
+// Check explores sys as opts says and judges every property in
+// opts.Properties. A cancelled ctx stops the search; what was decided before
+// is still reported, the rest is unknown.
+func Check(ctx context.Context, sys *model.System, opts Options) (*Report, error) {
+	if len(opts.Properties) == 0 {
+		return nil, errors.New("no property to check")
+	}
+	var (
+		mons     monitors
+		safety   *safetyMonitor
+		deadlock *deadlockMonitor
+	)
+	for _, p := range opts.Properties {
+		if err := Implemented(p); err != nil {
+			return nil, err
+		}
+		switch p {
+		case Safety:
+			if len(sys.Invariants) == 0 {
+				return nil, fmt.Errorf("spec %s declares no state invariant to check for safety", sys.Name)
+			}
+			if safety == nil {
+				safety = &safetyMonitor{invariants: sys.Invariants}
+				mons = append(mons, safety)
+			}
+		case Deadlock:
+			if deadlock == nil {
+				deadlock = &deadlockMonitor{validEnd: sys.ValidEnd}
+				mons = append(mons, deadlock)
+			}
+		}
+	}
+
+	var (
+		res *explore.Result
+		err error
+	)
+	switch opts.From {
+	case FromAll:
+		res, err = explore.Sweep(ctx, sys, mons, opts.Search)
+	case FromInit, "":
+		res, err = explore.BFS(ctx, sys, mons, opts.Search)
+	default:
+		return nil, fmt.Errorf("unknown starting point %q", opts.From)
+	}
+	if err != nil {
+		return nil, err
+	}
+
+	rep := &Report{Search: res}
+	for _, p := range opts.Properties {
+		var o Outcome
+		switch p {
+		case Safety:
+			o, err = safetyOutcome(sys, res, safety)
+		case Deadlock:
+			o, err = witnessOutcome(res, Deadlock, &deadlock.w, "a reachable state with no enabled step")
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", p, err)
+		}
+		rep.Outcomes = append(rep.Outcomes, o)
+	}
+	return rep, nil
+}
+
+func safetyOutcome(sys *model.System, res *explore.Result, m *safetyMonitor) (Outcome, error) {
+	o := Outcome{Property: Safety}
+	for _, inv := range m.invariants {
+		o.Invariants = append(o.Invariants, inv.Name)
+	}
+	stateFound, overflowFound := m.state.found.Load(), m.overflow.found.Load()
+	if !stateFound && !overflowFound {
+		return undecided(o, res), nil
+	}
+	var stateCE, overflowCE *Counterexample
+	if stateFound {
+		states, steps, err := res.Path(m.state.id)
+		if err != nil {
+			return o, err
+		}
+		stateCE = &Counterexample{Kind: Path, States: states, Steps: steps}
+	}
+	if overflowFound {
+		states, steps, err := res.Path(m.overflow.id)
+		if err != nil {
+			return o, err
+		}
+		next := sys.NewState()
+		if err := sys.NewExpander().Apply(states[len(states)-1], m.overflow.step, next); err != nil {
+			return o, fmt.Errorf("replaying the overflowing step: %w", err)
+		}
+		overflowCE = &Counterexample{Kind: Path, States: append(states, next), Steps: append(steps, *m.overflow.step)}
+	}
+	o.Verdict = Violated
+	if stateCE != nil && (overflowCE == nil || len(stateCE.Steps) <= len(overflowCE.Steps)) {
+		o.Reason = "invariant " + m.invariants[m.state.detail].Name + " is false"
+		o.Counterexample = stateCE
+	} else {
+		o.Reason = "a send overflows a channel whose policy is error"
+		o.Counterexample = overflowCE
+	}
+	return o, nil
+}
+
+func witnessOutcome(res *explore.Result, p Property, w *witness, reason string) (Outcome, error) {
+	o := Outcome{Property: p}
+	if !w.found.Load() {
+		return undecided(o, res), nil
+	}
+	states, steps, err := res.Path(w.id)
+	if err != nil {
+		return o, err
+	}
+	o.Verdict, o.Reason = Violated, reason
+	o.Counterexample = &Counterexample{Kind: Path, States: states, Steps: steps}
+	return o, nil
+}
+
+// undecided is the verdict when no violation was found: holds only if the
+// search was complete.
+func undecided(o Outcome, res *explore.Result) Outcome {
+	if res.Complete() {
+		o.Verdict = Holds
+		return o
+	}
+	o.Verdict, o.Reason = Unknown, res.Stop.String()
+	return o
+}

@@ -1,0 +1,81 @@
+package invariants
+
+import (
+	"fmt"
+
+	"github.com/ringcheck/ringcheck/model"
+)
+
+// Verdict is the outcome of checking one property.
+type Verdict string
+
+// The three verdicts.
+const (
+	Holds    Verdict = "holds"
+	Violated Verdict = "violated"
+	Unknown  Verdict = "unknown"
+)
+
+// Property names a checkable property.
+type Property string
+
+// The properties; Implemented tells which this build can check.
+const (
+	Safety      Property = "safety"
+	Deadlock    Property = "deadlock"
+	Starvation  Property = "starvation"
+	Closure     Property = "closure"
+	Convergence Property = "convergence"
+)
+
+// KnownProperties lists every property name of the CLI contract, in its
+// order.
+func KnownProperties() []Property {
+	return []Property{Safety, Deadlock, Starvation, Closure, Convergence}
+}
+
+// Implemented reports whether this build can check p; the error says why
+// not, for a property the contract names but ringcheck does not check yet.
+func Implemented(p Property) error {
+	switch p {
+	case Safety, Deadlock:
+		return nil
+	case Starvation, Closure, Convergence:
+		return fmt.Errorf("property %q is not implemented yet (checked: safety, deadlock)", p)
+	}
+	return fmt.Errorf("unknown property %q (known: safety, deadlock, starvation, closure, convergence)", p)
+}
+
+// Kind is the shape of a counterexample.
+type Kind string
+
+// The shapes of counterexamples.
+const (
+	// Path: a finite execution from an initial state.
+	Path Kind = "path"
+	// Lasso: a path followed by a cycle back to States[LoopStart].
+	Lasso Kind = "lasso"
+)
+
+// Counterexample is an execution that violates a property. Steps[i] leads
+// from States[i] to States[i+1]; a lasso has one more step, from the last
+// state back to States[LoopStart].
+type Counterexample struct {
+	Kind      Kind
+	States    []*model.State
+	Steps     []model.Step
+	LoopStart int
+}
+
+// Outcome is the verdict on one property and, when violated, its
+// counterexample.
+type Outcome struct {
+	Property Property
+	Verdict  Verdict
+	// Reason explains the verdict in a few words: the invariant violated,
+	// the bound that left it unknown.
+	Reason string
+	// Invariants lists the state invariants a safety check covered.
+	Invariants     []string
+	Counterexample *Counterexample
+}

@@ -1,0 +1,164 @@
+package model
+
+import (
+	"fmt"
+	"math"
+)
+
+// Words is the number of 64-bit words of a packed configuration.
+func (s *System) Words() int { return s.layout.words }
+
+// Pack writes st's packed form into dst, which must have Words() words. Two
+// configurations are equal if and only if their packed forms are.
+func (s *System) Pack(st *State, dst []uint64) {
+	l := &s.layout
+	for i := range dst[:l.words] {
+		dst[i] = 0
+	}
+	for i, f := range l.varField {
+		dst[f.word] |= uint64(st.Vars[i]-l.varMin[i]) << f.shift
+	}
+	for c, f := range l.lenField {
+		n := int(st.Lens[c])
+		dst[f.word] |= uint64(n) << f.shift
+		if l.letterMask[c] == 0 {
+			continue
+		}
+		off, local := int(l.chanOff[c]), l.chanLocal[c]
+		for i, sf := range l.slotField[c][:n] {
+			dst[sf.word] |= uint64(local[st.Msgs[off+i]]) << sf.shift
+		}
+	}
+}
+
+// Unpack is the inverse of Pack: it overwrites st with the configuration
+// packed in src.
+func (s *System) Unpack(src []uint64, st *State) {
+	l := &s.layout
+	for i, f := range l.varField {
+		st.Vars[i] = int32((src[f.word]>>f.shift)&l.varMask[i]) + l.varMin[i]
+	}
+	for c, f := range l.lenField {
+		n := int((src[f.word] >> f.shift) & l.lenMask[c])
+		st.Lens[c] = int32(n)
+		off, global := int(l.chanOff[c]), l.chanGlobal[c]
+		for i, sf := range l.slotField[c] {
+			if i < n {
+				st.Msgs[off+i] = global[(src[sf.word]>>sf.shift)&l.letterMask[c]]
+			} else {
+				st.Msgs[off+i] = 0
+			}
+		}
+	}
+}
+
+// Configurations is the size of the full configuration space: the product of
+// every variable's domain size and of every channel's number of possible
+// contents (every sequence of at most Capacity messages it may carry). ok is
+// false when the product does not fit in 63 bits.
+func (s *System) Configurations() (count uint64, ok bool) {
+	c := s.layout.configs
+	return c, c <= math.MaxInt64
+}
+
+// Unrank overwrites st with configuration number r of the full space, in the
+// mixed-radix order whose least significant digit is process 0's first
+// variable and whose most significant is the last channel.
+func (s *System) Unrank(r uint64, st *State) error {
+	l := &s.layout
+	if count, ok := s.Configurations(); !ok || r >= count {
+		return fmt.Errorf("rank %d is outside the configuration space", r)
+	}
+	for i := 0; i < l.nvars; i++ {
+		st.Vars[i] = int32(r%l.varSize[i]) + l.varMin[i]
+		r /= l.varSize[i]
+	}
+	for c := range l.chanCount {
+		d := r % l.chanCount[c]
+		r /= l.chanCount[c]
+		a := uint64(len(l.chanGlobal[c]))
+		n, pow := 0, uint64(1)
+		for d >= pow {
+			d -= pow
+			pow *= a
+			n++
+		}
+		off := int(l.chanOff[c])
+		for i := 0; i < l.chanCap[c]; i++ {
+			st.Msgs[off+i] = 0
+			if i < n {
+				st.Msgs[off+i] = l.chanGlobal[c][d%a]
+				d /= a
+			}
+		}
+		st.Lens[c] = int32(n)
+	}
+	return nil
+}
+
+// Rank is the inverse of Unrank.
+func (s *System) Rank(st *State) uint64 {
+	l := &s.layout
+	var r, radix uint64 = 0, 1
+	for i := 0; i < l.nvars; i++ {
+		r += uint64(st.Vars[i]-l.varMin[i]) * radix
+		radix *= l.varSize[i]
+	}
+	for c := range l.chanCount {
+		a := uint64(len(l.chanGlobal[c]))
+		n := int(st.Lens[c])
+		var d, pow uint64 = 0, 1
+		for k := 0; k < n; k++ {
+			d += pow
+			pow *= a
+		}
+		off, p := int(l.chanOff[c]), uint64(1)
+		for i := 0; i < n; i++ {
+			d += uint64(l.chanLocal[c][st.Msgs[off+i]]) * p
+			p *= a
+		}
+		r += d * radix
+		radix *= l.chanCount[c]
+	}
+	return r
+}
+
+// NextRank advances st to the configuration of the next rank (the order of
+// Unrank), reporting false when st was the last one, in which case st wraps
+// around to rank 0. It costs O(1) amortised, against Unrank's O(size).
+func (s *System) NextRank(st *State) bool {
+	l := &s.layout
+	for i := 0; i < l.nvars; i++ {
+		if v := st.Vars[i] + 1; uint64(v-l.varMin[i]) < l.varSize[i] {
+			st.Vars[i] = v
+			return true
+		}
+		st.Vars[i] = l.varMin[i]
+	}
+	for c := range l.chanCount {
+		off, n := int(l.chanOff[c]), int(st.Lens[c])
+		global, local := l.chanGlobal[c], l.chanLocal[c]
+		carried := true
+		for i := 0; i < n; i++ {
+			if k := local[st.Msgs[off+i]] + 1; int(k) < len(global) {
+				st.Msgs[off+i] = global[k]
+				carried = false
+				break
+			}
+			st.Msgs[off+i] = global[0]
+		}
+		if !carried {
+			return true
+		}
+		if n < l.chanCap[c] {
+			st.Msgs[off+n] = global[0]
+			st.Lens[c] = int32(n + 1)
+			return true
+		}
+		for i := 0; i < n; i++ {
+			st.Msgs[off+i] = 0
+		}
+		st.Lens[c] = 0
+	}
+	return false
+}

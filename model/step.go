@@ -1,0 +1,404 @@
+package model
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Move is one process executing one alternative of one of its actions.
+type Move struct {
+	Proc, Action, Choice int32
+}
+
+// Step is what leads from a configuration to a successor: one move under the
+// central daemon, several simultaneous ones under the distributed and
+// synchronous daemons. Overflow is set when a send found its channel full
+// under the Error policy: the step happened, and violated the channel bound.
+type Step struct {
+	Moves    []Move
+	Overflow bool
+}
+
+// Procs lists the processes that move in the step.
+func (st *Step) Procs() []int {
+	out := make([]int, len(st.Moves))
+	for i, m := range st.Moves {
+		out[i] = int(m.Proc)
+	}
+	return out
+}
+
+// Clone returns an independent copy of the step.
+func (st *Step) Clone() Step {
+	return Step{Moves: append([]Move(nil), st.Moves...), Overflow: st.Overflow}
+}
+
+// Label names the step's actions, as "request(k=2)" or, for several
+// processes, "p0:A p3:B".
+func (s *System) Label(st *Step) string {
+	if len(st.Moves) == 1 {
+		m := st.Moves[0]
+		return s.Processes[m.Proc].Actions[m.Action].Label(int(m.Choice))
+	}
+	parts := make([]string, len(st.Moves))
+	for i, m := range st.Moves {
+		parts[i] = fmt.Sprintf("p%d:%s", m.Proc, s.Processes[m.Proc].Actions[m.Action].Label(int(m.Choice)))
+	}
+	return strings.Join(parts, " ")
+}
+
+// Ctx is what a guard or an effect sees: the process it runs for, the
+// configuration before the step (read) and, in effects, the one after it
+// (written). A Ctx is valid only during the call it is passed to.
+type Ctx struct {
+	sys      *System
+	lay      *layout
+	readable []bool
+	// P is the process executing the action.
+	P        int
+	cur      *State
+	next     *State
+	blocked  bool
+	overflow bool
+	err      error
+}
+
+// N is the number of processes.
+func (c *Ctx) N() int { return c.lay.n }
+
+// Succ is the executing process's successor on the ring.
+func (c *Ctx) Succ() int { return (c.P + 1) % c.lay.n }
+
+// Pred is the executing process's predecessor on the ring.
+func (c *Ctx) Pred() int { return (c.P + c.lay.n - 1) % c.lay.n }
+
+// Get returns the executing process's variable v before the step.
+func (c *Ctx) Get(v VarID) int { return int(c.cur.Vars[c.lay.idx(c.P, v)]) }
+
+// Read returns process q's variable v before the step. In the
+// state-reading model a process reads its own variables and those of the
+// processes linked to it (q → P in the topology).
+func (c *Ctx) Read(q int, v VarID) int {
+	if !c.readable[q*c.lay.n+c.P] {
+		c.fail(fmt.Errorf("process %d reads process %d, which the %s does not link to it", c.P, q, c.sys.Topology.Kind))
+		return c.lay.varDomainMin(q, v)
+	}
+	return int(c.cur.Vars[c.lay.idx(q, v)])
+}
+
+// Config returns the whole configuration before the step, read-only. It is
+// meant for the guards of Timeout actions, whose guard is a global
+// predicate declared by the spec.
+func (c *Ctx) Config() *State { return c.cur }
+
+// Set assigns the executing process's variable v in the configuration after
+// the step. A value outside v's domain is an error in the spec.
+func (c *Ctx) Set(v VarID, val int) {
+	i := c.lay.idx(c.P, v)
+	if d := c.sys.Vars[v].Domain; !d.Contains(val) {
+		c.fail(fmt.Errorf("process %d sets %s to %d, outside %s", c.P, c.sys.Vars[v].Name, val, d))
+		return
+	}
+	c.next.Vars[i] = int32(val)
+}
+
+// In returns the channel from process q to the executing process.
+func (c *Ctx) In(q int) ChanID {
+	ch := c.sys.ChanBetween(q, c.P)
+	if ch < 0 {
+		c.fail(fmt.Errorf("process %d: no channel from %d", c.P, q))
+	}
+	return ch
+}
+
+// Out returns the channel from the executing process to process q.
+func (c *Ctx) Out(q int) ChanID {
+	ch := c.sys.ChanBetween(c.P, q)
+	if ch < 0 {
+		c.fail(fmt.Errorf("process %d: no channel to %d", c.P, q))
+	}
+	return ch
+}
+
+// Head returns the head of incoming channel ch before the step; ok is false
+// when the channel is empty.
+func (c *Ctx) Head(ch ChanID) (m Msg, ok bool) {
+	if ch < 0 || c.cur.Lens[ch] == 0 {
+		return 0, false
+	}
+	return c.cur.Msgs[c.lay.chanOff[ch]], true
+}
+
+// HeadIs reports whether incoming channel ch's head is a message of type t.
+func (c *Ctx) HeadIs(ch ChanID, t MsgType) bool {
+	m, ok := c.Head(ch)
+	return ok && c.lay.letterType[m] == int32(t)
+}
+
+// Receive removes the head of incoming channel ch; the guard must have
+// checked that there is one.
+func (c *Ctx) Receive(ch ChanID) Msg {
+	if ch < 0 || int(c.sys.Channels[ch].To) != c.P {
+		c.fail(fmt.Errorf("process %d receives on a channel that does not lead to it", c.P))
+		return 0
+	}
+	m, ok := c.next.Pop(ch)
+	if !ok {
+		c.fail(fmt.Errorf("process %d receives from empty channel %d→%d", c.P, c.sys.Channels[ch].From, c.P))
+	}
+	return m
+}
+
+// Send appends m to outgoing channel ch, following the channel's overflow
+// policy if it is full.
+func (c *Ctx) Send(ch ChanID, m Msg) {
+	if ch < 0 || c.sys.Channels[ch].From != c.P {
+		c.fail(fmt.Errorf("process %d sends on a channel that does not leave it", c.P))
+		return
+	}
+	if c.lay.chanLocal[ch][m] < 0 {
+		c.fail(fmt.Errorf("process %d sends a %s on channel %d→%d, which does not carry it", c.P, c.sys.Messages[c.lay.letterType[m]].Name, c.P, c.sys.Channels[ch].To))
+		return
+	}
+	if c.next.Push(ch, m) {
+		return
+	}
+	switch c.sys.Channels[ch].Overflow {
+	case Block:
+		c.blocked = true
+	case Error:
+		c.overflow = true
+	}
+}
+
+// Msg builds a message of type t with the given field values.
+func (c *Ctx) Msg(t MsgType, fields ...int) Msg { return c.sys.Msg(t, fields...) }
+
+// TypeOf returns m's message type.
+func (c *Ctx) TypeOf(m Msg) MsgType { return MsgType(c.lay.letterType[m]) }
+
+// Field returns field i of m.
+func (c *Ctx) Field(m Msg, i int) int { return c.sys.Field(m, i) }
+
+func (c *Ctx) fail(err error) {
+	if c.err == nil {
+		c.err = err
+	}
+}
+
+func (l *layout) varDomainMin(p int, v VarID) int {
+	if i := l.varIdx[p*l.ndecl+int(v)]; i >= 0 {
+		return int(l.varMin[i])
+	}
+	return 0
+}
+
+// Expander enumerates the successors of configurations under the system's
+// daemon. It reuses its buffers, so it is not safe for concurrent use: give
+// each goroutine its own.
+type Expander struct {
+	sys     *System
+	ctx     Ctx
+	next    *State
+	step    Step
+	enabled [][]Move // per process, its enabled moves (non-central daemons)
+	active  []int    // processes with an enabled move
+}
+
+// NewExpander returns an Expander for the system under daemon d.
+func (s *System) NewExpander() *Expander {
+	n := s.N()
+	readable := make([]bool, n*n)
+	for q := 0; q < n; q++ {
+		for p := 0; p < n; p++ {
+			readable[q*n+p] = q == p || s.Topology.Linked(q, p)
+		}
+	}
+	return &Expander{
+		sys:     s,
+		ctx:     Ctx{sys: s, lay: &s.layout, readable: readable},
+		next:    s.NewState(),
+		enabled: make([][]Move, n),
+	}
+}
+
+// Expand calls yield once for each successor of st (possibly several times
+// for the same successor, reached by different steps), in a deterministic
+// order: by process, then action, then alternative. The step and the
+// successor are valid only during the call; yield returns false to stop
+// early. Expand returns the number of successors yielded, and an error if the
+// spec misbehaved (a value outside its domain, a read the topology does not
+// allow).
+func (e *Expander) Expand(st *State, yield func(step *Step, next *State) bool) (int, error) {
+	if e.sys.Daemon == Central {
+		return e.central(st, yield)
+	}
+	return e.concurrent(st, yield)
+}
+
+func (e *Expander) central(st *State, yield func(*Step, *State) bool) (int, error) {
+	c := &e.ctx
+	c.cur, c.next, c.err = st, e.next, nil
+	if cap(e.step.Moves) == 0 {
+		e.step.Moves = make([]Move, 1)
+	}
+	e.step.Moves = e.step.Moves[:1]
+	count := 0
+	for p := range e.sys.Processes {
+		proc := &e.sys.Processes[p]
+		c.P = p
+		for a := range proc.Actions {
+			act := &proc.Actions[a]
+			if !act.Guard(c) {
+				if c.err != nil {
+					return count, e.wrap(st, c.err)
+				}
+				continue
+			}
+			for k := 0; k < act.Choices; k++ {
+				e.next.CopyFrom(st)
+				c.blocked, c.overflow = false, false
+				act.Effect(c, k)
+				if c.err != nil {
+					return count, e.wrap(st, fmt.Errorf("action %s: %w", act.Label(k), c.err))
+				}
+				if c.blocked {
+					continue
+				}
+				e.step.Moves[0] = Move{Proc: int32(p), Action: int32(a), Choice: int32(k)}
+				e.step.Overflow = c.overflow
+				count++
+				if !yield(&e.step, e.next) {
+					return count, nil
+				}
+			}
+			if proc.FirstEnabledOnly {
+				break
+			}
+		}
+	}
+	return count, nil
+}
+
+// concurrent enumerates the steps of the distributed and synchronous
+// daemons: a non-empty subset of the enabled processes (all of them, for the
+// synchronous daemon) and one enabled move for each.
+func (e *Expander) concurrent(st *State, yield func(*Step, *State) bool) (int, error) {
+	c := &e.ctx
+	c.cur, c.err = st, nil
+	e.active = e.active[:0]
+	for p := range e.sys.Processes {
+		proc := &e.sys.Processes[p]
+		c.P = p
+		e.enabled[p] = e.enabled[p][:0]
+		for a := range proc.Actions {
+			act := &proc.Actions[a]
+			if !act.Guard(c) {
+				if c.err != nil {
+					return 0, e.wrap(st, c.err)
+				}
+				continue
+			}
+			for k := 0; k < act.Choices; k++ {
+				e.enabled[p] = append(e.enabled[p], Move{Proc: int32(p), Action: int32(a), Choice: int32(k)})
+			}
+			if proc.FirstEnabledOnly {
+				break
+			}
+		}
+		if len(e.enabled[p]) > 0 {
+			e.active = append(e.active, p)
+		}
+	}
+	if len(e.active) == 0 {
+		return 0, nil
+	}
+	if len(e.active) > 30 {
+		return 0, fmt.Errorf("%d processes enabled at once: the distributed daemon's subsets are too many to enumerate", len(e.active))
+	}
+	count := 0
+	first, last := uint64(1), uint64(1)<<len(e.active)-1
+	if e.sys.Daemon == Synchronous {
+		first = last
+	}
+	choice := make([]int, len(e.active))
+	for subset := first; subset <= last; subset++ {
+		for i := range choice {
+			choice[i] = 0
+		}
+		for {
+			e.next.CopyFrom(st)
+			c.next = e.next
+			e.step.Moves = e.step.Moves[:0]
+			e.step.Overflow = false
+			blocked := false
+			for i, p := range e.active {
+				if subset&(1<<i) == 0 {
+					continue
+				}
+				m := e.enabled[p][choice[i]]
+				act := &e.sys.Processes[p].Actions[m.Action]
+				c.P, c.blocked, c.overflow = p, false, false
+				act.Effect(c, int(m.Choice))
+				if c.err != nil {
+					return count, e.wrap(st, fmt.Errorf("action %s: %w", act.Label(int(m.Choice)), c.err))
+				}
+				blocked = blocked || c.blocked
+				e.step.Overflow = e.step.Overflow || c.overflow
+				e.step.Moves = append(e.step.Moves, m)
+			}
+			if !blocked {
+				count++
+				if !yield(&e.step, e.next) {
+					return count, nil
+				}
+			}
+			// Next combination of choices within the subset.
+			i := 0
+			for ; i < len(e.active); i++ {
+				if subset&(1<<i) == 0 {
+					continue
+				}
+				choice[i]++
+				if choice[i] < len(e.enabled[e.active[i]]) {
+					break
+				}
+				choice[i] = 0
+			}
+			if i == len(e.active) {
+				break
+			}
+		}
+	}
+	return count, nil
+}
+
+// Apply replays step from st into dst, checking that every move is enabled
+// in st. It is how traces are validated and how a saved step is re-executed.
+func (e *Expander) Apply(st *State, step *Step, dst *State) error {
+	found := false
+	_, err := e.Expand(st, func(s *Step, next *State) bool {
+		if len(s.Moves) != len(step.Moves) {
+			return true
+		}
+		for i := range s.Moves {
+			if s.Moves[i] != step.Moves[i] {
+				return true
+			}
+		}
+		dst.CopyFrom(next)
+		found = true
+		return false
+	})
+	if err != nil {
+		return err
+	}
+	if !found {
+		return fmt.Errorf("step %s is not enabled", e.sys.Label(step))
+	}
+	return nil
+}
+
+func (e *Expander) wrap(st *State, err error) error {
+	return fmt.Errorf("spec %s, process %d: %w", e.sys.Name, e.ctx.P, err)
+}

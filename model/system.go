@@ -1,0 +1,474 @@
+package model
+
+import (
+	"errors"
+	"fmt"
+	"math/bits"
+)
+
+// VarID names a variable declaration; the same VarID denotes the variable in
+// every process that declares it.
+type VarID int
+
+// ChanID names a channel.
+type ChanID int
+
+// MsgType names a message type.
+type MsgType int
+
+// Msg is a message: its type and field values packed into one letter of the
+// system's message alphabet. Build one with System.Msg and take it apart with
+// System.TypeOf and System.Field.
+type Msg uint32
+
+// ActionKind tells protocol actions from those of the environment.
+type ActionKind int
+
+// The kinds of action.
+const (
+	// Protocol actions are the algorithm's own.
+	Protocol ActionKind = iota
+	// Environment actions model the application around the protocol:
+	// requesting resources, leaving the critical section.
+	Environment
+	// Timeout actions have a guard over the whole configuration (read with
+	// Ctx.Config), as a spec-declared global predicate.
+	Timeout
+)
+
+// String returns the kind's name.
+func (k ActionKind) String() string {
+	switch k {
+	case Protocol:
+		return "protocol"
+	case Environment:
+		return "environment"
+	case Timeout:
+		return "timeout"
+	}
+	return fmt.Sprintf("kind(%d)", int(k))
+}
+
+// Action is a guarded action. Guard reads the configuration before the step;
+// Effect, called only when Guard holds, reads the configuration before the
+// step and writes the one after it. An action with Choices > 1 is a family of
+// alternatives, one step each (an idle process may request any k in 1..K);
+// ChoiceLabel names alternative i in traces.
+type Action struct {
+	Name        string
+	Kind        ActionKind
+	Choices     int
+	ChoiceLabel func(choice int) string
+	Guard       func(c *Ctx) bool
+	Effect      func(c *Ctx, choice int)
+}
+
+// Label names alternative choice of the action, as "request(k=2)".
+func (a *Action) Label(choice int) string {
+	if a.Choices <= 1 {
+		return a.Name
+	}
+	if a.ChoiceLabel != nil {
+		return a.Name + "(" + a.ChoiceLabel(choice) + ")"
+	}
+	return fmt.Sprintf("%s(%d)", a.Name, choice)
+}
+
+// Process is one process of a system: the variables it declares (as indices
+// into System.Vars) and its actions in declaration order.
+type Process struct {
+	ID               int
+	Vars             []VarID
+	Actions          []Action
+	FirstEnabledOnly bool
+}
+
+// Overflow is the policy for a send to a full channel.
+type Overflow int
+
+// The overflow policies.
+const (
+	// Block: the sending action is not enabled while the channel is full.
+	Block Overflow = iota
+	// Drop: the message is lost.
+	Drop
+	// Error: the message is lost and the step violates the channel bound.
+	Error
+)
+
+// String returns the policy's name as used on the command line.
+func (o Overflow) String() string {
+	switch o {
+	case Block:
+		return "block"
+	case Drop:
+		return "drop"
+	case Error:
+		return "error"
+	}
+	return fmt.Sprintf("overflow(%d)", int(o))
+}
+
+// ParseOverflow parses "block", "drop" or "error".
+func ParseOverflow(s string) (Overflow, error) {
+	switch s {
+	case "block":
+		return Block, nil
+	case "drop":
+		return Drop, nil
+	case "error":
+		return Error, nil
+	}
+	return 0, fmt.Errorf("overflow policy %q is not one of block, drop, error", s)
+}
+
+// Channel is a FIFO channel from one process to another. Types lists the
+// message types it may carry (all of the system's when empty); the fewer, the
+// smaller the configuration space.
+type Channel struct {
+	From, To int
+	Capacity int
+	Overflow Overflow
+	Types    []MsgType
+}
+
+// MessageType declares a message type and its fields.
+type MessageType struct {
+	Name   string
+	Fields []Var
+}
+
+// Daemon is the scheduler that chooses which enabled processes move.
+type Daemon int
+
+// The daemons.
+const (
+	// Central: one enabled process moves per step.
+	Central Daemon = iota
+	// Distributed: any non-empty subset of the enabled processes moves.
+	Distributed
+	// Synchronous: every enabled process moves.
+	Synchronous
+)
+
+// String returns the daemon's name as used on the command line.
+func (d Daemon) String() string {
+	switch d {
+	case Central:
+		return "central"
+	case Distributed:
+		return "distributed"
+	case Synchronous:
+		return "synchronous"
+	}
+	return fmt.Sprintf("daemon(%d)", int(d))
+}
+
+// ParseDaemon parses "central", "distributed" or "synchronous".
+func ParseDaemon(s string) (Daemon, error) {
+	switch s {
+	case "central":
+		return Central, nil
+	case "distributed":
+		return Distributed, nil
+	case "synchronous":
+		return Synchronous, nil
+	}
+	return 0, fmt.Errorf("daemon %q is not one of central, distributed, synchronous", s)
+}
+
+// Predicate is a named state predicate. Holds must be a pure function of the
+// state: engines call it from several goroutines at once.
+type Predicate struct {
+	Name  string
+	Doc   string
+	Holds func(s *State) bool
+}
+
+// System is a complete, immutable model: topology, processes, channels,
+// predicates and initial configurations. Build it with a Builder.
+type System struct {
+	Name       string
+	Topology   Topology
+	Daemon     Daemon
+	Vars       []Var
+	Processes  []Process
+	Messages   []MessageType
+	Channels   []Channel
+	Invariants []Predicate
+	// Legitimate is the legitimacy predicate L of self-stabilization (nil if
+	// the spec declares none).
+	Legitimate *Predicate
+	// ValidEnd marks the states in which having no enabled action is not a
+	// deadlock (nil: there are none).
+	ValidEnd *Predicate
+
+	initial []*State
+	layout  layout
+}
+
+// N is the number of processes.
+func (s *System) N() int { return len(s.Processes) }
+
+// Initial returns copies of the system's initial configurations.
+func (s *System) Initial() []*State {
+	out := make([]*State, len(s.initial))
+	for i, st := range s.initial {
+		out[i] = st.Clone()
+	}
+	return out
+}
+
+// NewState returns a configuration with every variable at its domain's
+// minimum and every channel empty.
+func (s *System) NewState() *State {
+	st := &State{
+		Vars: make([]int32, s.layout.nvars),
+		Msgs: make([]Msg, s.layout.nmsgs),
+		Lens: make([]int32, len(s.Channels)),
+		lay:  &s.layout,
+	}
+	for i, v := range s.layout.varDecl {
+		st.Vars[i] = int32(s.Vars[v].Domain.Min)
+	}
+	return st
+}
+
+// Msg builds a message of type t with the given field values.
+func (s *System) Msg(t MsgType, fields ...int) Msg {
+	mt := &s.layout.msgs[t]
+	letter := mt.base
+	for i, f := range fields {
+		letter += uint32(f-mt.fieldMin[i]) * mt.radix[i]
+	}
+	return Msg(letter)
+}
+
+// TypeOf returns m's message type.
+func (s *System) TypeOf(m Msg) MsgType { return MsgType(s.layout.letterType[m]) }
+
+// Field returns field i of m.
+func (s *System) Field(m Msg, i int) int {
+	mt := &s.layout.msgs[s.layout.letterType[m]]
+	return int((uint32(m)-mt.base)/mt.radix[i]%mt.size[i]) + mt.fieldMin[i]
+}
+
+// ChanBetween returns the channel from p to q, or -1 if there is none.
+func (s *System) ChanBetween(p, q int) ChanID {
+	n := s.N()
+	if p < 0 || q < 0 || p >= n || q >= n {
+		return -1
+	}
+	return s.layout.chanIdx[p*n+q]
+}
+
+// HasVar reports whether process p declares variable v.
+func (s *System) HasVar(p int, v VarID) bool {
+	return s.layout.varIdx[p*len(s.Vars)+int(v)] >= 0
+}
+
+// VarByName returns the declaration index of the named variable.
+func (s *System) VarByName(name string) (VarID, bool) {
+	for i, v := range s.Vars {
+		if v.Name == name {
+			return VarID(i), true
+		}
+	}
+	return -1, false
+}
+
+// Builder declares a System. Its methods record declarations; Build checks
+// them all and reports every problem it finds.
+type Builder struct {
+	sys  System
+	errs []error
+	init []func(*System, *State)
+}
+
+// NewBuilder starts a system of n processes on the given topology, under
+// the central daemon.
+func NewBuilder(name string, kind TopologyKind, n int) *Builder {
+	b := &Builder{sys: System{Name: name, Topology: Topology{Kind: kind, N: n}}}
+	if n < 1 || n > 64 {
+		b.errs = append(b.errs, fmt.Errorf("number of processes %d is outside 1..64", n))
+		n = 0
+	}
+	b.sys.Processes = make([]Process, n)
+	for p := range b.sys.Processes {
+		b.sys.Processes[p].ID = p
+	}
+	return b
+}
+
+// Var declares a variable in the listed processes (every process if none is
+// listed) and returns its VarID.
+func (b *Builder) Var(name string, d Domain, procs ...int) VarID {
+	if err := d.validate(); err != nil {
+		b.errs = append(b.errs, fmt.Errorf("variable %s: %w", name, err))
+	}
+	id := VarID(len(b.sys.Vars))
+	b.sys.Vars = append(b.sys.Vars, Var{Name: name, Domain: d})
+	b.forProcs(procs, func(p *Process) { p.Vars = append(p.Vars, id) })
+	return id
+}
+
+// Action adds an action to the listed processes (every process if none is
+// listed), after the actions they already have.
+func (b *Builder) Action(a Action, procs ...int) {
+	if a.Guard == nil || a.Effect == nil {
+		b.errs = append(b.errs, fmt.Errorf("action %s: guard and effect are required", a.Name))
+	}
+	if a.Choices < 1 {
+		a.Choices = 1
+	}
+	b.forProcs(procs, func(p *Process) { p.Actions = append(p.Actions, a) })
+}
+
+// FirstEnabledOnly declares that only the first enabled action, in
+// declaration order, of each listed process (every process if none) may fire.
+func (b *Builder) FirstEnabledOnly(procs ...int) {
+	b.forProcs(procs, func(p *Process) { p.FirstEnabledOnly = true })
+}
+
+// Message declares a message type.
+func (b *Builder) Message(name string, fields ...Var) MsgType {
+	for _, f := range fields {
+		if err := f.Domain.validate(); err != nil {
+			b.errs = append(b.errs, fmt.Errorf("message %s field %s: %w", name, f.Name, err))
+		}
+	}
+	b.sys.Messages = append(b.sys.Messages, MessageType{Name: name, Fields: fields})
+	return MsgType(len(b.sys.Messages) - 1)
+}
+
+// Channel declares a FIFO channel from p to q; the topology must link them.
+func (b *Builder) Channel(c Channel) ChanID {
+	if !b.sys.Topology.Linked(c.From, c.To) {
+		b.errs = append(b.errs, fmt.Errorf("channel %d→%d: the %s has no such link", c.From, c.To, b.sys.Topology.Kind))
+	}
+	if c.Capacity < 1 || c.Capacity > 255 {
+		b.errs = append(b.errs, fmt.Errorf("channel %d→%d: capacity %d is outside 1..255", c.From, c.To, c.Capacity))
+	}
+	b.sys.Channels = append(b.sys.Channels, c)
+	return ChanID(len(b.sys.Channels) - 1)
+}
+
+// LinkChannels declares one channel along every link of the topology, in
+// Topology.Links order, all with the same capacity, policy and types.
+func (b *Builder) LinkChannels(capacity int, overflow Overflow, types ...MsgType) {
+	for _, l := range b.sys.Topology.Links() {
+		b.Channel(Channel{From: l[0], To: l[1], Capacity: capacity, Overflow: overflow, Types: types})
+	}
+}
+
+// Daemon sets the daemon (central by default).
+func (b *Builder) Daemon(d Daemon) { b.sys.Daemon = d }
+
+// Invariant adds a safety invariant.
+func (b *Builder) Invariant(p Predicate) { b.sys.Invariants = append(b.sys.Invariants, p) }
+
+// Legitimate sets the legitimacy predicate.
+func (b *Builder) Legitimate(p Predicate) { b.sys.Legitimate = &p }
+
+// ValidEnd sets the predicate of valid end states.
+func (b *Builder) ValidEnd(p Predicate) { b.sys.ValidEnd = &p }
+
+// Initial adds an initial configuration: init receives the built system and
+// a configuration with every variable at its minimum and every channel
+// empty, and sets it up.
+func (b *Builder) Initial(init func(sys *System, s *State)) { b.init = append(b.init, init) }
+
+func (b *Builder) forProcs(procs []int, f func(*Process)) {
+	if len(procs) == 0 {
+		for p := range b.sys.Processes {
+			f(&b.sys.Processes[p])
+		}
+		return
+	}
+	for _, p := range procs {
+		if p < 0 || p >= len(b.sys.Processes) {
+			b.errs = append(b.errs, fmt.Errorf("process %d does not exist", p))
+			continue
+		}
+		f(&b.sys.Processes[p])
+	}
+}
+
+// Build checks the declarations, computes the state layout and returns the
+// system.
+func (b *Builder) Build() (*System, error) {
+	sys := b.sys
+	errs := append([]error(nil), b.errs...)
+	if len(sys.Channels) > 0 && sys.Daemon != Central {
+		errs = append(errs, fmt.Errorf("the %s daemon is defined for the state-reading model only; a system with channels is an asynchronous interleaving (central daemon)", sys.Daemon))
+	}
+	n := len(sys.Processes)
+	seen := make(map[[2]int]bool)
+	for _, c := range sys.Channels {
+		k := [2]int{c.From, c.To}
+		if seen[k] {
+			errs = append(errs, fmt.Errorf("two channels from %d to %d", c.From, c.To))
+		}
+		seen[k] = true
+		for _, t := range c.Types {
+			if t < 0 || int(t) >= len(sys.Messages) {
+				errs = append(errs, fmt.Errorf("channel %d→%d: unknown message type %d", c.From, c.To, t))
+			}
+		}
+	}
+	if len(b.init) == 0 {
+		errs = append(errs, errors.New("no initial configuration"))
+	}
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("system %s: %w", sys.Name, errors.Join(errs...))
+	}
+	if err := sys.layout.compute(&sys); err != nil {
+		return nil, fmt.Errorf("system %s: %w", sys.Name, err)
+	}
+	_ = n
+	for i, f := range b.init {
+		st := sys.NewState()
+		f(&sys, st)
+		if err := sys.Validate(st); err != nil {
+			return nil, fmt.Errorf("system %s: initial configuration %d: %w", sys.Name, i, err)
+		}
+		sys.initial = append(sys.initial, st)
+	}
+	return &sys, nil
+}
+
+// Validate reports the first way st is not a configuration of the system: a
+// variable outside its domain, a channel over capacity, a message the channel
+// cannot carry.
+func (s *System) Validate(st *State) error {
+	if len(st.Vars) != s.layout.nvars || len(st.Lens) != len(s.Channels) || len(st.Msgs) != s.layout.nmsgs {
+		return errors.New("state does not have the system's shape")
+	}
+	for p := range s.Processes {
+		for _, v := range s.Processes[p].Vars {
+			val := int(st.Vars[s.layout.varIdx[p*len(s.Vars)+int(v)]])
+			if d := s.Vars[v].Domain; !d.Contains(val) {
+				return fmt.Errorf("process %d variable %s = %d is outside %s", p, s.Vars[v].Name, val, d)
+			}
+		}
+	}
+	for c, ch := range s.Channels {
+		if l := int(st.Lens[c]); l < 0 || l > ch.Capacity {
+			return fmt.Errorf("channel %d→%d holds %d messages, capacity %d", ch.From, ch.To, l, ch.Capacity)
+		}
+		for i := 0; i < int(st.Lens[c]); i++ {
+			m := st.Msgs[int(s.layout.chanOff[c])+i]
+			if int(m) >= len(s.layout.letterType) || s.layout.chanLocal[c][m] < 0 {
+				return fmt.Errorf("channel %d→%d: message %d cannot travel on it", ch.From, ch.To, m)
+			}
+		}
+	}
+	return nil
+}
+
+func bitsFor(size uint64) int {
+	if size <= 1 {
+		return 0
+	}
+	return bits.Len64(size - 1)
+}

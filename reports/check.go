@@ -1,0 +1,155 @@
+package reports
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/ringcheck/ringcheck/invariants"
+	"github.com/ringcheck/ringcheck/model"
+)
+
+// CheckResult is the JSON object `check --json` prints (the CLI contract).
+type CheckResult struct {
+	Spec       string           `json:"spec"`
+	Params     map[string]int   `json:"params"`
+	Options    CheckOptions     `json:"options"`
+	Complete   bool             `json:"complete"`
+	Stop       string           `json:"stop"`
+	Stats      Stats            `json:"stats"`
+	Properties []PropertyResult `json:"properties"`
+}
+
+// CheckOptions records how the check was run.
+type CheckOptions struct {
+	From      string `json:"from"`
+	Daemon    string `json:"daemon"`
+	Fairness  string `json:"fairness,omitempty"`
+	MaxDepth  int    `json:"max_depth,omitempty"`
+	MaxStates int64  `json:"max_states,omitempty"`
+	TimeLimit string `json:"time_limit,omitempty"`
+	Workers   int    `json:"workers"`
+}
+
+// Stats are the search's figures. StoreBytes is the memory held by the
+// state store and visited set (0 for a full-space sweep, which keeps none).
+type Stats struct {
+	States          int64   `json:"states"`
+	Transitions     int64   `json:"transitions"`
+	MaxDepth        int     `json:"max_depth"`
+	Seconds         float64 `json:"seconds"`
+	StatesPerSecond float64 `json:"states_per_second"`
+	PeakHeapBytes   uint64  `json:"peak_heap_bytes"`
+	StoreBytes      int64   `json:"store_bytes"`
+}
+
+// PropertyResult is the verdict on one property.
+type PropertyResult struct {
+	Name       string   `json:"name"`
+	Verdict    string   `json:"verdict"`
+	Reason     string   `json:"reason,omitempty"`
+	Invariants []string `json:"invariants,omitempty"`
+	Trace      *Trace   `json:"trace,omitempty"`
+}
+
+// Run is what a check produced, with the context a report needs.
+type Run struct {
+	System        *model.System
+	Params        map[string]int
+	Options       CheckOptions
+	Report        *invariants.Report
+	PeakHeapBytes uint64
+}
+
+// NewCheckResult assembles the contract's object from a finished run.
+func NewCheckResult(r Run) *CheckResult {
+	res := r.Report.Search
+	secs := res.Elapsed.Seconds()
+	out := &CheckResult{
+		Spec:     r.System.Name,
+		Params:   r.Params,
+		Options:  r.Options,
+		Complete: res.Complete(),
+		Stop:     res.Stop.String(),
+		Stats: Stats{
+			States:        res.States,
+			Transitions:   res.Transitions,
+			MaxDepth:      res.MaxDepth,
+			Seconds:       roundTo(secs, 6),
+			PeakHeapBytes: r.PeakHeapBytes,
+			StoreBytes:    res.StoreBytes,
+		},
+	}
+	if secs > 0 {
+		out.Stats.StatesPerSecond = roundTo(float64(res.States)/secs, 0)
+	}
+	for _, o := range r.Report.Outcomes {
+		pr := PropertyResult{Name: string(o.Property), Verdict: string(o.Verdict), Reason: o.Reason, Invariants: o.Invariants}
+		if o.Counterexample != nil {
+			pr.Trace = NewTrace(r.System, r.Params, string(o.Property), o.Counterexample)
+		}
+		out.Properties = append(out.Properties, pr)
+	}
+	return out
+}
+
+func roundTo(x float64, digits int) float64 {
+	p := 1.0
+	for range digits {
+		p *= 10
+	}
+	return float64(int64(x*p+0.5)) / p
+}
+
+// WriteCheckJSON writes the result as indented JSON.
+func WriteCheckJSON(w io.Writer, c *CheckResult) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(c)
+}
+
+// WriteCheckText writes the result for a person: what was run, the
+// search's figures, a verdict per property, then every counterexample.
+func WriteCheckText(w io.Writer, c *CheckResult) error {
+	p := &printer{w: w}
+	p.printf("%s  %s  from %s, %s daemon\n", c.Spec, paramString(c.Params), c.Options.From, c.Options.Daemon)
+	search := "complete"
+	if !c.Complete {
+		search = "INCOMPLETE: " + c.Stop
+	}
+	p.printf("  %d states, %d transitions, depth %d: %s\n", c.Stats.States, c.Stats.Transitions, c.Stats.MaxDepth, search)
+	p.printf("  %s, %.0f states/s, peak heap %s\n", time.Duration(c.Stats.Seconds*float64(time.Second)).Round(time.Millisecond), c.Stats.StatesPerSecond, bytesString(c.Stats.PeakHeapBytes))
+	p.printf("\n")
+	for _, pr := range c.Properties {
+		detail := pr.Reason
+		if pr.Verdict == string(invariants.Holds) && len(pr.Invariants) > 0 {
+			detail = "invariants: " + strings.Join(pr.Invariants, ", ")
+		}
+		if pr.Trace != nil {
+			detail += fmt.Sprintf(" (%s of %d steps below)", pr.Trace.Kind, len(pr.Trace.Steps))
+		}
+		p.printf("  %-12s %-9s %s\n", pr.Name, pr.Verdict, detail)
+	}
+	for _, pr := range c.Properties {
+		if pr.Trace == nil || p.err != nil {
+			continue
+		}
+		p.printf("\n")
+		p.err = WriteTraceText(w, pr.Trace)
+	}
+	return p.err
+}
+
+func bytesString(b uint64) string {
+	switch {
+	case b >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(b)/(1<<30))
+	case b >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20))
+	case b >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(b)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", b)
+}

@@ -1,0 +1,143 @@
+package reports
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// WriteTraceText renders t for a person: the initial configuration, then
+// one block per step naming the acting processes and action, with every
+// variable and channel that the step changed marked with '*'. A lasso's loop
+// is marked where it starts and where it closes.
+func WriteTraceText(w io.Writer, t *Trace) error {
+	p := &printer{w: w}
+	shape := "a path"
+	steps := len(t.Steps)
+	if t.Kind == "lasso" {
+		shape = "a lasso"
+	}
+	p.printf("%s counterexample for %s (%s): %s of %d step%s\n", t.Property, t.Spec, paramString(t.Params), shape, steps, plural(steps))
+	for i := range t.States {
+		if t.LoopStart != nil && *t.LoopStart == i {
+			p.printf("-- loop starts here: the steps from state %d on repeat forever --\n", i)
+		}
+		if i == 0 {
+			p.printf("state 0 (initial)\n")
+			writeState(p, &t.States[0], nil)
+			continue
+		}
+		p.printf("step %d: %s\n", i, stepString(t.Steps[i-1]))
+		writeState(p, &t.States[i], &t.States[i-1])
+	}
+	if t.LoopStart != nil {
+		last := len(t.States) - 1
+		p.printf("step %d: %s\n", last+1, stepString(t.Steps[last]))
+		p.printf("-- back to state %d: the loop closes --\n", *t.LoopStart)
+	}
+	return p.err
+}
+
+func stepString(s TraceStep) string {
+	procs := make([]string, len(s.Processes))
+	for i, q := range s.Processes {
+		procs[i] = "p" + strconv.Itoa(q)
+	}
+	out := strings.Join(procs, ",") + " " + s.Action
+	if s.Overflow {
+		out += "  [overflows a channel: violates its bound]"
+	}
+	return out
+}
+
+func writeState(p *printer, s, prev *TraceState) {
+	width := len("p") + len(strconv.Itoa(len(s.Processes)-1))
+	for i, proc := range s.Processes {
+		var old Fields
+		if prev != nil {
+			old = prev.Processes[i].Vars
+		}
+		p.printf("  %-*s  %s\n", width, "p"+strconv.Itoa(proc.ID), fieldsString(proc.Vars, old, prev != nil))
+	}
+	for i, ch := range s.Channels {
+		mark := ""
+		if prev != nil && !sameMessages(ch.Messages, prev.Channels[i].Messages) {
+			mark = " *"
+		}
+		msgs := make([]string, len(ch.Messages))
+		for j, m := range ch.Messages {
+			msgs[j] = messageString(m)
+		}
+		p.printf("  %d→%d  [%s]%s\n", ch.From, ch.To, strings.Join(msgs, " "), mark)
+	}
+}
+
+func fieldsString(fs, old Fields, mark bool) string {
+	parts := make([]string, len(fs))
+	for i, f := range fs {
+		parts[i] = f.Name + "=" + f.Value
+		if mark && (i >= len(old) || old[i] != f) {
+			parts[i] += "*"
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+func messageString(m TraceMessage) string {
+	if len(m.Fields) == 0 {
+		return m.Type
+	}
+	return m.Type + "(" + fieldsString(m.Fields, nil, false) + ")"
+}
+
+func sameMessages(a, b []TraceMessage) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Type != b[i].Type || len(a[i].Fields) != len(b[i].Fields) {
+			return false
+		}
+		for j := range a[i].Fields {
+			if a[i].Fields[j] != b[i].Fields[j] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func paramString(params map[string]int) string {
+	names := make([]string, 0, len(params))
+	for k := range params {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	parts := make([]string, len(names))
+	for i, k := range names {
+		parts[i] = k + "=" + strconv.Itoa(params[k])
+	}
+	return strings.Join(parts, " ")
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// printer remembers the first write error, so renderers can write freely
+// and report once.
+type printer struct {
+	w   io.Writer
+	err error
+}
+
+func (p *printer) printf(format string, args ...any) {
+	if p.err == nil {
+		_, p.err = fmt.Fprintf(p.w, format, args...)
+	}
+}

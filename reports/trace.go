@@ -1,0 +1,255 @@
+// Package reports renders what ringcheck found: check results as text and
+// as the JSON object of the CLI contract, and counterexample traces in the
+// contract's JSON format (which it also reads back) and as text a person can
+// follow. It decides nothing.
+package reports
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/ringcheck/ringcheck/invariants"
+	"github.com/ringcheck/ringcheck/model"
+)
+
+// Trace is a counterexample in the contract's JSON format. Steps[i] leads
+// from States[i] to States[i+1]; a lasso has one more step, from the last
+// state back to States[LoopStart].
+type Trace struct {
+	Spec      string         `json:"spec"`
+	Params    map[string]int `json:"params"`
+	Property  string         `json:"property"`
+	Kind      string         `json:"kind"`
+	LoopStart *int           `json:"loop_start,omitempty"`
+	States    []TraceState   `json:"states"`
+	Steps     []TraceStep    `json:"steps"`
+}
+
+// TraceState is one configuration of a trace.
+type TraceState struct {
+	Processes []TraceProcess `json:"processes"`
+	Channels  []TraceChannel `json:"channels"`
+}
+
+// TraceProcess is one process's variables, in declaration order.
+type TraceProcess struct {
+	ID   int    `json:"id"`
+	Vars Fields `json:"vars"`
+}
+
+// TraceChannel is one channel's contents, head first.
+type TraceChannel struct {
+	From     int            `json:"from"`
+	To       int            `json:"to"`
+	Messages []TraceMessage `json:"messages"`
+}
+
+// TraceMessage is one message.
+type TraceMessage struct {
+	Type   string `json:"type"`
+	Fields Fields `json:"fields"`
+}
+
+// TraceStep names what moved: the processes (several under the distributed
+// daemon) and the action.
+type TraceStep struct {
+	Processes []int  `json:"processes"`
+	Action    string `json:"action"`
+	Overflow  bool   `json:"overflow,omitempty"`
+}
+
+// Field is a named value: a number for integer domains, a string for
+// enumerations.
+type Field struct {
+	Name  string
+	Value string
+	// Quoted is true when the value is a string (an enumeration label).
+	Quoted bool
+}
+
+// Fields is an ordered set of named values, written as a JSON object whose
+// keys keep their order (declaration order), and read back in the order
+// they appear.
+type Fields []Field
+
+// MarshalJSON writes the fields as an object, in order.
+func (fs Fields) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, f := range fs {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(f.Name)
+		b.Write(k)
+		b.WriteByte(':')
+		if f.Quoted {
+			v, _ := json.Marshal(f.Value)
+			b.Write(v)
+		} else {
+			b.WriteString(f.Value)
+		}
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// UnmarshalJSON reads an object of numbers and strings, keeping key order.
+func (fs *Fields) UnmarshalJSON(data []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return errors.New("expected an object of named values")
+	}
+	*fs = (*fs)[:0]
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		name, _ := tok.(string)
+		tok, err = dec.Token()
+		if err != nil {
+			return err
+		}
+		switch v := tok.(type) {
+		case json.Number:
+			if _, err := strconv.ParseInt(string(v), 10, 64); err != nil {
+				return fmt.Errorf("value of %s: %q is not an integer", name, v)
+			}
+			*fs = append(*fs, Field{Name: name, Value: string(v)})
+		case string:
+			*fs = append(*fs, Field{Name: name, Value: v, Quoted: true})
+		default:
+			return fmt.Errorf("value of %s must be an integer or a string", name)
+		}
+	}
+	_, err = dec.Token()
+	return err
+}
+
+// NewTrace converts a counterexample of sys into a trace.
+func NewTrace(sys *model.System, params map[string]int, property string, ce *invariants.Counterexample) *Trace {
+	t := &Trace{Spec: sys.Name, Params: params, Property: property, Kind: string(ce.Kind)}
+	if ce.Kind == invariants.Lasso {
+		ls := ce.LoopStart
+		t.LoopStart = &ls
+	}
+	for _, st := range ce.States {
+		t.States = append(t.States, traceState(sys.Decode(st)))
+	}
+	t.Steps = make([]TraceStep, 0, len(ce.Steps))
+	for i := range ce.Steps {
+		s := &ce.Steps[i]
+		t.Steps = append(t.Steps, TraceStep{Processes: s.Procs(), Action: sys.Label(s), Overflow: s.Overflow})
+	}
+	return t
+}
+
+func traceState(snap model.Snapshot) TraceState {
+	ts := TraceState{Processes: make([]TraceProcess, len(snap.Processes)), Channels: make([]TraceChannel, len(snap.Channels))}
+	for i, p := range snap.Processes {
+		ts.Processes[i] = TraceProcess{ID: p.ID, Vars: fields(p.Vars)}
+	}
+	for i, c := range snap.Channels {
+		tc := TraceChannel{From: c.From, To: c.To, Messages: make([]TraceMessage, len(c.Messages))}
+		for j, m := range c.Messages {
+			tc.Messages[j] = TraceMessage{Type: m.Type, Fields: fields(m.Fields)}
+		}
+		ts.Channels[i] = tc
+	}
+	return ts
+}
+
+func fields(vs []model.Value) Fields {
+	fs := make(Fields, len(vs))
+	for i, v := range vs {
+		if v.Enum {
+			fs[i] = Field{Name: v.Name, Value: v.Text, Quoted: true}
+		} else {
+			fs[i] = Field{Name: v.Name, Value: strconv.Itoa(v.Int)}
+		}
+	}
+	return fs
+}
+
+// WriteTraceJSON writes t as indented JSON.
+func WriteTraceJSON(w io.Writer, t *Trace) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(t)
+}
+
+// ReadTrace parses a trace and checks that it is one: a spec, a property,
+// a kind of path or lasso, at least one state, and as many steps as the kind
+// requires.
+func ReadTrace(r io.Reader) (*Trace, error) {
+	dec := json.NewDecoder(r)
+	var t Trace
+	if err := dec.Decode(&t); err != nil {
+		return nil, fmt.Errorf("not a ringcheck trace: %w", err)
+	}
+	if err := t.Validate(); err != nil {
+		return nil, fmt.Errorf("not a ringcheck trace: %w", err)
+	}
+	return &t, nil
+}
+
+// Validate checks the trace's shape.
+func (t *Trace) Validate() error {
+	switch {
+	case t.Spec == "":
+		return errors.New(`no "spec"`)
+	case t.Property == "":
+		return errors.New(`no "property"`)
+	case len(t.States) == 0:
+		return errors.New(`no "states"`)
+	}
+	want := len(t.States) - 1
+	switch t.Kind {
+	case string(invariants.Path):
+		if t.LoopStart != nil {
+			return errors.New(`a path has no "loop_start"`)
+		}
+	case string(invariants.Lasso):
+		if t.LoopStart == nil || *t.LoopStart < 0 || *t.LoopStart >= len(t.States) {
+			return errors.New(`a lasso needs a "loop_start" that indexes its states`)
+		}
+		want++
+	default:
+		return fmt.Errorf(`"kind" %q is not path or lasso`, t.Kind)
+	}
+	if len(t.Steps) != want {
+		return fmt.Errorf("a %s of %d states has %d steps, not %d", t.Kind, len(t.States), want, len(t.Steps))
+	}
+	shape := t.States[0]
+	for i, s := range t.States {
+		if len(s.Processes) != len(shape.Processes) || len(s.Channels) != len(shape.Channels) {
+			return fmt.Errorf("state %d has a different number of processes or channels than state 0", i)
+		}
+		for j, p := range s.Processes {
+			if p.ID != j {
+				return fmt.Errorf("state %d: process %d has id %d", i, j, p.ID)
+			}
+		}
+	}
+	for i, s := range t.Steps {
+		if len(s.Processes) == 0 || s.Action == "" {
+			return fmt.Errorf("step %d names no process or no action", i)
+		}
+		for _, p := range s.Processes {
+			if p < 0 || p >= len(shape.Processes) {
+				return fmt.Errorf("step %d names process %d, which does not exist", i, p)
+			}
+		}
+	}
+	return nil
+}

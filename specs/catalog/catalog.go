@@ -1,0 +1,17 @@
+// Package catalog assembles the registry of every spec ringcheck ships.
+package catalog
+
+import (
+	"github.com/ringcheck/ringcheck/specs"
+	"github.com/ringcheck/ringcheck/specs/dijkstra"
+	"github.com/ringcheck/ringcheck/specs/klnaive"
+)
+
+// Registry returns a new registry of all the specs, in the order `list`
+// shows them.
+func Registry() (*specs.Registry, error) {
+	return specs.NewRegistry(
+		dijkstra.Spec(),
+		klnaive.Spec(),
+	)
+}

@@ -1,0 +1,175 @@
+// Package specs is ringcheck's catalogue vocabulary: what a spec declares
+// about itself (name, summary, parameters with defaults and ranges, default
+// checks, the claims of its paper) and a Registry to look specs up by name.
+// Each algorithm lives in a package of its own under specs/, and
+// specs/catalog assembles the registry of all of them.
+package specs
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/ringcheck/ringcheck/model"
+)
+
+// Param declares a spec parameter: an integer with a default and an
+// inclusive range.
+type Param struct {
+	Name     string
+	Default  int
+	Min, Max int
+	Doc      string
+}
+
+// Claim is a verdict a paper predicts, for the given parameters and
+// options; the regression manifest pins what ringcheck decides.
+type Claim struct {
+	Property string
+	Verdict  string
+	Params   map[string]int
+	From     string
+	Source   string
+}
+
+// BuildOptions are the choices the command line may override.
+type BuildOptions struct {
+	Daemon model.Daemon
+	// Overflow, if set, replaces every channel's overflow policy.
+	Overflow *model.Overflow
+}
+
+// Spec describes one algorithm and builds its model.
+type Spec struct {
+	Name    string
+	Summary string
+	// Source cites the paper and the part of it encoded.
+	Source string
+	// Communication is "state-reading" or "message-passing".
+	Communication string
+	Params        []Param
+	// Legitimacy describes the legitimacy predicate L, empty if none.
+	Legitimacy string
+	// Invariants describes the safety invariants.
+	Invariants    []string
+	DefaultChecks []string
+	Claims        []Claim
+	// Build returns the model for resolved parameters (see Resolve); it
+	// reports parameter combinations that make no sense as errors.
+	Build func(p Values, opts BuildOptions) (*model.System, error)
+}
+
+// Values are resolved parameter values by name.
+type Values map[string]int
+
+// String renders the values sorted by name, as "K=3 n=5".
+func (v Values) String() string {
+	names := make([]string, 0, len(v))
+	for k := range v {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	parts := make([]string, len(names))
+	for i, k := range names {
+		parts[i] = k + "=" + strconv.Itoa(v[k])
+	}
+	return strings.Join(parts, " ")
+}
+
+// Resolve checks overrides against the spec's parameters and returns every
+// parameter's value: the override if given, the default otherwise.
+func (s *Spec) Resolve(overrides map[string]int) (Values, error) {
+	vals := make(Values, len(s.Params))
+	for _, p := range s.Params {
+		vals[p.Name] = p.Default
+	}
+	names := make([]string, 0, len(overrides))
+	for k := range overrides {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		p, ok := s.Param(name)
+		if !ok {
+			return nil, fmt.Errorf("spec %s has no parameter %q (it has %s)", s.Name, name, s.paramNames())
+		}
+		v := overrides[name]
+		if v < p.Min || v > p.Max {
+			return nil, fmt.Errorf("spec %s: parameter %s=%d is outside %d..%d", s.Name, name, v, p.Min, p.Max)
+		}
+		vals[name] = v
+	}
+	return vals, nil
+}
+
+// Param looks up a parameter by name.
+func (s *Spec) Param(name string) (Param, bool) {
+	for _, p := range s.Params {
+		if p.Name == name {
+			return p, true
+		}
+	}
+	return Param{}, false
+}
+
+func (s *Spec) paramNames() string {
+	names := make([]string, len(s.Params))
+	for i, p := range s.Params {
+		names[i] = p.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+// ParseAssignment parses one "-p name=value" argument.
+func ParseAssignment(arg string) (name string, value int, err error) {
+	name, val, ok := strings.Cut(arg, "=")
+	name = strings.TrimSpace(name)
+	if !ok || name == "" {
+		return "", 0, fmt.Errorf("parameter %q is not of the form name=value", arg)
+	}
+	value, err = strconv.Atoi(strings.TrimSpace(val))
+	if err != nil {
+		return "", 0, fmt.Errorf("parameter %s: value %q is not an integer", name, val)
+	}
+	return name, value, nil
+}
+
+// Registry holds specs by name.
+type Registry struct {
+	specs []*Spec
+}
+
+// NewRegistry returns a registry of the given specs; names must be unique.
+func NewRegistry(specs ...*Spec) (*Registry, error) {
+	seen := map[string]bool{}
+	for _, s := range specs {
+		if seen[s.Name] {
+			return nil, fmt.Errorf("two specs are named %s", s.Name)
+		}
+		seen[s.Name] = true
+	}
+	return &Registry{specs: specs}, nil
+}
+
+// Lookup returns the named spec.
+func (r *Registry) Lookup(name string) (*Spec, error) {
+	for _, s := range r.specs {
+		if s.Name == name {
+			return s, nil
+		}
+	}
+	return nil, fmt.Errorf("unknown spec %q (known: %s)", name, strings.Join(r.Names(), ", "))
+}
+
+// Names lists the specs' names in registration order.
+func (r *Registry) Names() []string {
+	out := make([]string, len(r.specs))
+	for i, s := range r.specs {
+		out[i] = s.Name
+	}
+	return out
+}
+
+// All returns the specs in registration order.
+func (r *Registry) All() []*Spec { return append([]*Spec(nil), r.specs...) }
