@@ -51,40 +51,55 @@ func (s *System) Label(st *Step) string {
 // configuration before the step (read) and, in effects, the one after it
 // (written). A Ctx is valid only during the call it is passed to.
 type Ctx struct {
-	sys      *System
-	lay      *layout
-	readable []bool
+	sys    *System
+	lay    *layout
+	tables []procTables
 	// P is the process executing the action.
 	P        int
+	t        *procTables
 	cur      *State
 	next     *State
 	blocked  bool
 	overflow bool
 	err      error
+	// a Set outside the variable's domain, reported by the Expander
+	badSet bool
+	badVar VarID
+	badVal int
+}
+
+// procTables are what a Ctx needs of its process on the hot path.
+type procTables struct {
+	vars []int32 // declaration → flat index, or -1
+	// reads: q*ndecl+v → flat index of q's variable v, or -1 when the
+	// process may not read it (not linked, or not declared)
+	reads      []int32
+	pred, succ int
+}
+
+// at points the context at process p.
+func (c *Ctx) at(p int) {
+	c.P = p
+	c.t = &c.tables[p]
 }
 
 // N is the number of processes.
 func (c *Ctx) N() int { return c.lay.n }
 
 // Succ is the executing process's successor on the ring.
-func (c *Ctx) Succ() int { return (c.P + 1) % c.lay.n }
+func (c *Ctx) Succ() int { return c.t.succ }
 
 // Pred is the executing process's predecessor on the ring.
-func (c *Ctx) Pred() int { return (c.P + c.lay.n - 1) % c.lay.n }
+func (c *Ctx) Pred() int { return c.t.pred }
 
 // Get returns the executing process's variable v before the step.
-func (c *Ctx) Get(v VarID) int { return int(c.cur.Vars[c.lay.idx(c.P, v)]) }
+func (c *Ctx) Get(v VarID) int { return int(c.cur.Vars[c.t.vars[v]]) }
 
 // Read returns process q's variable v before the step. In the
 // state-reading model a process reads its own variables and those of the
-// processes linked to it (q → P in the topology).
-func (c *Ctx) Read(q int, v VarID) int {
-	if !c.readable[q*c.lay.n+c.P] {
-		c.fail(fmt.Errorf("process %d reads process %d, which the %s does not link to it", c.P, q, c.sys.Topology.Kind))
-		return c.lay.varDomainMin(q, v)
-	}
-	return int(c.cur.Vars[c.lay.idx(q, v)])
-}
+// processes linked to it (q → P in the topology); any other read is an
+// error in the spec, which Expand reports.
+func (c *Ctx) Read(q int, v VarID) int { return int(c.cur.Vars[c.t.reads[q*c.lay.ndecl+int(v)]]) }
 
 // Config returns the whole configuration before the step, read-only. It is
 // meant for the guards of Timeout actions, whose guard is a global
@@ -94,9 +109,9 @@ func (c *Ctx) Config() *State { return c.cur }
 // Set assigns the executing process's variable v in the configuration after
 // the step. A value outside v's domain is an error in the spec.
 func (c *Ctx) Set(v VarID, val int) {
-	i := c.lay.idx(c.P, v)
-	if d := c.sys.Vars[v].Domain; !d.Contains(val) {
-		c.fail(fmt.Errorf("process %d sets %s to %d, outside %s", c.P, c.sys.Vars[v].Name, val, d))
+	i := c.t.vars[v]
+	if uint64(val-int(c.lay.varMin[i])) >= c.lay.varSize[i] {
+		c.badSet, c.badVar, c.badVal = true, v, val
 		return
 	}
 	c.next.Vars[i] = int32(val)
@@ -180,17 +195,15 @@ func (c *Ctx) TypeOf(m Msg) MsgType { return MsgType(c.lay.letterType[m]) }
 // Field returns field i of m.
 func (c *Ctx) Field(m Msg, i int) int { return c.sys.Field(m, i) }
 
+func (c *Ctx) setFault() {
+	c.badSet = false
+	c.fail(fmt.Errorf("process %d sets %s to %d, outside %s", c.P, c.sys.Vars[c.badVar].Name, c.badVal, c.sys.Vars[c.badVar].Domain))
+}
+
 func (c *Ctx) fail(err error) {
 	if c.err == nil {
 		c.err = err
 	}
-}
-
-func (l *layout) varDomainMin(p int, v VarID) int {
-	if i := l.varIdx[p*l.ndecl+int(v)]; i >= 0 {
-		return int(l.varMin[i])
-	}
-	return 0
 }
 
 // Expander enumerates the successors of configurations under the system's
@@ -207,16 +220,25 @@ type Expander struct {
 
 // NewExpander returns an Expander for the system under daemon d.
 func (s *System) NewExpander() *Expander {
-	n := s.N()
-	readable := make([]bool, n*n)
-	for q := 0; q < n; q++ {
-		for p := 0; p < n; p++ {
-			readable[q*n+p] = q == p || s.Topology.Linked(q, p)
+	n, nd := s.N(), len(s.Vars)
+	tables := make([]procTables, n)
+	for p := range tables {
+		t := &tables[p]
+		t.vars = s.layout.varIdx[p*nd : (p+1)*nd]
+		t.reads = make([]int32, n*nd)
+		for q := 0; q < n; q++ {
+			for v := 0; v < nd; v++ {
+				t.reads[q*nd+v] = -1
+				if q == p || s.Topology.Linked(q, p) {
+					t.reads[q*nd+v] = s.layout.varIdx[q*nd+v]
+				}
+			}
 		}
+		t.pred, t.succ = (p+n-1)%n, (p+1)%n
 	}
 	return &Expander{
 		sys:     s,
-		ctx:     Ctx{sys: s, lay: &s.layout, readable: readable},
+		ctx:     Ctx{sys: s, lay: &s.layout, tables: tables},
 		next:    s.NewState(),
 		enabled: make([][]Move, n),
 	}
@@ -229,11 +251,21 @@ func (s *System) NewExpander() *Expander {
 // early. Expand returns the number of successors yielded, and an error if the
 // spec misbehaved (a value outside its domain, a read the topology does not
 // allow).
-func (e *Expander) Expand(st *State, yield func(step *Step, next *State) bool) (int, error) {
+func (e *Expander) Expand(st *State, yield func(step *Step, next *State) bool) (n int, err error) {
+	defer e.recoverSpecFault(&err)
 	if e.sys.Daemon == Central {
 		return e.central(st, yield)
 	}
 	return e.concurrent(st, yield)
+}
+
+// recoverSpecFault turns a run-time fault in a spec's guard or effect,
+// such as reading a variable its process does not declare or a process it
+// is not linked to (an index of -1 in the read tables), into an error.
+func (e *Expander) recoverSpecFault(err *error) {
+	if r := recover(); r != nil {
+		*err = e.wrap(fmt.Errorf("fault in a guard or effect (a read of a variable the process does not declare, or of a process not linked to it?): %v", r))
+	}
 }
 
 func (e *Expander) central(st *State, yield func(*Step, *State) bool) (int, error) {
@@ -246,12 +278,12 @@ func (e *Expander) central(st *State, yield func(*Step, *State) bool) (int, erro
 	count := 0
 	for p := range e.sys.Processes {
 		proc := &e.sys.Processes[p]
-		c.P = p
+		c.at(p)
 		for a := range proc.Actions {
 			act := &proc.Actions[a]
 			if !act.Guard(c) {
 				if c.err != nil {
-					return count, e.wrap(st, c.err)
+					return count, e.wrap(c.err)
 				}
 				continue
 			}
@@ -259,8 +291,11 @@ func (e *Expander) central(st *State, yield func(*Step, *State) bool) (int, erro
 				e.next.CopyFrom(st)
 				c.blocked, c.overflow = false, false
 				act.Effect(c, k)
+				if c.badSet {
+					c.setFault()
+				}
 				if c.err != nil {
-					return count, e.wrap(st, fmt.Errorf("action %s: %w", act.Label(k), c.err))
+					return count, e.wrap(fmt.Errorf("action %s: %w", act.Label(k), c.err))
 				}
 				if c.blocked {
 					continue
@@ -289,13 +324,13 @@ func (e *Expander) concurrent(st *State, yield func(*Step, *State) bool) (int, e
 	e.active = e.active[:0]
 	for p := range e.sys.Processes {
 		proc := &e.sys.Processes[p]
-		c.P = p
+		c.at(p)
 		e.enabled[p] = e.enabled[p][:0]
 		for a := range proc.Actions {
 			act := &proc.Actions[a]
 			if !act.Guard(c) {
 				if c.err != nil {
-					return 0, e.wrap(st, c.err)
+					return 0, e.wrap(c.err)
 				}
 				continue
 			}
@@ -338,10 +373,14 @@ func (e *Expander) concurrent(st *State, yield func(*Step, *State) bool) (int, e
 				}
 				m := e.enabled[p][choice[i]]
 				act := &e.sys.Processes[p].Actions[m.Action]
-				c.P, c.blocked, c.overflow = p, false, false
+				c.at(p)
+				c.blocked, c.overflow = false, false
 				act.Effect(c, int(m.Choice))
+				if c.badSet {
+					c.setFault()
+				}
 				if c.err != nil {
-					return count, e.wrap(st, fmt.Errorf("action %s: %w", act.Label(int(m.Choice)), c.err))
+					return count, e.wrap(fmt.Errorf("action %s: %w", act.Label(int(m.Choice)), c.err))
 				}
 				blocked = blocked || c.blocked
 				e.step.Overflow = e.step.Overflow || c.overflow
@@ -399,6 +438,6 @@ func (e *Expander) Apply(st *State, step *Step, dst *State) error {
 	return nil
 }
 
-func (e *Expander) wrap(st *State, err error) error {
+func (e *Expander) wrap(err error) error {
 	return fmt.Errorf("spec %s, process %d: %w", e.sys.Name, e.ctx.P, err)
 }

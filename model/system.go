@@ -361,6 +361,9 @@ func (b *Builder) LinkChannels(capacity int, overflow Overflow, types ...MsgType
 	}
 }
 
+// Links lists the topology's directed links, as Topology.Links.
+func (b *Builder) Links() [][2]int { return b.sys.Topology.Links() }
+
 // Daemon sets the daemon (central by default).
 func (b *Builder) Daemon(d Daemon) { b.sys.Daemon = d }
 

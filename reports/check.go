@@ -130,7 +130,8 @@ func WriteCheckText(w io.Writer, c *CheckResult) error {
 		if pr.Trace != nil {
 			detail += fmt.Sprintf(" (%s of %d steps below)", pr.Trace.Kind, len(pr.Trace.Steps))
 		}
-		p.printf("  %-12s %-9s %s\n", pr.Name, pr.Verdict, detail)
+		// No trailing blanks when there is no detail (a plain "holds").
+		p.printf("%s\n", strings.TrimRight(fmt.Sprintf("  %-12s %-9s %s", pr.Name, pr.Verdict, detail), " "))
 	}
 	for _, pr := range c.Properties {
 		if pr.Trace == nil || p.err != nil {

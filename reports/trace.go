@@ -169,7 +169,12 @@ func traceState(snap model.Snapshot) TraceState {
 	return ts
 }
 
+// fields converts decoded values; no values is nil Fields, which is also
+// what reading "{}" back gives, so a trace survives a JSON round trip.
 func fields(vs []model.Value) Fields {
+	if len(vs) == 0 {
+		return nil
+	}
 	fs := make(Fields, len(vs))
 	for i, v := range vs {
 		if v.Enum {
@@ -228,7 +233,7 @@ func (t *Trace) Validate() error {
 		return fmt.Errorf(`"kind" %q is not path or lasso`, t.Kind)
 	}
 	if len(t.Steps) != want {
-		return fmt.Errorf("a %s of %d states has %d steps, not %d", t.Kind, len(t.States), want, len(t.Steps))
+		return fmt.Errorf("a %s of %d states has %d steps, not %d", t.Kind, len(t.States), len(t.Steps), want)
 	}
 	shape := t.States[0]
 	for i, s := range t.States {

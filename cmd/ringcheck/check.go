@@ -59,7 +59,11 @@ point, so a violation is a single configuration.
 
 A search stopped by --max-depth, --max-states, --time-limit or Ctrl-C
 reports what it found; properties it did not violate are "unknown", never
-"holds", and the exit status is 3.`,
+"holds", and the exit status is 3.
+
+Exit status: 0 every checked property holds and the search was complete;
+1 a property is violated; 2 bad usage, unknown spec or bad parameter;
+3 a bound stopped the search before any violation was found.`,
 		Example: `  ringcheck check dijkstra -p n=5 -p K=5 --from all --check deadlock
   ringcheck check kl-naive -p n=5 -p L=5 -p K=3 --check deadlock --trace t.json
   ringcheck check dijkstra -p n=6 -p K=3 --daemon distributed --json`,

@@ -1,0 +1,232 @@
+package model_test
+
+import (
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/ringcheck/ringcheck/model"
+)
+
+// mixed builds a system with every kind of declaration the encoding must
+// handle: integer and enumerated variables, a process-local variable,
+// message types with and without fields, channels restricted to some types.
+func mixed(t interface{ Fatal(...any) }, n, capacity int) (*model.System, model.MsgType, model.MsgType) {
+	b := model.NewBuilder("mixed", model.BiRing, n)
+	b.Var("x", model.IntRange(-2, 3))
+	b.Var("mode", model.Enum("Out", "Request", "In"))
+	b.Var("root", model.IntRange(0, 6), 0)
+	tok := b.Message("Tok")
+	seq := b.Message("Seq", model.Var{Name: "c", Domain: model.IntRange(0, 4)}, model.Var{Name: "b", Domain: model.Bool()})
+	for _, l := range b.Links() {
+		types := []model.MsgType{tok, seq}
+		if l[1] == 0 {
+			types = []model.MsgType{seq}
+		}
+		b.Channel(model.Channel{From: l[0], To: l[1], Capacity: capacity, Overflow: model.Drop, Types: types})
+	}
+	b.Action(model.Action{Name: "noop", Guard: func(*model.Ctx) bool { return false }, Effect: func(*model.Ctx, int) {}})
+	b.Initial(func(*model.System, *model.State) {})
+	sys, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sys, tok, seq
+}
+
+// drawState draws an arbitrary configuration of sys.
+func drawState(t *rapid.T, sys *model.System, tok, seq model.MsgType) *model.State {
+	st := sys.NewState()
+	for p := 0; p < sys.N(); p++ {
+		for _, v := range sys.Processes[p].Vars {
+			d := sys.Vars[v].Domain
+			st.Set(p, v, rapid.IntRange(d.Min, d.Max).Draw(t, "var"))
+		}
+	}
+	for c, ch := range sys.Channels {
+		n := rapid.IntRange(0, ch.Capacity).Draw(t, "len")
+		for range n {
+			var m model.Msg
+			if ch.To != 0 && rapid.Bool().Draw(t, "tok") {
+				m = sys.Msg(tok)
+			} else {
+				m = sys.Msg(seq, rapid.IntRange(0, 4).Draw(t, "c"), rapid.IntRange(0, 1).Draw(t, "b"))
+			}
+			st.Push(model.ChanID(c), m)
+		}
+	}
+	return st
+}
+
+func TestPackUnpackRoundTrip(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		sys, tok, seq := mixed(t, rapid.IntRange(2, 4).Draw(t, "n"), rapid.IntRange(1, 3).Draw(t, "cap"))
+		st := drawState(t, sys, tok, seq)
+		if err := sys.Validate(st); err != nil {
+			t.Fatalf("drawn state is invalid: %v", err)
+		}
+		packed := make([]uint64, sys.Words())
+		sys.Pack(st, packed)
+		back := sys.NewState()
+		sys.Unpack(packed, back)
+		if !back.Equal(st) {
+			t.Fatalf("unpack(pack(s)) != s:\n%v\n%v", sys.Decode(st), sys.Decode(back))
+		}
+		again := make([]uint64, sys.Words())
+		sys.Pack(back, again)
+		for i := range packed {
+			if packed[i] != again[i] {
+				t.Fatal("pack is not canonical")
+			}
+		}
+		if _, ok := sys.Configurations(); !ok {
+			return // ranks only exist for spaces that fit in 63 bits
+		}
+		r := sys.Rank(st)
+		un := sys.NewState()
+		if err := sys.Unrank(r, un); err != nil {
+			t.Fatal(err)
+		}
+		if !un.Equal(st) {
+			t.Fatalf("unrank(rank(s)) != s")
+		}
+	})
+}
+
+func TestPackDistinguishesStates(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		sys, tok, seq := mixed(t, 3, 2)
+		a, b := drawState(t, sys, tok, seq), drawState(t, sys, tok, seq)
+		pa, pb := make([]uint64, sys.Words()), make([]uint64, sys.Words())
+		sys.Pack(a, pa)
+		sys.Pack(b, pb)
+		same := true
+		for i := range pa {
+			same = same && pa[i] == pb[i]
+		}
+		if same != a.Equal(b) {
+			t.Fatalf("packed equality %v, state equality %v", same, a.Equal(b))
+		}
+	})
+}
+
+// TestRankEnumeratesTheSpace walks every rank with NextRank and checks
+// that it agrees with Unrank, that every configuration is valid and that
+// the count is the product of the domains and channel contents.
+func TestRankEnumeratesTheSpace(t *testing.T) {
+	sys, _, _ := mixed(t, 2, 1)
+	total, ok := sys.Configurations()
+	if !ok {
+		t.Fatal("space too large")
+	}
+	// Per process: x 6 values, mode 3; root 7 at process 0. Channel 0→1
+	// carries Tok and Seq (1+10 = 11 letters), 1→0 only Seq (10 letters):
+	// with capacity 1, contents 1+11 = 12 and 1+10 = 11.
+	want := uint64(6*3*7) * uint64(6*3) * 12 * 11
+	if total != want {
+		t.Fatalf("Configurations() = %d, want %d", total, want)
+	}
+	st, un := sys.NewState(), sys.NewState()
+	for r := uint64(0); r < total; r++ {
+		if err := sys.Validate(st); err != nil {
+			t.Fatalf("rank %d: %v", r, err)
+		}
+		if got := sys.Rank(st); got != r {
+			t.Fatalf("Rank of the %d-th configuration is %d", r, got)
+		}
+		if r%997 == 0 {
+			if err := sys.Unrank(r, un); err != nil || !un.Equal(st) {
+				t.Fatalf("Unrank(%d) disagrees with NextRank (%v)", r, err)
+			}
+		}
+		more := sys.NextRank(st)
+		if more != (r+1 < total) {
+			t.Fatalf("NextRank at %d of %d reported %v", r, total, more)
+		}
+	}
+}
+
+func TestDomain(t *testing.T) {
+	tests := []struct {
+		d    model.Domain
+		size int
+		show string
+	}{
+		{model.IntRange(0, 4), 5, "0..4"},
+		{model.IntRange(-1, 1), 3, "-1..1"},
+		{model.Enum("Out", "Request", "In"), 3, "{Out,Request,In}"},
+		{model.Bool(), 2, "{false,true}"},
+	}
+	for _, tt := range tests {
+		if tt.d.Size() != tt.size || tt.d.String() != tt.show {
+			t.Errorf("%v: size %d string %q, want %d %q", tt.d, tt.d.Size(), tt.d.String(), tt.size, tt.show)
+		}
+		for v := tt.d.Min; v <= tt.d.Max; v++ {
+			back, err := tt.d.Parse(tt.d.Format(v))
+			if err != nil || back != v {
+				t.Errorf("%v: Parse(Format(%d)) = %d, %v", tt.d, v, back, err)
+			}
+		}
+		if _, err := tt.d.Parse("99"); err == nil {
+			t.Errorf("%v: Parse(99) accepted a value outside the domain", tt.d)
+		}
+	}
+}
+
+func TestTopologyLinks(t *testing.T) {
+	tests := []struct {
+		kind  model.TopologyKind
+		n     int
+		links int
+	}{
+		{model.UniRing, 5, 5},
+		{model.BiRing, 5, 10},
+		{model.BiRing, 2, 2},
+		{model.Complete, 4, 12},
+	}
+	for _, tt := range tests {
+		top := model.Topology{Kind: tt.kind, N: tt.n}
+		if got := len(top.Links()); got != tt.links {
+			t.Errorf("%v n=%d: %d links, want %d", tt.kind, tt.n, got, tt.links)
+		}
+	}
+	uni := model.Topology{Kind: model.UniRing, N: 4}
+	if !uni.Linked(3, 0) || uni.Linked(0, 3) {
+		t.Error("unidirectional ring: want 3→0 linked and 0→3 not")
+	}
+}
+
+func TestBuildRejects(t *testing.T) {
+	tests := []struct {
+		name  string
+		build func(b *model.Builder)
+	}{
+		{"channel without link", func(b *model.Builder) {
+			b.Channel(model.Channel{From: 1, To: 0, Capacity: 1})
+		}},
+		{"zero capacity", func(b *model.Builder) {
+			b.Channel(model.Channel{From: 0, To: 1, Capacity: 0})
+		}},
+		{"empty domain", func(b *model.Builder) { b.Var("v", model.IntRange(3, 1)) }},
+		{"distributed daemon with channels", func(b *model.Builder) {
+			b.Message("M")
+			b.LinkChannels(1, model.Block)
+			b.Daemon(model.Distributed)
+		}},
+		{"action without guard", func(b *model.Builder) { b.Action(model.Action{Name: "a"}) }},
+		{"initial state out of domain", func(b *model.Builder) {
+			v := b.Var("v", model.IntRange(0, 1))
+			b.Initial(func(_ *model.System, s *model.State) { s.Set(0, v, 5) })
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := model.NewBuilder("bad", model.UniRing, 3)
+			b.Initial(func(*model.System, *model.State) {})
+			tt.build(b)
+			if _, err := b.Build(); err == nil {
+				t.Fatal("Build accepted it")
+			}
+		})
+	}
+}
