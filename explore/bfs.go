@@ -63,13 +63,19 @@ func (e *bfs) newWorker() *worker {
 	sys := e.sys
 	w := &worker{ex: sys.NewExpander(), cur: sys.NewState(), packed: make([]uint64, sys.Words())}
 	w.yieldFn = func(st *model.Step, next *model.State) bool {
-		sys.Pack(next, w.packed)
-		w.succ = append(w.succ, w.packed...)
-		w.parents = append(w.parents, w.expanding)
-		w.hash = append(w.hash, hashWords(w.packed))
 		if st.Overflow && !w.hasOverflow {
 			w.overflow, w.hasOverflow = st.Clone(), true
 		}
+		sys.Pack(next, w.packed)
+		h := hashWords(w.packed)
+		// Most successors were seen before; drop them here, in parallel,
+		// while the visited set is read-only (it only grows between rounds).
+		if e.seen.contains(w.packed, h) {
+			return true
+		}
+		w.succ = append(w.succ, w.packed...)
+		w.parents = append(w.parents, w.expanding)
+		w.hash = append(w.hash, h)
 		return true
 	}
 	return w

@@ -44,14 +44,6 @@ func Sweep(ctx context.Context, sys *model.System, mon Monitor, opts Options) (*
 		defer wg.Done()
 		ex := sys.NewExpander()
 		st := sys.NewState()
-		var overflow model.Step
-		hasOverflow := false
-		yield := func(s *model.Step, _ *model.State) bool {
-			if s.Overflow && !hasOverflow {
-				overflow, hasOverflow = s.Clone(), true
-			}
-			return true
-		}
 		var v Visit
 		for halt.Load() == 0 {
 			c := nextChunk.Add(1) - 1
@@ -66,18 +58,14 @@ func Sweep(ctx context.Context, sys *model.System, mon Monitor, opts Options) (*
 			}
 			var t int64
 			for r := lo; r < hi; r++ {
-				hasOverflow = false
-				n, err := ex.Expand(st, yield)
+				n, overflow, err := ex.Count(st)
 				if err != nil {
 					errOnce.Do(func() { firstErr = fmt.Errorf("expanding configuration %d: %w", r, err) })
 					halt.Store(int32(Interrupted) + 1)
 					return
 				}
 				t += int64(n)
-				v = Visit{ID: StateID(r), State: st, Successors: n}
-				if hasOverflow {
-					v.Overflow = &overflow
-				}
+				v = Visit{ID: StateID(r), State: st, Successors: n, Overflow: overflow}
 				mon.Observe(&v)
 				sys.NextRank(st)
 			}

@@ -97,6 +97,21 @@ func (v *visited) insert(ws []uint64, h uint64, parent uint32, full bool) (id in
 	}
 }
 
+// contains reports whether the state packed in ws is in the set. It only
+// reads, so workers may call it concurrently while nobody inserts.
+func (v *visited) contains(ws []uint64, h uint64) bool {
+	tag := h &^ 0xFFFFFFFF
+	for i := h & v.mask; ; i = (i + 1) & v.mask {
+		e := v.slots[i]
+		if e == 0 {
+			return false
+		}
+		if e&^0xFFFFFFFF == tag && equalWords(v.st.get(int64(e&0xFFFFFFFF)-1), ws) {
+			return true
+		}
+	}
+}
+
 func (v *visited) grow() {
 	slots := make([]uint64, 2*len(v.slots))
 	mask := uint64(len(slots) - 1)

@@ -259,6 +259,53 @@ func (e *Expander) Expand(st *State, yield func(step *Step, next *State) bool) (
 	return e.concurrent(st, yield)
 }
 
+// Count returns the number of steps enabled in st, the number Expand would
+// yield, and the first step that overflows a channel bound (nil if none).
+// It runs every guard and effect, so a spec fault is reported as Expand
+// would report it; but in a system without channels under the central
+// daemon, where an effect can neither block nor overflow, it builds no
+// successor: effects write into scratch space that is never read. The
+// full-space sweep, which never stores successors, relies on it.
+func (e *Expander) Count(st *State) (n int, overflow *Step, err error) {
+	if len(e.sys.Channels) > 0 || e.sys.Daemon != Central {
+		n, err = e.Expand(st, func(s *Step, _ *State) bool {
+			if s.Overflow && overflow == nil {
+				c := s.Clone()
+				overflow = &c
+			}
+			return true
+		})
+		return n, overflow, err
+	}
+	defer e.recoverSpecFault(&err)
+	c := &e.ctx
+	c.cur, c.next, c.err = st, e.next, nil
+	for p := range e.sys.Processes {
+		proc := &e.sys.Processes[p]
+		c.at(p)
+		for a := range proc.Actions {
+			act := &proc.Actions[a]
+			if !act.Guard(c) {
+				continue
+			}
+			for k := 0; k < act.Choices; k++ {
+				act.Effect(c, k)
+				if c.badSet {
+					c.setFault()
+				}
+				if c.err != nil {
+					return n, nil, e.wrap(fmt.Errorf("action %s: %w", act.Label(k), c.err))
+				}
+				n++
+			}
+			if proc.FirstEnabledOnly {
+				break
+			}
+		}
+	}
+	return n, nil, nil
+}
+
 // recoverSpecFault turns a run-time fault in a spec's guard or effect,
 // such as reading a variable its process does not declare or a process it
 // is not linked to (an index of -1 in the read tables), into an error.

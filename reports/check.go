@@ -116,19 +116,27 @@ func WriteCheckText(w io.Writer, c *CheckResult) error {
 	p := &printer{w: w}
 	p.printf("%s  %s  from %s, %s daemon\n", c.Spec, paramString(c.Params), c.Options.From, c.Options.Daemon)
 	search := "complete"
-	if !c.Complete {
-		search = "INCOMPLETE: " + c.Stop
+	switch {
+	case c.Complete:
+	case c.Stop == "decided":
+		search = "stopped once every property was decided"
+	default:
+		search = "INCOMPLETE, " + c.Stop
 	}
 	p.printf("  %d states, %d transitions, depth %d: %s\n", c.Stats.States, c.Stats.Transitions, c.Stats.MaxDepth, search)
-	p.printf("  %s, %.0f states/s, peak heap %s\n", time.Duration(c.Stats.Seconds*float64(time.Second)).Round(time.Millisecond), c.Stats.StatesPerSecond, bytesString(c.Stats.PeakHeapBytes))
+	p.printf("  %s, %.0f states/s, peak heap %s\n", durationString(c.Stats.Seconds), c.Stats.StatesPerSecond, bytesString(c.Stats.PeakHeapBytes))
 	p.printf("\n")
 	for _, pr := range c.Properties {
 		detail := pr.Reason
 		if pr.Verdict == string(invariants.Holds) && len(pr.Invariants) > 0 {
 			detail = "invariants: " + strings.Join(pr.Invariants, ", ")
 		}
-		if pr.Trace != nil {
-			detail += fmt.Sprintf(" (%s of %d steps below)", pr.Trace.Kind, len(pr.Trace.Steps))
+		switch {
+		case pr.Trace == nil:
+		case len(pr.Trace.Steps) == 0:
+			detail += " (in the starting configuration below)"
+		default:
+			detail += fmt.Sprintf(" (%s of %d step%s below)", pr.Trace.Kind, len(pr.Trace.Steps), plural(len(pr.Trace.Steps)))
 		}
 		// No trailing blanks when there is no detail (a plain "holds").
 		p.printf("%s\n", strings.TrimRight(fmt.Sprintf("  %-12s %-9s %s", pr.Name, pr.Verdict, detail), " "))
@@ -141,6 +149,17 @@ func WriteCheckText(w io.Writer, c *CheckResult) error {
 		p.err = WriteTraceText(w, pr.Trace)
 	}
 	return p.err
+}
+
+func durationString(seconds float64) string {
+	d := time.Duration(seconds * float64(time.Second))
+	switch {
+	case d >= time.Second:
+		return d.Round(time.Millisecond).String()
+	case d >= time.Millisecond:
+		return d.Round(10 * time.Microsecond).String()
+	}
+	return d.Round(time.Microsecond).String()
 }
 
 func bytesString(b uint64) string {

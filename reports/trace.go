@@ -200,7 +200,13 @@ func ReadTrace(r io.Reader) (*Trace, error) {
 	dec := json.NewDecoder(r)
 	var t Trace
 	if err := dec.Decode(&t); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, errors.New("not a ringcheck trace: the file is empty")
+		}
 		return nil, fmt.Errorf("not a ringcheck trace: %w", err)
+	}
+	if dec.More() {
+		return nil, errors.New("not a ringcheck trace: more data after the trace object")
 	}
 	if err := t.Validate(); err != nil {
 		return nil, fmt.Errorf("not a ringcheck trace: %w", err)

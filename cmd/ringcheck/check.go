@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -34,7 +36,9 @@ type checkFlags struct {
 	asJSON      bool
 	tracePath   string
 	traceFormat string
-	progress    bool
+	// traceFormatSet: --trace-format was given explicitly
+	traceFormatSet bool
+	progress       bool
 }
 
 func newCheckCmd() *cobra.Command {
@@ -69,6 +73,7 @@ Exit status: 0 every checked property holds and the search was complete;
   ringcheck check dijkstra -p n=6 -p K=3 --daemon distributed --json`,
 		Args: exactArgs(1, "check needs exactly one SPEC (see 'ringcheck list')"),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			f.traceFormatSet = cmd.Flags().Changed("trace-format")
 			return runCheck(cmd, args[0], &f)
 		},
 	}
@@ -125,6 +130,9 @@ func planCheck(specName string, f *checkFlags) (*checkPlan, error) {
 		if err != nil {
 			return nil, usageError("%v", err)
 		}
+		if _, dup := overrides[name]; dup {
+			return nil, usageError("parameter %s is given twice", name)
+		}
 		overrides[name] = val
 	}
 	values, err := spec.Resolve(overrides)
@@ -161,6 +169,9 @@ func planCheck(specName string, f *checkFlags) (*checkPlan, error) {
 		if err := invariants.Implemented(p); err != nil {
 			return nil, usageError("--check: %v", err)
 		}
+		if slices.Contains(props, p) {
+			return nil, usageError("--check: %s is named twice", p)
+		}
 		props = append(props, p)
 	}
 	switch f.traceFormat {
@@ -170,11 +181,19 @@ func planCheck(specName string, f *checkFlags) (*checkPlan, error) {
 	default:
 		return nil, usageError("--trace-format %q is not one of json, text", f.traceFormat)
 	}
+	if f.traceFormatSet && f.tracePath == "" {
+		return nil, usageError("--trace-format needs --trace FILE")
+	}
 	if f.maxDepth < 0 || f.maxStates < 0 || f.timeLimit < 0 {
 		return nil, usageError("--max-depth, --max-states and --time-limit must not be negative")
 	}
 	if f.workers < 1 {
 		return nil, usageError("--workers must be at least 1")
+	}
+	if f.tracePath != "" {
+		if err := checkTracePath(f.tracePath); err != nil {
+			return nil, usageError("--trace: %v", err)
+		}
 	}
 	sys, err := spec.Build(values, bopts)
 	if err != nil {
@@ -235,8 +254,10 @@ func runCheck(cmd *cobra.Command, specName string, f *checkFlags) error {
 		return &exitError{code: exitUsage, err: fmt.Errorf("writing the result: %w", err)}
 	}
 	if f.tracePath != "" {
+		// The verdict stands whatever happens to the file: a failure to
+		// write it is reported, and the exit status is still the verdict's.
 		if err := writeTraceFile(f.tracePath, f.traceFormat, result, stderr); err != nil {
-			return &exitError{code: exitUsage, err: err}
+			fmt.Fprintf(stderr, "ringcheck: %v\n", err)
 		}
 	}
 	switch {
@@ -273,6 +294,23 @@ func writeTraceFile(path, format string, result *reports.CheckResult, stderr io.
 		return nil
 	}
 	fmt.Fprintf(stderr, "ringcheck: no counterexample, %s not written\n", path)
+	return nil
+}
+
+// checkTracePath rejects, before the search, a --trace file that could not
+// be written after it: one in a folder that does not exist, or a folder.
+func checkTracePath(path string) error {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return fmt.Errorf("%s is a directory", path)
+	}
+	dir := filepath.Dir(path)
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return err
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("%s is not a directory", dir)
+	}
 	return nil
 }
 

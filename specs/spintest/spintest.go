@@ -26,7 +26,8 @@ import (
 	"time"
 )
 
-// Result is what pan reports about one search.
+// Result is what pan reports about one search. pan prints its counts with
+// %9.8g, so counts of 10^8 or more are rounded to 8 significant digits.
 type Result struct {
 	// StatesStored is pan's "states, stored": the distinct states it found
 	// (intermediate states of atomic sequences are not stored).
