@@ -46,6 +46,10 @@ func Sweep(ctx context.Context, sys *model.System, mon Monitor, opts Options) (*
 		st := sys.NewState()
 		var v Visit
 		for halt.Load() == 0 {
+			if ctx.Err() != nil {
+				halt.CompareAndSwap(0, int32(Interrupted)+1)
+				return
+			}
 			c := nextChunk.Add(1) - 1
 			if c >= chunkCount {
 				return

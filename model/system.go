@@ -361,6 +361,9 @@ func (b *Builder) LinkChannels(capacity int, overflow Overflow, types ...MsgType
 	}
 }
 
+// Name returns the name of a declared variable.
+func (b *Builder) Name(v VarID) string { return b.sys.Vars[v].Name }
+
 // Links lists the topology's directed links, as Topology.Links.
 func (b *Builder) Links() [][2]int { return b.sys.Topology.Links() }
 

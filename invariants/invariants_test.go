@@ -1,0 +1,133 @@
+package invariants_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/ringcheck/ringcheck/explore"
+	"github.com/ringcheck/ringcheck/invariants"
+	"github.com/ringcheck/ringcheck/model"
+)
+
+// counterRing: process 0 counts x up to max, then stops. Optionally the
+// final state is a valid end state, and optionally x < bad is an invariant.
+func counterRing(t *testing.T, max, bad int, validEnd bool) *model.System {
+	t.Helper()
+	b := model.NewBuilder("counter", model.UniRing, 2)
+	x := b.Var("x", model.IntRange(0, max), 0)
+	b.Action(model.Action{
+		Name:   "inc",
+		Guard:  func(c *model.Ctx) bool { return c.Get(x) < max },
+		Effect: func(c *model.Ctx, _ int) { c.Set(x, c.Get(x)+1) },
+	}, 0)
+	if bad > 0 {
+		b.Invariant(model.Predicate{Name: "small", Holds: func(s *model.State) bool { return s.Get(0, x) < bad }})
+	}
+	if validEnd {
+		b.ValidEnd(model.Predicate{Name: "done", Holds: func(s *model.State) bool { return s.Get(0, x) == max }})
+	}
+	b.Initial(func(*model.System, *model.State) {})
+	sys, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sys
+}
+
+func check(t *testing.T, sys *model.System, props ...invariants.Property) *invariants.Report {
+	t.Helper()
+	rep, err := invariants.Check(context.Background(), sys, invariants.Options{Properties: props, From: invariants.FromInit, Search: explore.Options{Workers: 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+func TestVerdicts(t *testing.T) {
+	tests := []struct {
+		name     string
+		sys      *model.System
+		prop     invariants.Property
+		verdict  invariants.Verdict
+		traceLen int
+	}{
+		{"deadlock at the end of the count", counterRing(t, 5, 0, false), invariants.Deadlock, invariants.Violated, 5},
+		{"a valid end state is no deadlock", counterRing(t, 5, 0, true), invariants.Deadlock, invariants.Holds, 0},
+		{"invariant broken at x = 3", counterRing(t, 5, 3, true), invariants.Safety, invariants.Violated, 3},
+		{"invariant that holds", counterRing(t, 5, 6, true), invariants.Safety, invariants.Holds, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rep := check(t, tt.sys, tt.prop)
+			o := rep.Outcomes[0]
+			if o.Verdict != tt.verdict {
+				t.Fatalf("%s %s, want %s", o.Property, o.Verdict, tt.verdict)
+			}
+			if tt.verdict == invariants.Violated {
+				if o.Counterexample == nil || len(o.Counterexample.Steps) != tt.traceLen || o.Counterexample.Kind != invariants.Path {
+					t.Fatalf("counterexample %+v, want a path of %d steps", o.Counterexample, tt.traceLen)
+				}
+			} else if o.Counterexample != nil {
+				t.Fatal("a counterexample for a property that holds")
+			}
+		})
+	}
+}
+
+// TestOverflowErrorIsASafetyViolation: under the "error" policy a send to a
+// full channel violates safety; the counterexample ends with that step.
+func TestOverflowErrorIsASafetyViolation(t *testing.T) {
+	for _, policy := range []model.Overflow{model.Error, model.Drop, model.Block} {
+		b := model.NewBuilder("flood", model.UniRing, 2)
+		m := b.Message("M")
+		b.Channel(model.Channel{From: 0, To: 1, Capacity: 2, Overflow: policy})
+		b.Action(model.Action{
+			Name:   "send",
+			Guard:  func(*model.Ctx) bool { return true },
+			Effect: func(c *model.Ctx, _ int) { c.Send(c.Out(1), c.Msg(m)) },
+		}, 0)
+		b.Invariant(model.Predicate{Name: "true", Holds: func(*model.State) bool { return true }})
+		b.Initial(func(*model.System, *model.State) {})
+		sys, err := b.Build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep := check(t, sys, invariants.Safety, invariants.Deadlock)
+		safety, deadlock := rep.Outcomes[0], rep.Outcomes[1]
+		switch policy {
+		case model.Error:
+			ce := safety.Counterexample
+			if safety.Verdict != invariants.Violated || ce == nil || len(ce.Steps) != 3 || !ce.Steps[2].Overflow {
+				t.Fatalf("error policy: safety %s, counterexample %+v", safety.Verdict, ce)
+			}
+		case model.Drop:
+			if safety.Verdict != invariants.Holds || deadlock.Verdict != invariants.Holds {
+				t.Fatalf("drop policy: safety %s deadlock %s", safety.Verdict, deadlock.Verdict)
+			}
+		case model.Block:
+			// Once the channel is full nothing is enabled: a deadlock after 2 sends.
+			if safety.Verdict != invariants.Holds || deadlock.Verdict != invariants.Violated || len(deadlock.Counterexample.Steps) != 2 {
+				t.Fatalf("block policy: safety %s deadlock %s", safety.Verdict, deadlock.Verdict)
+			}
+		}
+	}
+}
+
+func TestCheckRejects(t *testing.T) {
+	sys := counterRing(t, 3, 0, false)
+	for _, tt := range []struct {
+		props []invariants.Property
+		want  string
+	}{
+		{nil, "no property"},
+		{[]invariants.Property{invariants.Safety}, "declares no state invariant"},
+		{[]invariants.Property{invariants.Convergence}, "not implemented yet"},
+		{[]invariants.Property{"liveness"}, "unknown property"},
+	} {
+		_, err := invariants.Check(context.Background(), sys, invariants.Options{Properties: tt.props})
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%v: error %v, want %q", tt.props, err, tt.want)
+		}
+	}
+}

@@ -1,0 +1,95 @@
+package catalog_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/ringcheck/ringcheck/explore"
+	"github.com/ringcheck/ringcheck/invariants"
+	"github.com/ringcheck/ringcheck/specs"
+	"github.com/ringcheck/ringcheck/specs/catalog"
+)
+
+// TestEverySpecIsWellDeclared: unique names, defaults in range, a model
+// that builds with the defaults and with every claim's parameters, default
+// checks and claims that name known properties and verdicts.
+func TestEverySpecIsWellDeclared(t *testing.T) {
+	reg, err := catalog.Registry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range reg.All() {
+		t.Run(s.Name, func(t *testing.T) {
+			if s.Summary == "" || s.Source == "" || s.Build == nil {
+				t.Fatal("summary, source and Build are required")
+			}
+			for _, p := range s.Params {
+				if p.Default < p.Min || p.Default > p.Max || p.Doc == "" {
+					t.Errorf("parameter %s: default %d outside %d..%d, or undocumented", p.Name, p.Default, p.Min, p.Max)
+				}
+			}
+			vals, err := s.Resolve(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.Build(vals, specs.BuildOptions{}); err != nil {
+				t.Fatalf("defaults do not build: %v", err)
+			}
+			for _, c := range s.DefaultChecks {
+				if err := invariants.Implemented(invariants.Property(c)); err != nil {
+					t.Errorf("default check: %v", err)
+				}
+			}
+			for _, c := range s.Claims {
+				vals, err := s.Resolve(c.Params)
+				if err != nil {
+					t.Fatalf("claim %s: %v", c.Property, err)
+				}
+				if _, err := s.Build(vals, specs.BuildOptions{}); err != nil {
+					t.Fatalf("claim %s: %v", c.Property, err)
+				}
+				switch invariants.Verdict(c.Verdict) {
+				case invariants.Holds, invariants.Violated:
+				default:
+					t.Errorf("claim %s: verdict %q", c.Property, c.Verdict)
+				}
+				if _, err := invariants.ParseFrom(c.From); err != nil {
+					t.Errorf("claim %s: %v", c.Property, err)
+				}
+			}
+		})
+	}
+}
+
+// TestClaimsAgreeWithTheChecker decides every claim of every paper with a
+// complete search. A claim the checker refutes is a finding: it belongs in
+// the README's findings and in a test of its own, not here.
+func TestClaimsAgreeWithTheChecker(t *testing.T) {
+	reg, err := catalog.Registry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range reg.All() {
+		for _, c := range s.Claims {
+			t.Run(s.Name+"/"+c.Property, func(t *testing.T) {
+				vals, _ := s.Resolve(c.Params)
+				sys, err := s.Build(vals, specs.BuildOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				from, _ := invariants.ParseFrom(c.From)
+				rep, err := invariants.Check(context.Background(), sys, invariants.Options{
+					Properties: []invariants.Property{invariants.Property(c.Property)},
+					From:       from,
+					Search:     explore.Options{Workers: 2},
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := rep.Outcomes[0].Verdict; string(got) != c.Verdict {
+					t.Fatalf("%s for %s from %s: checker says %s, the paper %s", c.Property, vals, c.From, got, c.Verdict)
+				}
+			})
+		}
+	}
+}
