@@ -122,12 +122,82 @@ func TestCheckRejects(t *testing.T) {
 	}{
 		{nil, "no property"},
 		{[]invariants.Property{invariants.Safety}, "declares no state invariant"},
-		{[]invariants.Property{invariants.Convergence}, "not implemented yet"},
+		{[]invariants.Property{invariants.Starvation}, "not implemented yet"},
+		{[]invariants.Property{invariants.Convergence}, "--from all"},
 		{[]invariants.Property{"liveness"}, "unknown property"},
 	} {
 		_, err := invariants.Check(context.Background(), sys, invariants.Options{Properties: tt.props})
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%v: error %v, want %q", tt.props, err, tt.want)
+		}
+	}
+}
+
+// spinner: process 0 flips b forever; process 1 may set done := 1, which is
+// L. With guarded, process 1 is enabled only when b = 1, so it is not
+// continuously enabled along the flipping cycle and that cycle is weakly
+// fair; without, process 1 is enabled everywhere outside L and never moves
+// on the cycle, which is then unfair.
+func spinner(t *testing.T, guarded bool) *model.System {
+	t.Helper()
+	bld := model.NewBuilder("spinner", model.UniRing, 2)
+	b := bld.Var("b", model.IntRange(0, 1), 0)
+	done := bld.Var("done", model.IntRange(0, 1), 1)
+	bld.Action(model.Action{
+		Name:   "flip",
+		Guard:  func(c *model.Ctx) bool { return c.Read(1, done) == 0 },
+		Effect: func(c *model.Ctx, _ int) { c.Set(b, 1-c.Get(b)) },
+	}, 0)
+	bld.Action(model.Action{
+		Name: "finish",
+		Guard: func(c *model.Ctx) bool {
+			return c.Get(done) == 0 && (!guarded || c.Read(0, b) == 1)
+		},
+		Effect: func(c *model.Ctx, _ int) { c.Set(done, 1) },
+	}, 1)
+	legit := model.Predicate{Name: "done", Holds: func(s *model.State) bool { return s.Get(1, done) == 1 }}
+	bld.Legitimate(legit)
+	bld.Initial(func(*model.System, *model.State) {})
+	sys, err := bld.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sys
+}
+
+func TestConvergenceUnderFairness(t *testing.T) {
+	tests := []struct {
+		guarded   bool
+		fairness  invariants.Fairness
+		verdict   invariants.Verdict
+		unbounded bool
+	}{
+		{false, invariants.NoFairness, invariants.Violated, false},
+		{false, invariants.WeakFairness, invariants.Holds, true},
+		{true, invariants.NoFairness, invariants.Violated, false},
+		{true, invariants.WeakFairness, invariants.Violated, false},
+	}
+	for _, tt := range tests {
+		rep, err := invariants.Check(context.Background(), spinner(t, tt.guarded), invariants.Options{
+			Properties: []invariants.Property{invariants.Convergence},
+			From:       invariants.FromAll,
+			Fairness:   tt.fairness,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := rep.Outcomes[0]
+		if o.Verdict != tt.verdict {
+			t.Errorf("guarded=%v %s: %s, want %s", tt.guarded, tt.fairness, o.Verdict, tt.verdict)
+			continue
+		}
+		if o.Verdict == invariants.Violated {
+			ce := o.Counterexample
+			if ce.Kind != invariants.Lasso || len(ce.Steps) != 2 {
+				t.Errorf("guarded=%v %s: counterexample %+v, want the 2-step flipping cycle", tt.guarded, tt.fairness, ce)
+			}
+		} else if rep.Stabilization == nil || rep.Stabilization.Unbounded != tt.unbounded {
+			t.Errorf("guarded=%v %s: stabilization %+v", tt.guarded, tt.fairness, rep.Stabilization)
 		}
 	}
 }

@@ -34,7 +34,9 @@ func ParseFrom(s string) (From, error) {
 type Options struct {
 	Properties []Property
 	From       From
-	Search     explore.Options
+	// Fairness applies to convergence (none or weak).
+	Fairness Fairness
+	Search   explore.Options
 }
 
 // Report is the result of a check: the search's statistics and one outcome
@@ -42,6 +44,8 @@ type Options struct {
 type Report struct {
 	Search   *explore.Result
 	Outcomes []Outcome
+	// Stabilization is set when convergence was checked and holds.
+	Stabilization *Stabilization
 }
 
 // Violated reports whether some property is violated.
@@ -72,15 +76,20 @@ func Check(ctx context.Context, sys *model.System, opts Options) (*Report, error
 		return nil, errors.New("no property to check")
 	}
 	var (
-		mons     monitors
-		safety   *safetyMonitor
-		deadlock *deadlockMonitor
+		mons                     monitors
+		safety                   *safetyMonitor
+		deadlock                 *deadlockMonitor
+		wantClosure, wantConverg bool
 	)
 	for _, p := range opts.Properties {
 		if err := Implemented(p); err != nil {
 			return nil, err
 		}
 		switch p {
+		case Closure:
+			wantClosure = true
+		case Convergence:
+			wantConverg = true
 		case Safety:
 			if len(sys.Invariants) == 0 {
 				return nil, fmt.Errorf("spec %s declares no state invariant to check for safety", sys.Name)
@@ -97,26 +106,53 @@ func Check(ctx context.Context, sys *model.System, opts Options) (*Report, error
 		}
 	}
 
+	var stability *stabilityResult
+	if wantClosure || wantConverg {
+		if opts.From != FromAll {
+			return nil, errors.New("closure and convergence are about every configuration: check them --from all")
+		}
+		var err error
+		stability, err = analyseStability(ctx, sys, opts, wantClosure, wantConverg)
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			return stoppedStability(opts, explore.Interrupted), nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+
 	var (
 		res *explore.Result
 		err error
 	)
-	switch opts.From {
-	case FromAll:
-		res, err = explore.Sweep(ctx, sys, mons, opts.Search)
-	case FromInit, "":
-		res, err = explore.BFS(ctx, sys, mons, opts.Search)
-	default:
+	switch {
+	case opts.From != FromAll && opts.From != FromInit && opts.From != "":
 		return nil, fmt.Errorf("unknown starting point %q", opts.From)
+	case len(mons) == 0:
+		res = &explore.Result{States: int64(stability.configurations), Transitions: stability.transitions, Elapsed: stability.elapsed, Stop: explore.Exhausted}
+	case opts.From == FromAll:
+		res, err = explore.Sweep(ctx, sys, mons, opts.Search)
+	default:
+		res, err = explore.BFS(ctx, sys, mons, opts.Search)
 	}
 	if err != nil {
 		return nil, err
 	}
+	if stability != nil && len(mons) > 0 {
+		res.Elapsed += stability.elapsed
+	}
 
 	rep := &Report{Search: res}
+	if stability != nil && stability.convergence != nil && stability.convergence.Verdict == Holds {
+		rep.Stabilization = stability.stab
+	}
 	for _, p := range opts.Properties {
 		var o Outcome
 		switch p {
+		case Closure:
+			o = *stability.closure
+		case Convergence:
+			o = *stability.convergence
 		case Safety:
 			o, err = safetyOutcome(sys, res, safety)
 		case Deadlock:
@@ -128,6 +164,16 @@ func Check(ctx context.Context, sys *model.System, opts Options) (*Report, error
 		rep.Outcomes = append(rep.Outcomes, o)
 	}
 	return rep, nil
+}
+
+// stoppedStability is the report of a stabilization analysis stopped
+// before it decided anything: every property unknown.
+func stoppedStability(opts Options, why explore.StopReason) *Report {
+	rep := &Report{Search: &explore.Result{Stop: why}}
+	for _, p := range opts.Properties {
+		rep.Outcomes = append(rep.Outcomes, Outcome{Property: p, Verdict: Unknown, Reason: why.String()})
+	}
+	return rep
 }
 
 func safetyOutcome(sys *model.System, res *explore.Result, m *safetyMonitor) (Outcome, error) {

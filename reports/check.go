@@ -20,6 +20,24 @@ type CheckResult struct {
 	Stop       string           `json:"stop"`
 	Stats      Stats            `json:"stats"`
 	Properties []PropertyResult `json:"properties"`
+	// Stabilization is present when convergence was checked and holds.
+	Stabilization *StabilizationResult `json:"stabilization,omitempty"`
+}
+
+// StabilizationResult is the measured worst case of a converging spec.
+// WorstCaseSteps is null when Unbounded: unfair cycles outside L let
+// executions take arbitrarily many steps, although every fair one
+// converges. WorstCaseRounds is null when it was not computed, and
+// RoundsNote then says why.
+type StabilizationResult struct {
+	Configurations  uint64 `json:"configurations"`
+	Legitimate      uint64 `json:"legitimate"`
+	WorstCaseSteps  *int   `json:"worst_case_steps"`
+	Unbounded       bool   `json:"unbounded,omitempty"`
+	WorstCaseRounds *int   `json:"worst_case_rounds"`
+	RoundsNote      string `json:"rounds_note,omitempty"`
+	PaperBound      string `json:"paper_bound,omitempty"`
+	Witness         *Trace `json:"witness,omitempty"`
 }
 
 // CheckOptions records how the check was run.
@@ -61,6 +79,8 @@ type Run struct {
 	Options       CheckOptions
 	Report        *invariants.Report
 	PeakHeapBytes uint64
+	// PaperBound is the stabilization bound the spec's paper states, if any.
+	PaperBound string
 }
 
 // NewCheckResult assembles the contract's object from a finished run.
@@ -91,6 +111,23 @@ func NewCheckResult(r Run) *CheckResult {
 			pr.Trace = NewTrace(r.System, r.Params, string(o.Property), o.Counterexample)
 		}
 		out.Properties = append(out.Properties, pr)
+	}
+	if st := r.Report.Stabilization; st != nil {
+		sr := &StabilizationResult{Configurations: st.Configurations, Legitimate: st.Legitimate, Unbounded: st.Unbounded, PaperBound: r.PaperBound}
+		if !st.Unbounded {
+			steps := st.WorstSteps
+			sr.WorstCaseSteps = &steps
+		}
+		if st.RoundsComputed {
+			rounds := st.WorstRounds
+			sr.WorstCaseRounds = &rounds
+		} else {
+			sr.RoundsNote = st.RoundsNote
+		}
+		if st.Witness != nil {
+			sr.Witness = NewTrace(r.System, r.Params, "stabilization", st.Witness)
+		}
+		out.Stabilization = sr
 	}
 	return out
 }
@@ -141,12 +178,34 @@ func WriteCheckText(w io.Writer, c *CheckResult) error {
 		// No trailing blanks when there is no detail (a plain "holds").
 		p.printf("%s\n", strings.TrimRight(fmt.Sprintf("  %-12s %-9s %s", pr.Name, pr.Verdict, detail), " "))
 	}
+	if st := c.Stabilization; st != nil {
+		p.printf("\n  stabilization from %d configurations (%d legitimate):\n", st.Configurations, st.Legitimate)
+		switch {
+		case st.WorstCaseSteps != nil:
+			p.printf("    worst case  %d steps", *st.WorstCaseSteps)
+		default:
+			p.printf("    worst case  unbounded steps (unfair cycles outside L; every fair execution converges)")
+		}
+		if st.WorstCaseRounds != nil {
+			p.printf(", %d rounds", *st.WorstCaseRounds)
+		} else if st.RoundsNote != "" {
+			p.printf(", rounds not computed: %s", st.RoundsNote)
+		}
+		p.printf("\n")
+		if st.PaperBound != "" {
+			p.printf("    paper bound %s\n", st.PaperBound)
+		}
+	}
 	for _, pr := range c.Properties {
 		if pr.Trace == nil || p.err != nil {
 			continue
 		}
 		p.printf("\n")
 		p.err = WriteTraceText(w, pr.Trace)
+	}
+	if st := c.Stabilization; st != nil && st.Witness != nil && p.err == nil {
+		p.printf("\nworst-case witness: ")
+		p.err = WriteTraceText(w, st.Witness)
 	}
 	return p.err
 }

@@ -36,8 +36,10 @@ type checkFlags struct {
 	asJSON      bool
 	tracePath   string
 	traceFormat string
-	// traceFormatSet: --trace-format was given explicitly
+	// traceFormatSet, fromSet, fairnessSet: the flag was given explicitly
 	traceFormatSet bool
+	fromSet        bool
+	fairnessSet    bool
 	progress       bool
 }
 
@@ -74,15 +76,17 @@ Exit status: 0 every checked property holds and the search was complete;
 		Args: exactArgs(1, "check needs exactly one SPEC (see 'ringcheck list')"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f.traceFormatSet = cmd.Flags().Changed("trace-format")
+			f.fromSet = cmd.Flags().Changed("from")
+			f.fairnessSet = cmd.Flags().Changed("fairness")
 			return runCheck(cmd, args[0], &f)
 		},
 	}
 	fl := cmd.Flags()
 	fl.StringArrayVarP(&f.params, "param", "p", nil, "set a spec parameter, as name=value (repeatable)")
 	fl.StringVar(&f.checks, "check", "", "comma-separated properties: safety,deadlock (default: the spec's)")
-	fl.StringVar(&f.from, "from", "init", "starting configurations: init (the spec's) or all (every configuration)")
+	fl.StringVar(&f.from, "from", "init", "starting configurations: init (the spec's) or all (every configuration; the default for closure and convergence)")
 	fl.StringVar(&f.daemon, "daemon", "central", "scheduler: central, distributed or synchronous (state-reading specs only for the last two)")
-	fl.StringVar(&f.fairness, "fairness", "", "fairness for liveness checks: none, weak or strong (no liveness check is built yet)")
+	fl.StringVar(&f.fairness, "fairness", "none", "fairness for convergence: none (every execution) or weak (no process continuously enabled forever without moving)")
 	fl.StringVar(&f.overflow, "overflow", "", "override every channel's overflow policy: block, drop or error")
 	fl.IntVar(&f.maxDepth, "max-depth", 0, "explore at most this many steps from the start (0: no bound)")
 	fl.Int64Var(&f.maxStates, "max-states", 0, "keep at most this many states (0: no bound)")
@@ -139,12 +143,12 @@ func planCheck(specName string, f *checkFlags) (*checkPlan, error) {
 	if err != nil {
 		return nil, usageError("%v", err)
 	}
-	if f.fairness != "" {
-		return nil, usageError("--fairness applies to starvation and convergence, which are not implemented yet")
-	}
-	from, err := invariants.ParseFrom(f.from)
+	fairness, err := invariants.ParseFairness(f.fairness)
 	if err != nil {
 		return nil, usageError("%v", err)
+	}
+	if fairness == invariants.StrongFairness {
+		return nil, usageError("--fairness strong is not implemented yet (none, weak)")
 	}
 	daemon, err := model.ParseDaemon(f.daemon)
 	if err != nil {
@@ -181,6 +185,22 @@ func planCheck(specName string, f *checkFlags) (*checkPlan, error) {
 	default:
 		return nil, usageError("--trace-format %q is not one of json, text", f.traceFormat)
 	}
+	stabilizing := slices.Contains(props, invariants.Closure) || slices.Contains(props, invariants.Convergence)
+	from := invariants.FromInit
+	if stabilizing {
+		from = invariants.FromAll
+	}
+	if f.fromSet {
+		if from, err = invariants.ParseFrom(f.from); err != nil {
+			return nil, usageError("%v", err)
+		}
+		if stabilizing && from != invariants.FromAll {
+			return nil, usageError("closure and convergence are about every configuration: they need --from all")
+		}
+	}
+	if f.fairnessSet && !slices.Contains(props, invariants.Convergence) {
+		return nil, usageError("--fairness applies to convergence, which --check does not name")
+	}
 	if f.traceFormatSet && f.tracePath == "" {
 		return nil, usageError("--trace-format needs --trace FILE")
 	}
@@ -209,6 +229,7 @@ func planCheck(specName string, f *checkFlags) (*checkPlan, error) {
 		opts: invariants.Options{
 			Properties: props,
 			From:       from,
+			Fairness:   fairness,
 			Search: explore.Options{
 				MaxDepth:  f.maxDepth,
 				MaxStates: f.maxStates,
@@ -240,6 +261,10 @@ func runCheck(cmd *cobra.Command, specName string, f *checkFlags) error {
 	}
 	if f.timeLimit > 0 {
 		opts.TimeLimit = f.timeLimit.String()
+	}
+	if slices.Contains(plan.opts.Properties, invariants.Convergence) {
+		// Fairness qualifies the convergence verdict only.
+		opts.Fairness = string(plan.opts.Fairness)
 	}
 	result := reports.NewCheckResult(reports.Run{
 		System: plan.sys, Params: plan.values, Options: opts, Report: rep, PeakHeapBytes: peak,

@@ -3,6 +3,7 @@ package catalog
 
 import (
 	"github.com/ringcheck/ringcheck/specs"
+	"github.com/ringcheck/ringcheck/specs/counterflush"
 	"github.com/ringcheck/ringcheck/specs/dijkstra"
 	"github.com/ringcheck/ringcheck/specs/klnaive"
 )
@@ -13,5 +14,6 @@ func Registry() (*specs.Registry, error) {
 	return specs.NewRegistry(
 		dijkstra.Spec(),
 		klnaive.Spec(),
+		counterflush.Spec(),
 	)
 }

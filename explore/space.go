@@ -1,0 +1,337 @@
+package explore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"sync"
+	"sync/atomic"
+
+	"github.com/ringcheck/ringcheck/model"
+)
+
+// Space is a system's full configuration space seen as a graph whose
+// vertices are ranks (model.System.Rank) and whose edges are regenerated on
+// demand, never stored. Analyses of self-stabilization (closure,
+// convergence, stabilization time) work on it with flat arrays indexed by
+// rank: a bit per configuration for a predicate, a few bytes for a depth.
+type Space struct {
+	sys  *model.System
+	size uint64
+}
+
+// MaxSpace is the largest full configuration space the graph analyses
+// handle: vertex ids are 32-bit.
+const MaxSpace = math.MaxUint32 - 1
+
+// NewSpace returns the full configuration space of sys, which must have
+// at most MaxSpace configurations.
+func NewSpace(sys *model.System) (*Space, error) {
+	n, ok := sys.Configurations()
+	if !ok || n > MaxSpace {
+		return nil, fmt.Errorf("spec %s: the full configuration space has %s configurations, more than the %d the graph analyses index", sys.Name, sizeString(n, ok), uint64(MaxSpace))
+	}
+	return &Space{sys: sys, size: n}, nil
+}
+
+func sizeString(n uint64, ok bool) string {
+	if !ok {
+		return "over 2^63"
+	}
+	return fmt.Sprint(n)
+}
+
+// Size is the number of configurations.
+func (sp *Space) Size() uint64 { return sp.size }
+
+// System is the system whose space this is.
+func (sp *Space) System() *model.System { return sp.sys }
+
+// Cursor expands configurations of a space by rank. It is not safe for
+// concurrent use: give each goroutine its own.
+type Cursor struct {
+	sp  *Space
+	ex  *model.Expander
+	cur *model.State
+}
+
+// NewCursor returns a cursor over the space.
+func (sp *Space) NewCursor() *Cursor {
+	return &Cursor{sp: sp, ex: sp.sys.NewExpander(), cur: sp.sys.NewState()}
+}
+
+// Load unranks v into the cursor's scratch state and returns it; the state
+// is valid until the next call on the cursor.
+func (c *Cursor) Load(v uint32) (*model.State, error) {
+	if err := c.sp.sys.Unrank(uint64(v), c.cur); err != nil {
+		return nil, err
+	}
+	return c.cur, nil
+}
+
+// Successors calls fn for every step from configuration st (for example
+// the one Load returned), with the successor's rank and state, which are
+// valid only during the call. It returns the number of steps.
+func (c *Cursor) Successors(st *model.State, fn func(step *model.Step, to uint32, next *model.State)) (int, error) {
+	sys := c.sp.sys
+	return c.ex.Expand(st, func(step *model.Step, next *model.State) bool {
+		fn(step, uint32(sys.Rank(next)), next)
+		return true
+	})
+}
+
+// Count returns the number of steps enabled in st (see model.Expander.Count).
+func (c *Cursor) Count(st *model.State) (int, error) {
+	n, _, err := c.ex.Count(st)
+	return n, err
+}
+
+// Parallel calls fn for every configuration of the space, on workers
+// goroutines numbered 0..workers-1, each with its own cursor;
+// configurations come in chunks of increasing rank. The state passed to fn
+// is valid only during the call. The first error stops the walk and is
+// returned; so does ctx's cancellation (as ctx.Err()).
+func (sp *Space) Parallel(ctx context.Context, workers int, fn func(worker int, c *Cursor, v uint32, st *model.State) error) error {
+	if workers < 1 {
+		workers = 1
+	}
+	var (
+		next     atomic.Uint64
+		failed   atomic.Bool
+		firstErr error
+		once     sync.Once
+		wg       sync.WaitGroup
+	)
+	chunks := (sp.size + sweepChunk - 1) / sweepChunk
+	fail := func(err error) {
+		once.Do(func() { firstErr = err })
+		failed.Store(true)
+	}
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c := sp.NewCursor()
+			st := sp.sys.NewState()
+			for !failed.Load() {
+				if err := ctx.Err(); err != nil {
+					fail(err)
+					return
+				}
+				k := next.Add(1) - 1
+				if k >= chunks {
+					return
+				}
+				lo, hi := k*sweepChunk, min(sp.size, (k+1)*sweepChunk)
+				if err := sp.sys.Unrank(lo, st); err != nil {
+					fail(err)
+					return
+				}
+				for v := lo; v < hi; v++ {
+					if err := fn(w, c, uint32(v), st); err != nil {
+						fail(err)
+						return
+					}
+					sp.sys.NextRank(st)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return firstErr
+}
+
+// Bits is a fixed-size bit set indexed by rank, safe for concurrent Set
+// of distinct or equal bits.
+type Bits []uint64
+
+// NewBits returns a set of n bits, all clear.
+func NewBits(n uint64) Bits { return make(Bits, (n+63)/64) }
+
+// Set sets bit i; it may be called concurrently.
+func (b Bits) Set(i uint32) {
+	w := &b[i/64]
+	mask := uint64(1) << (i % 64)
+	for {
+		old := atomic.LoadUint64(w)
+		if old&mask != 0 || atomic.CompareAndSwapUint64(w, old, old|mask) {
+			return
+		}
+	}
+}
+
+// Has reports whether bit i is set.
+func (b Bits) Has(i uint32) bool { return b[i/64]&(1<<(i%64)) != 0 }
+
+// Count is the number of bits set.
+func (b Bits) Count() uint64 {
+	var n uint64
+	for _, w := range b {
+		for ; w != 0; w &= w - 1 {
+			n++
+		}
+	}
+	return n
+}
+
+// ErrStop, returned by a Components callback, ends the traversal without
+// an error.
+var ErrStop = errors.New("stop")
+
+// Components finds the strongly connected components of the subgraph of
+// the space induced by the vertices keep reports, with Pearce's
+// space-efficient iterative algorithm (one 32-bit word per vertex, no
+// recursion). succ appends to dst the successors of v that are kept (it
+// decides what an edge is) and returns the extended slice. component is
+// called once per component, members first-discovered last, in reverse
+// topological order: when it is called, every component reachable from
+// this one has been reported. For a single-vertex component, succs are its
+// kept successors (so selfLoop is whether it contains v); for larger ones
+// succs is nil. Returning ErrStop ends the traversal early.
+func (sp *Space) Components(ctx context.Context, keep func(v uint32) bool,
+	succ func(v uint32, dst []uint32) ([]uint32, error),
+	component func(members []uint32, succs []uint32) error) error {
+	n := sp.size
+	// rindex: 0 unvisited; 1..index while on the DFS path or the component
+	// stack; a component number, counting down from n, once assigned.
+	// Index values and component numbers never meet: index < c always.
+	rindex := make([]uint32, n)
+	root := NewBits(n)
+	type frame struct {
+		v      uint32
+		lo, hi int // its successors in buf
+		i      int // next successor to look at
+	}
+	var (
+		stack   []frame
+		buf     []uint32
+		comp    []uint32 // Pearce's S
+		members []uint32
+		index   = uint32(1)
+		c       = uint32(n) // next component number (n is never an index)
+		visits  int
+	)
+	begin := func(v uint32) error {
+		lo := len(buf)
+		var err error
+		buf, err = succ(v, buf)
+		if err != nil {
+			return err
+		}
+		rindex[v] = index
+		index++
+		root.Set(v)
+		stack = append(stack, frame{v: v, lo: lo, hi: len(buf), i: lo})
+		return nil
+	}
+	finishEdge := func(v, w uint32) {
+		if rindex[w] < rindex[v] {
+			rindex[v] = rindex[w]
+			root[v/64] &^= 1 << (v % 64)
+		}
+	}
+	for start := uint64(0); start < n; start++ {
+		s := uint32(start)
+		if rindex[s] != 0 || !keep(s) {
+			continue
+		}
+		if err := begin(s); err != nil {
+			return err
+		}
+		for len(stack) > 0 {
+			if visits++; visits&0xFFFF == 0 {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+			}
+			f := &stack[len(stack)-1]
+			descended := false
+			for f.i < f.hi {
+				w := buf[f.i]
+				if rindex[w] == 0 {
+					if err := begin(w); err != nil {
+						return err
+					}
+					descended = true
+					break
+				}
+				finishEdge(f.v, w)
+				f.i++
+			}
+			if descended {
+				continue
+			}
+			// Finish v.
+			v := f.v
+			succs := buf[f.lo:f.hi]
+			if root.Has(v) {
+				index--
+				members = append(members[:0], v)
+				for len(comp) > 0 && rindex[v] <= rindex[comp[len(comp)-1]] {
+					w := comp[len(comp)-1]
+					comp = comp[:len(comp)-1]
+					rindex[w] = c
+					index--
+					members = append(members, w)
+				}
+				rindex[v] = c
+				c--
+				var err error
+				if len(members) == 1 {
+					err = component(members, succs)
+				} else {
+					err = component(members, nil)
+				}
+				if errors.Is(err, ErrStop) {
+					return nil
+				}
+				if err != nil {
+					return err
+				}
+			} else {
+				comp = append(comp, v)
+			}
+			buf = buf[:f.lo]
+			stack = stack[:len(stack)-1]
+			if len(stack) > 0 {
+				p := &stack[len(stack)-1]
+				finishEdge(p.v, v)
+				p.i++
+			}
+		}
+	}
+	return nil
+}
+
+// Trace rebuilds an execution through the configurations ranks: their
+// states and the first step, in expansion order, between each consecutive
+// pair; with closed set, also the step from the last back to the first (a
+// cycle).
+func (sp *Space) Trace(ranks []uint32, closed bool) ([]*model.State, []model.Step, error) {
+	states := make([]*model.State, len(ranks))
+	for i, r := range ranks {
+		st := sp.sys.NewState()
+		if err := sp.sys.Unrank(uint64(r), st); err != nil {
+			return nil, nil, err
+		}
+		states[i] = st
+	}
+	ex := sp.sys.NewExpander()
+	var steps []model.Step
+	for i := 0; i+1 < len(states); i++ {
+		st, err := stepBetween(ex, sp.sys, states[i], states[i+1])
+		if err != nil {
+			return nil, nil, err
+		}
+		steps = append(steps, st)
+	}
+	if closed {
+		st, err := stepBetween(ex, sp.sys, states[len(states)-1], states[0])
+		if err != nil {
+			return nil, nil, err
+		}
+		steps = append(steps, st)
+	}
+	return states, steps, nil
+}
