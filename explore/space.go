@@ -87,6 +87,9 @@ func (c *Cursor) Count(st *model.State) (int, error) {
 	return n, err
 }
 
+// Enabled returns the processes with an enabled step in st, as a bit mask.
+func (c *Cursor) Enabled(st *model.State) (uint64, error) { return c.ex.Enabled(st) }
+
 // Parallel calls fn for every configuration of the space, on workers
 // goroutines numbered 0..workers-1, each with its own cursor;
 // configurations come in chunks of increasing rank. The state passed to fn
@@ -189,9 +192,13 @@ var ErrStop = errors.New("stop")
 // this one has been reported. For a single-vertex component, succs are its
 // kept successors (so selfLoop is whether it contains v); for larger ones
 // succs is nil. Returning ErrStop ends the traversal early.
+//
+// progress, if not nil, is called with the number of vertices visited so
+// far about every 65536 visits.
 func (sp *Space) Components(ctx context.Context, keep func(v uint32) bool,
 	succ func(v uint32, dst []uint32) ([]uint32, error),
-	component func(members []uint32, succs []uint32) error) error {
+	component func(members []uint32, succs []uint32) error,
+	progress func(visited uint64)) error {
 	n := sp.size
 	// rindex: 0 unvisited; 1..index while on the DFS path or the component
 	// stack; a component number, counting down from n, once assigned.
@@ -243,6 +250,9 @@ func (sp *Space) Components(ctx context.Context, keep func(v uint32) bool,
 			if visits++; visits&0xFFFF == 0 {
 				if err := ctx.Err(); err != nil {
 					return err
+				}
+				if progress != nil {
+					progress(uint64(index) + uint64(n) - uint64(c))
 				}
 			}
 			f := &stack[len(stack)-1]

@@ -36,7 +36,10 @@ type Options struct {
 	From       From
 	// Fairness applies to convergence (none or weak).
 	Fairness Fairness
-	Search   explore.Options
+	// RoundsLimit bounds the memory of the worst-case rounds computation,
+	// in product states (0: DefaultRoundsLimit).
+	RoundsLimit int
+	Search      explore.Options
 }
 
 // Report is the result of a check: the search's statistics and one outcome

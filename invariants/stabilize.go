@@ -154,7 +154,21 @@ func analyseStability(ctx context.Context, sys *model.System, opts Options, want
 	}
 
 	a := &componentAnalysis{sp: sp, inL: inL, fairness: opts.Fairness, cur: sp.NewCursor(), h: make([]uint16, sp.Size())}
-	err = sp.Components(ctx, func(v uint32) bool { return !inL.Has(v) }, a.successors, a.component)
+	var progress func(uint64)
+	if opts.Search.Progress != nil {
+		every := opts.Search.ProgressEvery
+		if every <= 0 {
+			every = 2 * time.Second
+		}
+		last := time.Now()
+		progress = func(done uint64) {
+			if now := time.Now(); now.Sub(last) >= every {
+				last = now
+				opts.Search.Progress(explore.Progress{States: int64(done), Transitions: res.transitions, Elapsed: now.Sub(start)})
+			}
+		}
+	}
+	err = sp.Components(ctx, func(v uint32) bool { return !inL.Has(v) }, a.successors, a.component, progress)
 	if err != nil {
 		return nil, err
 	}
@@ -166,6 +180,15 @@ func analyseStability(ctx context.Context, sys *model.System, opts Options, want
 	}
 	if err := a.worstCase(res.stab); err != nil {
 		return nil, err
+	}
+	if res.stab.Unbounded {
+		res.stab.RoundsNote = "unfair cycles outside L make the rounds of fair executions unbounded as well"
+	} else {
+		rounds, _, note, err := worstRounds(ctx, sp, inL, workers, opts.RoundsLimit)
+		if err != nil {
+			return nil, err
+		}
+		res.stab.WorstRounds, res.stab.RoundsComputed, res.stab.RoundsNote = rounds, note == "", note
 	}
 	res.elapsed = time.Since(start)
 	return res, nil

@@ -306,6 +306,35 @@ func (e *Expander) Count(st *State) (n int, overflow *Step, err error) {
 	return n, nil, nil
 }
 
+// Enabled returns the set of processes with an enabled step in st, as a
+// bit mask (bit p for process p; the system has at most 64 processes). In
+// a system without channels it evaluates guards only, as no effect can
+// then block; otherwise it expands st.
+func (e *Expander) Enabled(st *State) (mask uint64, err error) {
+	if len(e.sys.Channels) > 0 {
+		_, err = e.Expand(st, func(s *Step, _ *State) bool {
+			for _, m := range s.Moves {
+				mask |= 1 << m.Proc
+			}
+			return true
+		})
+		return mask, err
+	}
+	defer e.recoverSpecFault(&err)
+	c := &e.ctx
+	c.cur, c.next, c.err = st, e.next, nil
+	for p := range e.sys.Processes {
+		c.at(p)
+		for a := range e.sys.Processes[p].Actions {
+			if e.sys.Processes[p].Actions[a].Guard(c) {
+				mask |= 1 << p
+				break
+			}
+		}
+	}
+	return mask, c.err
+}
+
 // recoverSpecFault turns a run-time fault in a spec's guard or effect,
 // such as reading a variable its process does not declare or a process it
 // is not linked to (an index of -1 in the read tables), into an error.

@@ -146,3 +146,99 @@ func replaySteps(t *testing.T, sys *model.System, ce *invariants.Counterexample)
 		}
 	}
 }
+
+// oracleRounds computes the worst-case rounds by brute force over
+// (configuration, pending set) pairs, recursively, independently of the
+// invariants package: a round ends when every process enabled at its start
+// has moved or been disabled; the round in which L is reached counts.
+func oracleRounds(n, k int, daemon string) int {
+	legit := func(x []int) bool {
+		c := 0
+		for i := range x {
+			if privileged(x, i) {
+				c++
+			}
+		}
+		return c == 1
+	}
+	enabled := func(x []int) map[int]bool {
+		en := map[int]bool{}
+		for i := range x {
+			if privileged(x, i) {
+				en[i] = true
+			}
+		}
+		return en
+	}
+	memo := map[string]int{}
+	var r func(x []int, pending map[int]bool) int
+	r = func(x []int, pending map[int]bool) int {
+		key := fmt.Sprint(x, pending)
+		if v, ok := memo[key]; ok {
+			return v
+		}
+		best := 0
+		for _, y := range oracleSuccessors(x, k, daemon) {
+			if legit(y) {
+				best = max(best, 1)
+				continue
+			}
+			enY := enabled(y)
+			rest := map[int]bool{}
+			for p := range pending {
+				moved := x[p] != y[p] || (p == 0 && k == 1)
+				if !moved && enY[p] {
+					rest[p] = true
+				}
+			}
+			if len(rest) == 0 {
+				best = max(best, 1+r(y, enY))
+			} else {
+				best = max(best, r(y, rest))
+			}
+		}
+		memo[key] = best
+		return best
+	}
+	worst := 0
+	x := make([]int, n)
+	for {
+		if !legit(x) {
+			worst = max(worst, r(append([]int(nil), x...), enabled(x)))
+		}
+		i := 0
+		for ; i < n; i++ {
+			if x[i]++; x[i] < k {
+				break
+			}
+			x[i] = 0
+		}
+		if i == n {
+			return worst
+		}
+	}
+}
+
+func TestRoundsMatchOracle(t *testing.T) {
+	for _, daemon := range []model.Daemon{model.Central, model.Distributed, model.Synchronous} {
+		for _, nk := range [][2]int{{3, 2}, {3, 3}, {4, 3}, {4, 4}, {5, 4}, {5, 5}} {
+			n, k := nk[0], nk[1]
+			if converges, _ := oracleConvergence(n, k, daemon.String()); !converges {
+				continue
+			}
+			sys := build(t, n, k, daemon)
+			rep, err := invariants.Check(context.Background(), sys, invariants.Options{
+				Properties: []invariants.Property{invariants.Convergence},
+				From:       invariants.FromAll,
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			st := rep.Stabilization
+			want := oracleRounds(n, k, daemon.String())
+			if st == nil || !st.RoundsComputed || st.WorstRounds != want {
+				t.Errorf("%v n=%d K=%d: rounds %+v, oracle %d", daemon, n, k, st, want)
+			}
+		}
+	}
+}

@@ -8,6 +8,11 @@
 // reduction, no state compression), and a run of ./pan whose report is
 // parsed into a Result. Everything needs spin and gcc on PATH; without them
 // the calling test or benchmark is skipped.
+//
+// Liveness searches (pan -a for acceptance cycles of a never claim or ltl
+// formula, pan -l with -DNP for non-progress cycles) need a pan built with
+// LivenessCFlags through CompileWith; Model.Replay then replays the
+// counterexample pan wrote, with `spin -t`, into a Trail.
 package spintest
 
 import (
@@ -34,7 +39,13 @@ type Result struct {
 	StatesStored int64
 	// StatesMatched is pan's "states, matched": revisits of stored states.
 	StatesMatched int64
-	// Transitions is pan's "transitions (= stored+matched)".
+	// Visited is the "(N visited)" count pan prints after the stored count
+	// in liveness searches (pan -a, pan -l): the states of both passes of
+	// its nested depth-first search. It equals StatesStored when pan
+	// printed no such count (safety searches).
+	Visited int64
+	// Transitions is pan's "transitions (= stored+matched)", or
+	// "(= visited+matched)" in liveness searches.
 	Transitions int64
 	// AtomicSteps is pan's "atomic steps": steps inside atomic sequences.
 	AtomicSteps int64
@@ -43,15 +54,22 @@ type Result struct {
 	// Seconds is pan's own "pan: elapsed time", which excludes compiling.
 	Seconds float64
 	// StatesPerSecond is pan's "pan: rate" line, or 0 if pan printed none
-	// (it does not when the elapsed time rounds to 0).
+	// (it does not when the elapsed time rounds to 0). pan computes it from
+	// the visited count, so in liveness searches it includes the nested
+	// search's second visits.
 	StatesPerSecond float64
 	// MemoryMB is pan's "total actual memory usage" in megabytes, or its
 	// "memory usage (Mbyte)" line when the detailed breakdown is absent
 	// (as with -DNOCOMP).
 	MemoryMB float64
 	// Errors is pan's error count: assertion violations and, unless pan ran
-	// with -E, invalid end states (deadlocks).
+	// with -E, invalid end states (deadlocks); in liveness searches,
+	// acceptance cycles (pan -a) or non-progress cycles (pan -l).
 	Errors int
+	// Violation is the text of pan's first error report, after its
+	// "pan:1: " prefix (e.g. "acceptance cycle (at depth 28)",
+	// "invalid end state (at depth 3)"), or "" when pan found no error.
+	Violation string
 	// Complete reports that pan did not print "Search not completed": the
 	// search was exhaustive (it is not after stopping at an error).
 	Complete bool
@@ -68,6 +86,11 @@ type Model struct {
 	Dir string
 	// Pan is the path of the compiled verifier.
 	Pan string
+
+	// name is the model's file name in Dir, and defines the -D arguments
+	// it was compiled with, for Replay.
+	name    string
+	defines []string
 }
 
 // CFlags returns the gcc flags pan.c is compiled with: an exhaustive safety
@@ -76,6 +99,17 @@ type Model struct {
 // a 16 GB memory limit.
 func CFlags() []string {
 	return []string{"-O2", "-DSAFETY", "-DNOREDUCE", "-DNOCOMP", "-DMEMLIM=16000"}
+}
+
+// LivenessCFlags returns gcc flags for a liveness search, to pass to
+// CompileWith: CFlags without -DSAFETY (which removes cycle detection) and
+// without -DNOCOMP (which pan refuses with -a and -l), so pan stores states
+// with its default byte-mask compression. Add -DNP for a non-progress-cycle
+// search (pan -l); a never claim or ltl formula needs nothing more (pan -a).
+// Append a later -O flag (e.g. -O0, which compiles several times faster)
+// to override -O2.
+func LivenessCFlags() []string {
+	return []string{"-O2", "-DNOREDUCE", "-DMEMLIM=16000"}
 }
 
 // Tools returns the paths of spin and gcc, or an error naming the one
@@ -98,6 +132,13 @@ func Tools() (spin, gcc string, err error) {
 // on any other error.
 func Compile(tb testing.TB, pml string, defines map[string]int) *Model {
 	tb.Helper()
+	return CompileWith(tb, pml, defines, CFlags())
+}
+
+// CompileWith is Compile with the gcc flags cflags in place of CFlags, e.g.
+// LivenessCFlags for pan -a or, with -DNP, pan -l.
+func CompileWith(tb testing.TB, pml string, defines map[string]int, cflags []string) *Model {
+	tb.Helper()
 	spin, gcc, err := Tools()
 	if err != nil {
 		tb.Skipf("skipping SPIN comparison: %v", err)
@@ -111,19 +152,120 @@ func Compile(tb testing.TB, pml string, defines map[string]int) *Model {
 	if err := os.WriteFile(filepath.Join(dir, name), src, 0o644); err != nil {
 		tb.Fatalf("spintest: copying model: %v", err)
 	}
-	args := []string{}
+	var defs []string
 	for _, k := range slices.Sorted(maps.Keys(defines)) {
-		args = append(args, fmt.Sprintf("-D%s=%d", k, defines[k]))
+		defs = append(defs, fmt.Sprintf("-D%s=%d", k, defines[k]))
 	}
-	args = append(args, "-a", name)
+	args := append(slices.Clone(defs), "-a", name)
 	if out, err := runIn(tb, dir, spin, args...); err != nil {
 		tb.Fatalf("spintest: spin %s: %v\n%s", strings.Join(args, " "), err, out)
 	}
-	gccArgs := append(CFlags(), "-w", "-o", "pan", "pan.c")
+	gccArgs := append(slices.Clone(cflags), "-w", "-o", "pan", "pan.c")
 	if out, err := runIn(tb, dir, gcc, gccArgs...); err != nil {
 		tb.Fatalf("spintest: gcc %s: %v\n%s", strings.Join(gccArgs, " "), err, out)
 	}
-	return &Model{Dir: dir, Pan: filepath.Join(dir, "pan")}
+	return &Model{Dir: dir, Pan: filepath.Join(dir, "pan"), name: name, defines: defs}
+}
+
+// Step is one step of a replayed counterexample: one transition of one
+// process (a d_step or an atomic statement's lines share a step).
+type Step struct {
+	// Num is spin's step number (it also counts the never claim's moves,
+	// which are not Steps, so it is not the index in Trail.Steps).
+	Num int
+	// Pid is the process's pid as `spin -t` prints it.
+	Pid int
+	// Proc is the process's proctype, ":init:" for init.
+	Proc string
+	// Globals holds the global variables' values after the step, as far as
+	// spin -g has printed them, keyed as printed ("x[0]", "started"); a
+	// global absent from the map was never printed and still has its
+	// initial value.
+	Globals map[string]int
+}
+
+// Trail is a counterexample pan wrote, replayed by Model.Replay.
+type Trail struct {
+	// Steps are the processes' steps, in order; the never claim's moves
+	// are left out.
+	Steps []Step
+	// CycleStart is the index in Steps of the first step of the accepting
+	// or non-progress cycle the trail ends with, or -1 if it has none (a
+	// safety violation). The cycle is Steps[CycleStart:]; it starts from
+	// the state after Steps[CycleStart-1] and returns to it.
+	CycleStart int
+	// Output is spin's full output.
+	Output string
+}
+
+// Replay replays, with `spin -t -p -g` and the model's defines, the trail
+// pan wrote for its last error, and parses it with ParseTrail. It fails tb
+// if there is no trail or spin fails.
+func (m *Model) Replay(tb testing.TB) Trail {
+	tb.Helper()
+	if m.name == "" {
+		tb.Fatalf("spintest: Replay needs a Model made by Compile or CompileWith")
+	}
+	if _, err := os.Stat(filepath.Join(m.Dir, m.name+".trail")); err != nil {
+		tb.Fatalf("spintest: no trail to replay: %v", err)
+	}
+	spin, _, err := Tools()
+	if err != nil {
+		tb.Skipf("skipping SPIN replay: %v", err)
+	}
+	args := append(slices.Clone(m.defines), "-t", "-p", "-g", m.name)
+	out, err := runIn(tb, m.Dir, spin, args...)
+	if err != nil {
+		tb.Fatalf("spintest: spin %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	t, err := ParseTrail(out)
+	if err != nil {
+		tb.Fatalf("spintest: %v\n%s", err, out)
+	}
+	return t
+}
+
+var (
+	stepLine   = regexp.MustCompile(`^\s*(\d+):\s+proc\s+(\d+)\s+\((.+):\d+\)\s`)
+	globalLine = regexp.MustCompile(`^\t\t(\S+) = (-?\d+)$`)
+)
+
+// ParseTrail reads the output of `spin -t -p -g`: each line
+// "N:\tproc P (name:I) ..." is part of step N of process P, each line
+// "\t\tvar = value" a global's new value, "<<<<<START OF CYCLE>>>>>" marks
+// where the cycle starts, and "spin: trail ends" ends the replay. It fails
+// if the output has no end line.
+func ParseTrail(out string) (Trail, error) {
+	t := Trail{CycleStart: -1, Output: out}
+	globals := map[string]int{}
+	for line := range strings.Lines(out) {
+		line = strings.TrimRight(line, "\r\n")
+		switch {
+		case strings.HasPrefix(line, "spin: trail ends"):
+			return t, nil
+		case strings.Contains(line, "<<<<<START OF CYCLE>>>>>"):
+			t.CycleStart = len(t.Steps)
+		case stepLine.MatchString(line):
+			m := stepLine.FindStringSubmatch(line)
+			num, _ := strconv.Atoi(m[1])
+			pid, _ := strconv.Atoi(m[2])
+			if n := len(t.Steps); n > 0 && t.CycleStart != n && t.Steps[n-1].Num == num && t.Steps[n-1].Pid == pid {
+				continue
+			}
+			t.Steps = append(t.Steps, Step{Num: num, Pid: pid, Proc: m[3], Globals: maps.Clone(globals)})
+		case globalLine.MatchString(line):
+			m := globalLine.FindStringSubmatch(line)
+			v, err := strconv.Atoi(m[2])
+			if err != nil {
+				return t, fmt.Errorf("parsing spin's value %q of %s: %w", m[2], m[1], err)
+			}
+			globals[m[1]] = v
+			if n := len(t.Steps); n > 0 {
+				t.Steps[n-1].Globals[m[1]] = v
+			}
+		}
+	}
+	return t, errors.New(`spin's replay has no "spin: trail ends" line`)
 }
 
 // Run runs pan with the given flags (e.g. -m1000000 for the depth bound,
@@ -196,6 +338,16 @@ func Parse(out string) (Result, error) {
 		count("transitions", `transitions \(`, &r.Transitions, true),
 		count("atomic steps", `atomic steps`, &r.AtomicSteps, false),
 	)
+	if m := find(`^\s*` + number + `\s+states, stored \(` + number + ` visited\)`); m != nil {
+		v, err := strconv.ParseFloat(m[2], 64)
+		errs = append(errs, err)
+		r.Visited = int64(v)
+	} else {
+		r.Visited = r.StatesStored
+	}
+	if m := find(`^pan:1: (.*)$`); m != nil {
+		r.Violation = strings.TrimSpace(m[1])
+	}
 	if m := find(`depth reached ` + number + `, errors: ` + number); m == nil {
 		errs = append(errs, errors.New(`pan output has no "depth reached ..., errors: ..." line`))
 	} else {
