@@ -55,6 +55,9 @@ type Spec struct {
 	Invariants    []string
 	DefaultChecks []string
 	Claims        []Claim
+	// StabilizationBound is the paper's bound on stabilization time, as
+	// text ("2n rounds"), printed beside the measured worst case.
+	StabilizationBound string
 	// Build returns the model for resolved parameters (see Resolve); it
 	// reports parameter combinations that make no sense as errors.
 	Build func(p Values, opts BuildOptions) (*model.System, error)

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -41,6 +42,7 @@ type checkFlags struct {
 	fromSet        bool
 	fairnessSet    bool
 	progress       bool
+	sweep          string
 }
 
 func newCheckCmd() *cobra.Command {
@@ -95,6 +97,7 @@ Exit status: 0 every checked property holds and the search was complete;
 	fl.BoolVar(&f.asJSON, "json", false, "print the result as one JSON object")
 	fl.StringVar(&f.tracePath, "trace", "", "write the first counterexample found to this file")
 	fl.StringVar(&f.traceFormat, "trace-format", "json", "format of --trace: json or text")
+	fl.StringVar(&f.sweep, "sweep", "", "run the check for every value of one parameter, as K=2..7, and print a table")
 	fl.BoolVar(&f.progress, "progress", false, "report progress on stderr every 2s even when it is not a terminal")
 	return cmd
 }
@@ -119,7 +122,9 @@ type checkPlan struct {
 	workers int
 }
 
-func planCheck(specName string, f *checkFlags) (*checkPlan, error) {
+// planCheck validates the flags (and extra, the parameter a sweep sets)
+// and builds the system; nothing runs.
+func planCheck(specName string, f *checkFlags, extra map[string]int) (*checkPlan, error) {
 	reg, err := catalog.Registry()
 	if err != nil {
 		return nil, err
@@ -136,6 +141,12 @@ func planCheck(specName string, f *checkFlags) (*checkPlan, error) {
 		}
 		if _, dup := overrides[name]; dup {
 			return nil, usageError("parameter %s is given twice", name)
+		}
+		overrides[name] = val
+	}
+	for name, val := range extra {
+		if _, dup := overrides[name]; dup {
+			return nil, usageError("parameter %s is both swept and set with -p", name)
 		}
 		overrides[name] = val
 	}
@@ -241,34 +252,18 @@ func planCheck(specName string, f *checkFlags) (*checkPlan, error) {
 }
 
 func runCheck(cmd *cobra.Command, specName string, f *checkFlags) error {
-	plan, err := planCheck(specName, f)
+	if f.sweep != "" {
+		return runSweep(cmd, specName, f)
+	}
+	plan, err := planCheck(specName, f, nil)
 	if err != nil {
 		return err
 	}
 	stderr := cmd.ErrOrStderr()
-	if f.progress || isTerminal(stderr) {
-		plan.opts.Search.Progress = progressPrinter(stderr)
-	}
-	heap := explore.StartHeapSampler(20 * time.Millisecond)
-	rep, err := invariants.Check(cmd.Context(), plan.sys, plan.opts)
-	peak := heap.Stop()
+	result, rep, err := runPlan(cmd, plan, f)
 	if err != nil {
-		return &exitError{code: exitUsage, err: err}
+		return err
 	}
-	opts := reports.CheckOptions{
-		From: string(plan.opts.From), Daemon: plan.daemon.String(),
-		MaxDepth: f.maxDepth, MaxStates: f.maxStates, Workers: plan.workers,
-	}
-	if f.timeLimit > 0 {
-		opts.TimeLimit = f.timeLimit.String()
-	}
-	if slices.Contains(plan.opts.Properties, invariants.Convergence) {
-		// Fairness qualifies the convergence verdict only.
-		opts.Fairness = string(plan.opts.Fairness)
-	}
-	result := reports.NewCheckResult(reports.Run{
-		System: plan.sys, Params: plan.values, Options: opts, Report: rep, PeakHeapBytes: peak,
-	})
 	out := cmd.OutOrStdout()
 	if f.asJSON {
 		err = reports.WriteCheckJSON(out, result)
@@ -285,13 +280,115 @@ func runCheck(cmd *cobra.Command, specName string, f *checkFlags) error {
 			fmt.Fprintf(stderr, "ringcheck: %v\n", err)
 		}
 	}
+	return verdictExit(rep.Violated(), rep.Unknown())
+}
+
+func verdictExit(violated, unknown bool) error {
 	switch {
-	case rep.Violated():
+	case violated:
 		return &exitError{code: exitViolated}
-	case rep.Unknown():
+	case unknown:
 		return &exitError{code: exitUnknown}
 	}
 	return nil
+}
+
+// runPlan runs one validated check and assembles its result.
+func runPlan(cmd *cobra.Command, plan *checkPlan, f *checkFlags) (*reports.CheckResult, *invariants.Report, error) {
+	stderr := cmd.ErrOrStderr()
+	if f.progress || isTerminal(stderr) {
+		plan.opts.Search.Progress = progressPrinter(stderr)
+	}
+	heap := explore.StartHeapSampler(20 * time.Millisecond)
+	rep, err := invariants.Check(cmd.Context(), plan.sys, plan.opts)
+	peak := heap.Stop()
+	if err != nil {
+		return nil, nil, &exitError{code: exitUsage, err: err}
+	}
+	opts := reports.CheckOptions{
+		From: string(plan.opts.From), Daemon: plan.daemon.String(),
+		MaxDepth: f.maxDepth, MaxStates: f.maxStates, Workers: plan.workers,
+	}
+	if f.timeLimit > 0 {
+		opts.TimeLimit = f.timeLimit.String()
+	}
+	if slices.Contains(plan.opts.Properties, invariants.Convergence) {
+		// Fairness qualifies the convergence verdict only.
+		opts.Fairness = string(plan.opts.Fairness)
+	}
+	result := reports.NewCheckResult(reports.Run{
+		System: plan.sys, Params: plan.values, Options: opts, Report: rep, PeakHeapBytes: peak,
+		PaperBound: plan.spec.StabilizationBound,
+	})
+	return result, rep, nil
+}
+
+// runSweep runs the same check for every value of one parameter, after
+// validating every one of them, and prints a table (or a JSON array).
+func runSweep(cmd *cobra.Command, specName string, f *checkFlags) error {
+	name, lo, hi, err := parseSweep(f.sweep)
+	if err != nil {
+		return usageError("--sweep: %v", err)
+	}
+	if f.tracePath != "" {
+		return usageError("--trace writes one counterexample and does not combine with --sweep; the counterexamples are in the sweep's output")
+	}
+	var plans []*checkPlan
+	for v := lo; v <= hi; v++ {
+		plan, err := planCheck(specName, f, map[string]int{name: v})
+		if err != nil {
+			return err
+		}
+		plans = append(plans, plan)
+	}
+	var (
+		rows              []reports.SweepRow
+		violated, unknown bool
+	)
+	for i, plan := range plans {
+		result, rep, err := runPlan(cmd, plan, f)
+		if err != nil {
+			return err
+		}
+		rows = append(rows, reports.SweepRow{Value: lo + i, Result: result})
+		violated = violated || rep.Violated()
+		unknown = unknown || rep.Unknown()
+		if cmd.Context().Err() != nil {
+			break
+		}
+	}
+	out := cmd.OutOrStdout()
+	if f.asJSON {
+		err = reports.WriteSweepJSON(out, rows)
+	} else {
+		err = reports.WriteSweepText(out, name, rows)
+	}
+	if err != nil {
+		return &exitError{code: exitUsage, err: fmt.Errorf("writing the result: %w", err)}
+	}
+	return verdictExit(violated, unknown)
+}
+
+// parseSweep parses "name=lo..hi".
+func parseSweep(s string) (name string, lo, hi int, err error) {
+	name, rng, ok := strings.Cut(s, "=")
+	a, b, ok2 := strings.Cut(rng, "..")
+	if !ok || !ok2 || name == "" {
+		return "", 0, 0, fmt.Errorf("%q is not of the form name=lo..hi", s)
+	}
+	if lo, err = strconv.Atoi(a); err == nil {
+		hi, err = strconv.Atoi(b)
+	}
+	if err != nil {
+		return "", 0, 0, fmt.Errorf("%q: the bounds must be integers", s)
+	}
+	if lo > hi {
+		return "", 0, 0, fmt.Errorf("%q: empty range", s)
+	}
+	if hi-lo >= 1000 {
+		return "", 0, 0, fmt.Errorf("%q: more than 1000 values", s)
+	}
+	return name, lo, hi, nil
 }
 
 // writeTraceFile writes the first counterexample of the result, in the

@@ -489,7 +489,7 @@ func TestConfigurationSpace(t *testing.T) {
 	for n := 2; n <= 6; n++ {
 		for cmax := 1; cmax <= 3; cmax++ {
 			sys, v := build(t, n, cmax, specs.BuildOptions{})
-			want, ok := new(big.Int).SetInt64(1), true
+			want := big.NewInt(1)
 			m := big.NewInt(int64(v.M))
 			contents := new(big.Int)
 			for l := 0; l <= cmax; l++ {
@@ -499,7 +499,7 @@ func TestConfigurationSpace(t *testing.T) {
 				want.Mul(want, m)
 				want.Mul(want, contents)
 			}
-			ok = want.Cmp(new(big.Int).SetUint64(math.MaxInt64)) <= 0
+			ok := want.Cmp(new(big.Int).SetUint64(math.MaxInt64)) <= 0
 			got, gotOK := sys.Configurations()
 			if gotOK != ok || (ok && got != want.Uint64()) {
 				t.Errorf("n=%d Cmax=%d: %d (ok=%v), want %s (ok=%v)", n, cmax, got, gotOK, want, ok)

@@ -1,0 +1,86 @@
+package reports
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+)
+
+// SweepRow is the result of a sweep for one value of the swept parameter.
+type SweepRow struct {
+	Value  int
+	Result *CheckResult
+}
+
+// WriteSweepJSON writes the results as a JSON array of check results.
+func WriteSweepJSON(w io.Writer, rows []SweepRow) error {
+	results := make([]*CheckResult, len(rows))
+	for i, r := range rows {
+		results[i] = r.Result
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(results)
+}
+
+// WriteSweepText writes one table row per value of the swept parameter:
+// the verdict of each check, states, worst-case steps and rounds, seconds;
+// then every counterexample, headed by its value.
+func WriteSweepText(w io.Writer, param string, rows []SweepRow) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	first := rows[0].Result
+	p := &printer{w: w}
+	p.printf("%s, sweeping %s, from %s, %s daemon", first.Spec, param, first.Options.From, first.Options.Daemon)
+	if first.Options.Fairness != "" {
+		p.printf(", fairness %s", first.Options.Fairness)
+	}
+	p.printf("\n\n")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	head := []string{param}
+	for _, pr := range first.Properties {
+		head = append(head, pr.Name)
+	}
+	head = append(head, "states", "worst steps", "worst rounds", "seconds")
+	fmt.Fprintln(tw, strings.Join(head, "\t"))
+	for _, r := range rows {
+		c := r.Result
+		cells := []string{fmt.Sprint(r.Value)}
+		for _, pr := range c.Properties {
+			cells = append(cells, pr.Verdict)
+		}
+		steps, rounds := "-", "-"
+		if st := c.Stabilization; st != nil {
+			steps = "unbounded"
+			if st.WorstCaseSteps != nil {
+				steps = fmt.Sprint(*st.WorstCaseSteps)
+			}
+			if st.WorstCaseRounds != nil {
+				rounds = fmt.Sprint(*st.WorstCaseRounds)
+			} else {
+				rounds = "n/c"
+			}
+		}
+		cells = append(cells, fmt.Sprint(c.Stats.States), steps, rounds, fmt.Sprintf("%.3f", c.Stats.Seconds))
+		fmt.Fprintln(tw, strings.Join(cells, "\t"))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if first.Stabilization != nil && first.Stabilization.PaperBound != "" {
+		p.printf("\npaper bound: %s\n", first.Stabilization.PaperBound)
+	}
+	for _, r := range rows {
+		for _, pr := range r.Result.Properties {
+			if pr.Trace == nil || p.err != nil {
+				continue
+			}
+			p.printf("\n%s=%d: ", param, r.Value)
+			p.err = WriteTraceText(w, pr.Trace)
+		}
+	}
+	return p.err
+}
