@@ -54,6 +54,9 @@ type Cursor struct {
 	sp  *Space
 	ex  *model.Expander
 	cur *model.State
+	// rank of cur when it was loaded by Load, for incremental ranking
+	curRank uint64
+	loaded  bool
 }
 
 // NewCursor returns a cursor over the space.
@@ -67,6 +70,7 @@ func (c *Cursor) Load(v uint32) (*model.State, error) {
 	if err := c.sp.sys.Unrank(uint64(v), c.cur); err != nil {
 		return nil, err
 	}
+	c.curRank, c.loaded = uint64(v), true
 	return c.cur, nil
 }
 
@@ -75,6 +79,14 @@ func (c *Cursor) Load(v uint32) (*model.State, error) {
 // valid only during the call. It returns the number of steps.
 func (c *Cursor) Successors(st *model.State, fn func(step *model.Step, to uint32, next *model.State)) (int, error) {
 	sys := c.sp.sys
+	if c.loaded && st == c.cur {
+		// st is the state Load unranked: rank successors by difference.
+		base := c.curRank
+		return c.ex.Expand(st, func(step *model.Step, next *model.State) bool {
+			fn(step, uint32(sys.RankFrom(base, st, next)), next)
+			return true
+		})
+	}
 	return c.ex.Expand(st, func(step *model.Step, next *model.State) bool {
 		fn(step, uint32(sys.Rank(next)), next)
 		return true

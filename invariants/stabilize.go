@@ -160,17 +160,41 @@ func analyseStability(ctx context.Context, sys *model.System, opts Options, want
 		if every <= 0 {
 			every = 2 * time.Second
 		}
+		var mu sync.Mutex
 		last := time.Now()
 		progress = func(done uint64) {
+			mu.Lock()
+			defer mu.Unlock()
 			if now := time.Now(); now.Sub(last) >= every {
 				last = now
 				opts.Search.Progress(explore.Progress{States: int64(done), Transitions: res.transitions, Elapsed: now.Sub(start)})
 			}
 		}
 	}
-	err = sp.Components(ctx, func(v uint32) bool { return !inL.Has(v) }, a.successors, a.component, progress)
-	if err != nil {
-		return nil, err
+	outside := func(v uint32) bool { return !inL.Has(v) }
+	acyclic := false
+	if workers > 1 {
+		// Most specs that converge have no cycle outside L: try the
+		// parallel heights search first, and fall back to the exact
+		// components search if it meets (or cannot rule out) a cycle.
+		succ := func(c *explore.Cursor, v uint32, dst []uint32) ([]uint32, error) {
+			return successorsOutside(c, inL, v, dst)
+		}
+		err = sp.Heights(ctx, workers, outside, succ, a.h, progress)
+		switch {
+		case err == nil:
+			acyclic = true
+		case errors.Is(err, explore.ErrCyclic):
+			clear(a.h)
+		default:
+			return nil, err
+		}
+	}
+	if !acyclic {
+		err = sp.Components(ctx, outside, a.successors, a.component, progress)
+		if err != nil {
+			return nil, err
+		}
 	}
 	if a.violation != nil {
 		conv.Verdict, conv.Reason, conv.Counterexample = Violated, a.reason, a.violation
@@ -208,12 +232,17 @@ type componentAnalysis struct {
 
 // successors appends v's successors outside L.
 func (a *componentAnalysis) successors(v uint32, dst []uint32) ([]uint32, error) {
-	st, err := a.cur.Load(v)
+	return successorsOutside(a.cur, a.inL, v, dst)
+}
+
+// successorsOutside appends v's successors outside L, expanded with c.
+func successorsOutside(c *explore.Cursor, inL explore.Bits, v uint32, dst []uint32) ([]uint32, error) {
+	st, err := c.Load(v)
 	if err != nil {
 		return dst, err
 	}
-	_, err = a.cur.Successors(st, func(_ *model.Step, to uint32, _ *model.State) {
-		if !a.inL.Has(to) {
+	_, err = c.Successors(st, func(_ *model.Step, to uint32, _ *model.State) {
+		if !inL.Has(to) {
 			dst = append(dst, to)
 		}
 	})

@@ -230,3 +230,16 @@ func TestBuildRejects(t *testing.T) {
 		})
 	}
 }
+
+func TestRankFrom(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		sys, tok, seq := mixed(t, rapid.IntRange(2, 3).Draw(t, "n"), 1)
+		if _, ok := sys.Configurations(); !ok {
+			t.Skip("space too large to rank")
+		}
+		a, b := drawState(t, sys, tok, seq), drawState(t, sys, tok, seq)
+		if got, want := sys.RankFrom(sys.Rank(a), a, b), sys.Rank(b); got != want {
+			t.Fatalf("RankFrom = %d, Rank = %d", got, want)
+		}
+	})
+}

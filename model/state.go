@@ -136,8 +136,11 @@ type layout struct {
 	slotField  [][]field
 	letterMask []uint64
 
-	// ranking; configs is 0 when the product overflows
-	configs uint64
+	// ranking: the weight of each variable's and channel's digit, and the
+	// size of the space (MaxUint64 when the product overflows)
+	varRadix  []uint64
+	chanRadix []uint64
+	configs   uint64
 }
 
 type msgLayout struct {
@@ -272,9 +275,11 @@ func (l *layout) compute(sys *System) error {
 
 	l.configs = 1
 	for _, s := range l.varSize {
+		l.varRadix = append(l.varRadix, l.configs)
 		l.configs = satMul(l.configs, s)
 	}
 	for _, c := range l.chanCount {
+		l.chanRadix = append(l.chanRadix, l.configs)
 		l.configs = satMul(l.configs, c)
 	}
 	return nil
