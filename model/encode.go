@@ -153,19 +153,7 @@ func (s *System) Rank(st *State) uint64 {
 		radix *= l.varSize[i]
 	}
 	for c := range l.chanCount {
-		a := uint64(len(l.chanGlobal[c]))
-		n := int(st.Lens[c])
-		var d, pow uint64 = 0, 1
-		for k := 0; k < n; k++ {
-			d += pow
-			pow *= a
-		}
-		off, p := int(l.chanOff[c]), uint64(1)
-		for i := 0; i < n; i++ {
-			d += uint64(l.chanLocal[c][st.Msgs[off+i]]) * p
-			p *= a
-		}
-		r += d * radix
+		r += s.chanDigit(c, st) * radix
 		radix *= l.chanCount[c]
 	}
 	return r

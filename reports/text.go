@@ -3,9 +3,10 @@ package reports
 import (
 	"fmt"
 	"io"
-	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/ringcheck/ringcheck/specs"
 )
 
 // WriteTraceText renders t for a person: the initial configuration, then
@@ -109,18 +110,7 @@ func sameMessages(a, b []TraceMessage) bool {
 	return true
 }
 
-func paramString(params map[string]int) string {
-	names := make([]string, 0, len(params))
-	for k := range params {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	parts := make([]string, len(names))
-	for i, k := range names {
-		parts[i] = k + "=" + strconv.Itoa(params[k])
-	}
-	return strings.Join(parts, " ")
-}
+func paramString(params map[string]int) string { return specs.Values(params).String() }
 
 func plural(n int) string {
 	if n == 1 {

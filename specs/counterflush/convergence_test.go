@@ -9,23 +9,11 @@ import (
 	"github.com/ringcheck/ringcheck/specs"
 )
 
-// skipUntilImplemented skips while the checker cannot decide closure and
-// convergence; the tests below run as soon as it can.
-func skipUntilImplemented(t *testing.T) {
-	t.Helper()
-	for _, p := range []invariants.Property{invariants.Closure, invariants.Convergence} {
-		if err := invariants.Implemented(p); err != nil {
-			t.Skip(err)
-		}
-	}
-}
-
 // TestClosureAndConvergenceFromAll: the paper's claim, decided by the
 // checker from every configuration of n=3, Cmax=1 (74,088 of them).
 // TestClosureBruteForce and TestConvergenceBruteForce decide the same
 // claims without the invariants package.
 func TestClosureAndConvergenceFromAll(t *testing.T) {
-	skipUntilImplemented(t)
 	sys, _ := build(t, 3, 1, specs.BuildOptions{})
 	rep, err := invariants.Check(context.Background(), sys, invariants.Options{
 		Properties: []invariants.Property{invariants.Closure, invariants.Convergence},
