@@ -49,14 +49,46 @@ func (k ActionKind) String() string {
 	return fmt.Sprintf("kind(%d)", int(k))
 }
 
+// Liveness says what a fairness assumption obliges an action to do.
+type Liveness int
+
+// The liveness roles of actions.
+const (
+	// Scheduled actions follow the fairness chosen for the check (none,
+	// weak or strong): the protocol's own actions.
+	Scheduled Liveness = iota
+	// Finite actions are always at least weakly fair, whatever the chosen
+	// fairness: "critical sections are finite", so a process in its
+	// critical section eventually leaves it.
+	Finite
+	// Optional actions are never obliged to happen: an idle process may
+	// stay idle forever rather than request.
+	Optional
+)
+
+// String names the role.
+func (l Liveness) String() string {
+	switch l {
+	case Scheduled:
+		return "scheduled"
+	case Finite:
+		return "finite"
+	case Optional:
+		return "optional"
+	}
+	return fmt.Sprintf("liveness(%d)", int(l))
+}
+
 // Action is a guarded action. Guard reads the configuration before the step;
 // Effect, called only when Guard holds, reads the configuration before the
 // step and writes the one after it. An action with Choices > 1 is a family of
 // alternatives, one step each (an idle process may request any k in 1..K);
 // ChoiceLabel names alternative i in traces.
 type Action struct {
-	Name        string
-	Kind        ActionKind
+	Name string
+	Kind ActionKind
+	// Liveness is the action's role under fairness (Scheduled by default).
+	Liveness    Liveness
 	Choices     int
 	ChoiceLabel func(choice int) string
 	Guard       func(c *Ctx) bool
@@ -185,6 +217,15 @@ type Predicate struct {
 	Holds func(s *State) bool
 }
 
+// ProcessPredicate is a named predicate of one process in a configuration,
+// such as "p is requesting" or "p is in its critical section". Holds must
+// be a pure function: engines call it from several goroutines at once.
+type ProcessPredicate struct {
+	Name  string
+	Doc   string
+	Holds func(s *State, p int) bool
+}
+
 // System is a complete, immutable model: topology, processes, channels,
 // predicates and initial configurations. Build it with a Builder.
 type System struct {
@@ -202,6 +243,9 @@ type System struct {
 	// ValidEnd marks the states in which having no enabled action is not a
 	// deadlock (nil: there are none).
 	ValidEnd *Predicate
+	// ProcessPredicates are the spec's named per-process predicates, for
+	// leads-to properties; starvation uses "requesting" and "inCS".
+	ProcessPredicates []ProcessPredicate
 
 	initial []*State
 	layout  layout
@@ -265,6 +309,16 @@ func (s *System) ChanBetween(p, q int) ChanID {
 // HasVar reports whether process p declares variable v.
 func (s *System) HasVar(p int, v VarID) bool {
 	return s.layout.varIdx[p*len(s.Vars)+int(v)] >= 0
+}
+
+// ProcessPredicateByName looks up a per-process predicate.
+func (s *System) ProcessPredicateByName(name string) (*ProcessPredicate, bool) {
+	for i := range s.ProcessPredicates {
+		if s.ProcessPredicates[i].Name == name {
+			return &s.ProcessPredicates[i], true
+		}
+	}
+	return nil, false
 }
 
 // VarByName returns the declaration index of the named variable.
@@ -378,6 +432,12 @@ func (b *Builder) Legitimate(p Predicate) { b.sys.Legitimate = &p }
 
 // ValidEnd sets the predicate of valid end states.
 func (b *Builder) ValidEnd(p Predicate) { b.sys.ValidEnd = &p }
+
+// ProcessPredicate declares a named per-process predicate; starvation
+// freedom needs one named "requesting" and one named "inCS".
+func (b *Builder) ProcessPredicate(p ProcessPredicate) {
+	b.sys.ProcessPredicates = append(b.sys.ProcessPredicates, p)
+}
 
 // Initial adds an initial configuration: init receives the built system and
 // a configuration with every variable at its minimum and every channel

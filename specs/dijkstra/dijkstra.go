@@ -16,6 +16,10 @@
 // no i>0 is, all x are equal and the root is), so the ring never deadlocks;
 // there is no valid end state.
 //
+// For starvation, requesting(p) is always true and inCS(p) is "p is
+// privileged": starvation freedom says every process is privileged
+// infinitely often.
+//
 // Dijkstra's claim: self-stabilizing under the central daemon for K ≥ n (in
 // fact K ≥ n-1 suffices); convergence is checked by a later issue.
 package dijkstra
@@ -83,6 +87,23 @@ func Build(p specs.Values, opts specs.BuildOptions) (*model.System, error) {
 			return Privileged(s, n, x) == 1
 		},
 	}
+	// For starvation: every process always wants the privilege, and is
+	// served when it holds it.
+	b.ProcessPredicate(model.ProcessPredicate{
+		Name:  "requesting",
+		Doc:   "always true: every process wants the privilege",
+		Holds: func(*model.State, int) bool { return true },
+	})
+	b.ProcessPredicate(model.ProcessPredicate{
+		Name: "inCS",
+		Doc:  "the process is privileged",
+		Holds: func(s *model.State, p int) bool {
+			if p == 0 {
+				return s.Get(0, x) == s.Get(n-1, x)
+			}
+			return s.Get(p, x) != s.Get(p-1, x)
+		},
+	})
 	b.Invariant(onePrivilege)
 	b.Legitimate(onePrivilege)
 	b.Initial(func(*model.System, *model.State) {}) // every x is 0

@@ -30,6 +30,10 @@
 //   - "In critical section" is Need > 0 ∧ Cnt = Need; the safety invariant
 //     is that the units in use, the sum of Need over processes in their
 //     critical section, never exceed L.
+//   - Requesting is optional (an idle process may stay idle forever) and
+//     leaving the critical section is finite (always weakly fair), as
+//     model.Optional and model.Finite; "requesting" is 0 < Need ∧ Cnt <
+//     Need and "inCS" is 0 < Need = Cnt, the predicates of starvation.
 //   - No state is a valid end state: a reachable state where nothing is
 //     enabled is a deadlock. An idle process can always request, so a
 //     deadlock has every process requesting and waiting.
@@ -113,6 +117,7 @@ func build(p specs.Values, opts specs.BuildOptions) (*model.System, Vars, error)
 	b.Action(model.Action{
 		Name:        "request",
 		Kind:        model.Environment,
+		Liveness:    model.Optional,
 		Choices:     k,
 		ChoiceLabel: func(i int) string { return "k=" + strconv.Itoa(i+1) },
 		Guard:       func(c *model.Ctx) bool { return c.Get(need) == 0 && c.Get(cnt) == 0 },
@@ -139,8 +144,9 @@ func build(p specs.Values, opts specs.BuildOptions) (*model.System, Vars, error)
 		},
 	})
 	b.Action(model.Action{
-		Name:  "leave",
-		Kind:  model.Environment,
+		Name:     "leave",
+		Kind:     model.Environment,
+		Liveness: model.Finite,
 		Guard: func(c *model.Ctx) bool { return c.Get(need) > 0 && c.Get(cnt) == c.Get(need) },
 		Effect: func(c *model.Ctx, _ int) {
 			out := c.Out(c.Succ())
@@ -163,6 +169,16 @@ func build(p specs.Values, opts specs.BuildOptions) (*model.System, Vars, error)
 			}
 			return used <= l
 		},
+	})
+	b.ProcessPredicate(model.ProcessPredicate{
+		Name:  "requesting",
+		Doc:   "the process has requested units and is not yet in its critical section (0 < need, cnt < need)",
+		Holds: func(s *model.State, p int) bool { return s.Get(p, need) > 0 && s.Get(p, cnt) < s.Get(p, need) },
+	})
+	b.ProcessPredicate(model.ProcessPredicate{
+		Name:  "inCS",
+		Doc:   "the process is in its critical section (0 < need = cnt)",
+		Holds: func(s *model.State, p int) bool { return s.Get(p, need) > 0 && s.Get(p, cnt) == s.Get(p, need) },
 	})
 	b.Initial(func(sys *model.System, s *model.State) {
 		for j := 0; j < l; j++ {
