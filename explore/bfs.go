@@ -172,7 +172,7 @@ func (e *bfs) run() (*Result, error) {
 		Elapsed:     time.Since(e.clk.start),
 		Stop:        stop,
 		StoreBytes:  e.store.bytes() + e.seen.bytes(),
-		paths:       &bfsPaths{sys: sys, store: e.store},
+		paths:       &bfsPaths{sys: sys, store: e.store, seen: e.seen},
 	}, nil
 }
 
@@ -239,6 +239,7 @@ func (e *bfs) visitUnexpanded(from, levelEnd int64, w *worker) {
 type bfsPaths struct {
 	sys   *model.System
 	store *store
+	seen  *visited
 }
 
 func (b *bfsPaths) path(id StateID) ([]*model.State, []model.Step, error) {

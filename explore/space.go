@@ -194,6 +194,28 @@ func (b Bits) Count() uint64 {
 // an error.
 var ErrStop = errors.New("stop")
 
+// Graph is a state graph whose vertices are numbered 0..Size()-1 and whose
+// edges are regenerated on demand: the full configuration space (Space)
+// or the states a breadth-first search reached (ReachGraph).
+type Graph interface {
+	Size() uint64
+	System() *model.System
+	// NewWalker returns a walker for one goroutine.
+	NewWalker() Walker
+	// Trace rebuilds the execution through the vertices ids (closed: and
+	// back from the last to the first).
+	Trace(ids []uint32, closed bool) ([]*model.State, []model.Step, error)
+}
+
+// Walker loads vertices and enumerates their steps; one per goroutine.
+type Walker interface {
+	Load(v uint32) (*model.State, error)
+	Successors(st *model.State, fn func(step *model.Step, to uint32, next *model.State)) (int, error)
+}
+
+// NewWalker returns a cursor, as a Walker.
+func (sp *Space) NewWalker() Walker { return sp.NewCursor() }
+
 // Components finds the strongly connected components of the subgraph of
 // the space induced by the vertices keep reports, with Pearce's
 // space-efficient iterative algorithm (one 32-bit word per vertex, no
@@ -211,7 +233,18 @@ func (sp *Space) Components(ctx context.Context, keep func(v uint32) bool,
 	succ func(v uint32, dst []uint32) ([]uint32, error),
 	component func(members []uint32, succs []uint32) error,
 	progress func(visited uint64)) error {
-	n := sp.size
+	return Components(ctx, sp.size, keep, succ, component, progress)
+}
+
+// Components is Space.Components over any graph of n vertices numbered
+// 0..n-1 (n at most MaxSpace).
+func Components(ctx context.Context, n uint64, keep func(v uint32) bool,
+	succ func(v uint32, dst []uint32) ([]uint32, error),
+	component func(members []uint32, succs []uint32) error,
+	progress func(visited uint64)) error {
+	if n > MaxSpace {
+		return fmt.Errorf("%d vertices are more than the %d the components search indexes", n, uint64(MaxSpace))
+	}
 	// rindex: 0 unvisited; 1..index while on the DFS path or the component
 	// stack; a component number, counting down from n, once assigned.
 	// Index values and component numbers never meet: index < c always.

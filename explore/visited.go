@@ -112,6 +112,22 @@ func (v *visited) contains(ws []uint64, h uint64) bool {
 	}
 }
 
+// find returns the id of the state packed in ws, or -1; read-only.
+func (v *visited) find(ws []uint64, h uint64) int64 {
+	tag := h &^ 0xFFFFFFFF
+	for i := h & v.mask; ; i = (i + 1) & v.mask {
+		e := v.slots[i]
+		if e == 0 {
+			return -1
+		}
+		if e&^0xFFFFFFFF == tag {
+			if id := int64(e&0xFFFFFFFF) - 1; equalWords(v.st.get(id), ws) {
+				return id
+			}
+		}
+	}
+}
+
 func (v *visited) grow() {
 	slots := make([]uint64, 2*len(v.slots))
 	mask := uint64(len(slots) - 1)

@@ -83,6 +83,7 @@ func Check(ctx context.Context, sys *model.System, opts Options) (*Report, error
 		safety                   *safetyMonitor
 		deadlock                 *deadlockMonitor
 		wantClosure, wantConverg bool
+		wantStarve               bool
 	)
 	for _, p := range opts.Properties {
 		if err := Implemented(p); err != nil {
@@ -93,6 +94,8 @@ func Check(ctx context.Context, sys *model.System, opts Options) (*Report, error
 			wantClosure = true
 		case Convergence:
 			wantConverg = true
+		case Starvation:
+			wantStarve = true
 		case Safety:
 			if len(sys.Invariants) == 0 {
 				return nil, fmt.Errorf("spec %s declares no state invariant to check for safety", sys.Name)
@@ -109,6 +112,13 @@ func Check(ctx context.Context, sys *model.System, opts Options) (*Report, error
 		}
 	}
 
+	if wantStarve && opts.From == FromAll {
+		return nil, errors.New("starvation is checked over the states reachable from the initial configurations: check it --from init")
+	}
+	if wantStarve {
+		// The graph must be complete: no monitor may stop the search early.
+		mons = append(mons, neverDecided{})
+	}
 	var stability *stabilityResult
 	if wantClosure || wantConverg {
 		if opts.From != FromAll {
@@ -156,6 +166,8 @@ func Check(ctx context.Context, sys *model.System, opts Options) (*Report, error
 			o = *stability.closure
 		case Convergence:
 			o = *stability.convergence
+		case Starvation:
+			o, err = starvationOutcome(ctx, res, opts.Fairness)
 		case Safety:
 			o, err = safetyOutcome(sys, res, safety)
 		case Deadlock:
@@ -168,6 +180,33 @@ func Check(ctx context.Context, sys *model.System, opts Options) (*Report, error
 	}
 	return rep, nil
 }
+
+// starvationOutcome checks starvation on the reachable graph of a
+// complete search; an incomplete one leaves it unknown.
+func starvationOutcome(ctx context.Context, res *explore.Result, fairness Fairness) (Outcome, error) {
+	if !res.Complete() {
+		return Outcome{Property: Starvation, Verdict: Unknown, Reason: res.Stop.String()}, nil
+	}
+	g, err := res.Graph()
+	if err != nil {
+		return Outcome{}, err
+	}
+	if fairness == "" {
+		fairness = NoFairness
+	}
+	o, err := checkStarvation(ctx, g, fairness)
+	if errors.Is(err, context.Canceled) {
+		return Outcome{Property: Starvation, Verdict: Unknown, Reason: explore.Interrupted.String()}, nil
+	}
+	return o, err
+}
+
+// neverDecided keeps a search going to the end, for analyses that need
+// the whole reachable graph.
+type neverDecided struct{}
+
+func (neverDecided) Observe(*explore.Visit) {}
+func (neverDecided) Decided() bool          { return false }
 
 // stoppedStability is the report of a stabilization analysis stopped
 // before it decided anything: every property unknown.

@@ -38,10 +38,8 @@ func KnownProperties() []Property {
 // not, for a property the contract names but ringcheck does not check yet.
 func Implemented(p Property) error {
 	switch p {
-	case Safety, Deadlock, Closure, Convergence:
+	case Safety, Deadlock, Closure, Convergence, Starvation:
 		return nil
-	case Starvation:
-		return fmt.Errorf("property %q is not implemented yet (checked: safety, deadlock, closure, convergence)", p)
 	}
 	return fmt.Errorf("unknown property %q (known: safety, deadlock, starvation, closure, convergence)", p)
 }
@@ -78,4 +76,6 @@ type Outcome struct {
 	// Invariants lists the state invariants a safety check covered.
 	Invariants     []string
 	Counterexample *Counterexample
+	// Starving lists the processes that can starve (starvation only).
+	Starving []int
 }

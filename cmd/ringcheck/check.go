@@ -88,7 +88,7 @@ Exit status: 0 every checked property holds and the search was complete;
 	fl.StringVar(&f.checks, "check", "", "comma-separated properties: safety,deadlock (default: the spec's)")
 	fl.StringVar(&f.from, "from", "init", "starting configurations: init (the spec's) or all (every configuration; the default for closure and convergence)")
 	fl.StringVar(&f.daemon, "daemon", "central", "scheduler: central, distributed or synchronous (state-reading specs only for the last two)")
-	fl.StringVar(&f.fairness, "fairness", "none", "fairness for convergence: none (every execution) or weak (no process continuously enabled forever without moving)")
+	fl.StringVar(&f.fairness, "fairness", "none", "fairness for starvation and convergence: none, weak (no process continuously enabled without moving) or strong (no process infinitely often enabled without moving); leaving the critical section is always weakly fair")
 	fl.StringVar(&f.overflow, "overflow", "", "override every channel's overflow policy: block, drop or error")
 	fl.IntVar(&f.maxDepth, "max-depth", 0, "explore at most this many steps from the start (0: no bound)")
 	fl.Int64Var(&f.maxStates, "max-states", 0, "keep at most this many states (0: no bound)")
@@ -158,9 +158,7 @@ func planCheck(specName string, f *checkFlags, extra map[string]int) (*checkPlan
 	if err != nil {
 		return nil, usageError("%v", err)
 	}
-	if fairness == invariants.StrongFairness {
-		return nil, usageError("--fairness strong is not implemented yet (none, weak)")
-	}
+
 	daemon, err := model.ParseDaemon(f.daemon)
 	if err != nil {
 		return nil, usageError("%v", err)
@@ -209,8 +207,14 @@ func planCheck(specName string, f *checkFlags, extra map[string]int) (*checkPlan
 			return nil, usageError("closure and convergence are about every configuration: they need --from all")
 		}
 	}
-	if f.fairnessSet && !slices.Contains(props, invariants.Convergence) {
-		return nil, usageError("--fairness applies to convergence, which --check does not name")
+	if f.fairnessSet && !slices.Contains(props, invariants.Convergence) && !slices.Contains(props, invariants.Starvation) {
+		return nil, usageError("--fairness applies to starvation and convergence, which --check does not name")
+	}
+	if fairness == invariants.StrongFairness && slices.Contains(props, invariants.Convergence) {
+		return nil, usageError("convergence under --fairness strong is not implemented yet (none, weak)")
+	}
+	if stabilizing && slices.Contains(props, invariants.Starvation) {
+		return nil, usageError("starvation is checked from the initial configurations and closure and convergence from all of them: check them in separate runs")
 	}
 	if f.traceFormatSet && f.tracePath == "" {
 		return nil, usageError("--trace-format needs --trace FILE")
@@ -312,8 +316,8 @@ func runPlan(cmd *cobra.Command, plan *checkPlan, f *checkFlags) (*reports.Check
 	if f.timeLimit > 0 {
 		opts.TimeLimit = f.timeLimit.String()
 	}
-	if slices.Contains(plan.opts.Properties, invariants.Convergence) {
-		// Fairness qualifies the convergence verdict only.
+	if slices.Contains(plan.opts.Properties, invariants.Convergence) || slices.Contains(plan.opts.Properties, invariants.Starvation) {
+		// Fairness qualifies the liveness verdicts only.
 		opts.Fairness = string(plan.opts.Fairness)
 	}
 	result := reports.NewCheckResult(reports.Run{

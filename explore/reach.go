@@ -1,0 +1,122 @@
+package explore
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/ringcheck/ringcheck/model"
+)
+
+// ReachGraph is the graph of the states a complete breadth-first search
+// reached: vertices are their ids (in breadth-first order, so a lower id is
+// never deeper), edges are regenerated from the model and looked up in the
+// search's visited set.
+type ReachGraph struct {
+	sys   *model.System
+	store *store
+	seen  *visited
+}
+
+// Graph returns the reachable-state graph of a complete BFS.
+func (r *Result) Graph() (*ReachGraph, error) {
+	b, ok := r.paths.(*bfsPaths)
+	if !ok || !r.Complete() {
+		return nil, errors.New("the state graph exists only after a complete breadth-first search from the initial configurations")
+	}
+	if b.seen == nil {
+		return nil, errors.New("the search kept no visited set")
+	}
+	return &ReachGraph{sys: b.sys, store: b.store, seen: b.seen}, nil
+}
+
+// Size is the number of reachable states.
+func (g *ReachGraph) Size() uint64 { return uint64(g.store.n) }
+
+// System is the system whose states these are.
+func (g *ReachGraph) System() *model.System { return g.sys }
+
+// Depth is the length of a shortest path from an initial state to v.
+func (g *ReachGraph) Depth(v uint32) int {
+	d := 0
+	for p := g.store.parent(int64(v)); p != noParent; p = g.store.parent(int64(p)) {
+		d++
+	}
+	return d
+}
+
+// PathTo returns the ids of a shortest path from an initial state to v.
+func (g *ReachGraph) PathTo(v uint32) []uint32 {
+	ids := []uint32{v}
+	for p := g.store.parent(int64(v)); p != noParent; p = g.store.parent(int64(p)) {
+		ids = append(ids, p)
+	}
+	for i, j := 0, len(ids)-1; i < j; i, j = i+1, j-1 {
+		ids[i], ids[j] = ids[j], ids[i]
+	}
+	return ids
+}
+
+// NewWalker returns a walker over the graph.
+func (g *ReachGraph) NewWalker() Walker {
+	return &reachWalker{g: g, ex: g.sys.NewExpander(), cur: g.sys.NewState(), packed: make([]uint64, g.sys.Words())}
+}
+
+type reachWalker struct {
+	g      *ReachGraph
+	ex     *model.Expander
+	cur    *model.State
+	packed []uint64
+}
+
+func (w *reachWalker) Load(v uint32) (*model.State, error) {
+	if uint64(v) >= w.g.Size() {
+		return nil, fmt.Errorf("state %d was not reached", v)
+	}
+	w.g.sys.Unpack(w.g.store.get(int64(v)), w.cur)
+	return w.cur, nil
+}
+
+func (w *reachWalker) Successors(st *model.State, fn func(step *model.Step, to uint32, next *model.State)) (int, error) {
+	var missing error
+	n, err := w.ex.Expand(st, func(step *model.Step, next *model.State) bool {
+		w.g.sys.Pack(next, w.packed)
+		id := w.g.seen.find(w.packed, hashWords(w.packed))
+		if id < 0 {
+			missing = errors.New("a successor of a reached state was not reached: the search was not complete")
+			return false
+		}
+		fn(step, uint32(id), next)
+		return true
+	})
+	if err == nil {
+		err = missing
+	}
+	return n, err
+}
+
+// Trace rebuilds the execution through ids.
+func (g *ReachGraph) Trace(ids []uint32, closed bool) ([]*model.State, []model.Step, error) {
+	states := make([]*model.State, len(ids))
+	for i, id := range ids {
+		st := g.sys.NewState()
+		g.sys.Unpack(g.store.get(int64(id)), st)
+		states[i] = st
+	}
+	ex := g.sys.NewExpander()
+	var steps []model.Step
+	for i := 0; i+1 < len(states); i++ {
+		st, err := stepBetween(ex, g.sys, states[i], states[i+1])
+		if err != nil {
+			return nil, nil, err
+		}
+		steps = append(steps, st)
+	}
+	if closed {
+		st, err := stepBetween(ex, g.sys, states[len(states)-1], states[0])
+		if err != nil {
+			return nil, nil, err
+		}
+		steps = append(steps, st)
+	}
+	return states, steps, nil
+}

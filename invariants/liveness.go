@@ -1,0 +1,487 @@
+package invariants
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/ringcheck/ringcheck/explore"
+	"github.com/ringcheck/ringcheck/model"
+)
+
+// classSet is a set of fairness classes: for every process p, its
+// scheduled actions (bit p of sched) and its finite actions (bit p of fin).
+// Optional actions belong to no class: nothing obliges them.
+type classSet struct{ sched, fin uint64 }
+
+func (a classSet) or(b classSet) classSet     { return classSet{a.sched | b.sched, a.fin | b.fin} }
+func (a classSet) and(b classSet) classSet    { return classSet{a.sched & b.sched, a.fin & b.fin} }
+func (a classSet) andNot(b classSet) classSet { return classSet{a.sched &^ b.sched, a.fin &^ b.fin} }
+func (a classSet) empty() bool                { return a.sched == 0 && a.fin == 0 }
+
+// fairnessRule says which classes are weakly and which strongly fair.
+type fairnessRule struct{ weak, strong classSet }
+
+// ruleFor is the rule of a fairness assumption: the chosen fairness for
+// scheduled actions, and at least weak fairness for finite ones (critical
+// sections are finite whatever the scheduler does).
+func ruleFor(f Fairness, n int) fairnessRule {
+	all := uint64(1)<<n - 1
+	if n == 64 {
+		all = ^uint64(0)
+	}
+	switch f {
+	case WeakFairness:
+		return fairnessRule{weak: classSet{sched: all, fin: all}}
+	case StrongFairness:
+		return fairnessRule{strong: classSet{sched: all, fin: all}}
+	}
+	return fairnessRule{weak: classSet{fin: all}}
+}
+
+// classesOf returns the classes whose actions the step executes.
+func classesOf(sys *model.System, step *model.Step) classSet {
+	var c classSet
+	for _, m := range step.Moves {
+		switch sys.Processes[m.Proc].Actions[m.Action].Liveness {
+		case model.Scheduled:
+			c.sched |= 1 << m.Proc
+		case model.Finite:
+			c.fin |= 1 << m.Proc
+		}
+	}
+	return c
+}
+
+// localGraph is a strongly connected component (or part of one) with its
+// vertices renumbered 0..m-1: what the fairness analysis needs of each.
+type localGraph struct {
+	ids     []uint32 // local → global, sorted
+	enabled []classSet
+	out     [][]localEdge
+	stepsOf []int // every step of the vertex, kept or not
+}
+
+type localEdge struct {
+	to    int32
+	taken classSet
+}
+
+// buildLocal expands the members of a component with walker w.
+func buildLocal(g explore.Graph, w explore.Walker, members []uint32) (*localGraph, error) {
+	sys := g.System()
+	lg := &localGraph{ids: slices.Clone(members)}
+	slices.Sort(lg.ids)
+	m := len(lg.ids)
+	lg.enabled = make([]classSet, m)
+	lg.out = make([][]localEdge, m)
+	lg.stepsOf = make([]int, m)
+	for i, v := range lg.ids {
+		st, err := w.Load(v)
+		if err != nil {
+			return nil, err
+		}
+		n, err := w.Successors(st, func(step *model.Step, to uint32, _ *model.State) {
+			c := classesOf(sys, step)
+			lg.enabled[i] = lg.enabled[i].or(c)
+			if j, ok := slices.BinarySearch(lg.ids, to); ok {
+				lg.out[i] = append(lg.out[i], localEdge{to: int32(j), taken: c})
+			}
+		})
+		if err != nil {
+			return nil, err
+		}
+		lg.stepsOf[i] = n
+	}
+	return lg, nil
+}
+
+// subComponents returns the strongly connected components, with a cycle,
+// of the local vertices alive reports (iterative Tarjan).
+func (lg *localGraph) subComponents(alive []bool) [][]int32 {
+	m := len(lg.ids)
+	index := make([]int32, m)
+	low := make([]int32, m)
+	onStack := make([]bool, m)
+	for i := range index {
+		index[i] = -1
+	}
+	var (
+		comps [][]int32
+		stack []int32
+		next  int32
+	)
+	type frame struct{ v, i int32 }
+	for s := int32(0); int(s) < m; s++ {
+		if !alive[s] || index[s] >= 0 {
+			continue
+		}
+		dfs := []frame{{v: s}}
+		index[s], low[s] = next, next
+		next++
+		stack = append(stack, s)
+		onStack[s] = true
+		for len(dfs) > 0 {
+			f := &dfs[len(dfs)-1]
+			if int(f.i) < len(lg.out[f.v]) {
+				w := lg.out[f.v][f.i].to
+				f.i++
+				if !alive[w] {
+					continue
+				}
+				if index[w] < 0 {
+					index[w], low[w] = next, next
+					next++
+					stack = append(stack, w)
+					onStack[w] = true
+					dfs = append(dfs, frame{v: w})
+				} else if onStack[w] {
+					low[f.v] = min(low[f.v], index[w])
+				}
+				continue
+			}
+			v := f.v
+			dfs = dfs[:len(dfs)-1]
+			if len(dfs) > 0 {
+				p := dfs[len(dfs)-1].v
+				low[p] = min(low[p], low[v])
+			}
+			if low[v] != index[v] {
+				continue
+			}
+			var comp []int32
+			for {
+				w := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				onStack[w] = false
+				comp = append(comp, w)
+				if w == v {
+					break
+				}
+			}
+			if len(comp) > 1 || lg.selfLoop(v, alive) {
+				comps = append(comps, comp)
+			}
+		}
+	}
+	return comps
+}
+
+func (lg *localGraph) selfLoop(v int32, alive []bool) bool {
+	for _, e := range lg.out[v] {
+		if e.to == v && alive[v] {
+			return true
+		}
+	}
+	return false
+}
+
+// fairPart returns a part of the component, with a cycle, in which a cycle
+// fair under rule exists, or nil. Strongly fair classes enabled somewhere
+// in a part but never taken inside it rule out the states where they are
+// enabled, and the rest is split again (Emerson and Lei's refinement);
+// a weakly fair class enabled everywhere in a part and never taken inside
+// it rules the part out. A part that passes both tests holds a fair cycle:
+// one through all of it.
+func (lg *localGraph) fairPart(rule fairnessRule) []int32 {
+	all := make([]bool, len(lg.ids))
+	for i := range all {
+		all[i] = true
+	}
+	work := lg.subComponents(all)
+	for len(work) > 0 {
+		part := work[len(work)-1]
+		work = work[:len(work)-1]
+		in := make([]bool, len(lg.ids))
+		for _, v := range part {
+			in[v] = true
+		}
+		var some, taken classSet
+		every := classSet{^uint64(0), ^uint64(0)}
+		for _, v := range part {
+			some = some.or(lg.enabled[v])
+			every = every.and(lg.enabled[v])
+			for _, e := range lg.out[v] {
+				if in[e.to] {
+					taken = taken.or(e.taken)
+				}
+			}
+		}
+		if bad := some.and(rule.strong).andNot(taken); !bad.empty() {
+			for _, v := range part {
+				if !lg.enabled[v].and(bad).empty() {
+					in[v] = false
+				}
+			}
+			work = append(work, lg.subComponents(in)...)
+			continue
+		}
+		if bad := every.and(rule.weak).andNot(taken); !bad.empty() {
+			continue
+		}
+		return part
+	}
+	return nil
+}
+
+// fairCycle builds a cycle through the part, starting at its vertex
+// start, that is fair under rule: for every obliged class enabled
+// somewhere in the part it takes one of the class's steps if the part has
+// one, and otherwise visits a vertex where the class is disabled; then it
+// returns to start. It returns local vertices, start first, without the
+// closing return to start, and for each step of the cycle (the last one
+// closes it) the class it must take, if any: parallel steps between two
+// states may belong to different classes.
+func (lg *localGraph) fairCycle(part []int32, start int32, rule fairnessRule) ([]int32, []classSet) {
+	in := make([]bool, len(lg.ids))
+	for _, v := range part {
+		in[v] = true
+	}
+	var some, taken classSet
+	for _, v := range part {
+		some = some.or(lg.enabled[v])
+		for _, e := range lg.out[v] {
+			if in[e.to] {
+				taken = taken.or(e.taken)
+			}
+		}
+	}
+	obliged := some.and(rule.weak.or(rule.strong))
+	cycle := []int32{start}
+	var wants []classSet
+	cur := start
+	visit := func(want classSet, goal func(from int32, e localEdge) bool) {
+		path := lg.walk(cur, in, goal)
+		for range path {
+			wants = append(wants, classSet{})
+		}
+		wants[len(wants)-1] = want
+		cycle = append(cycle, path...)
+		cur = cycle[len(cycle)-1]
+	}
+	for p := 0; p < 64; p++ {
+		for _, class := range []classSet{{sched: 1 << p}, {fin: 1 << p}} {
+			if obliged.and(class).empty() {
+				continue
+			}
+			if !taken.and(class).empty() {
+				visit(class, func(_ int32, e localEdge) bool { return !e.taken.and(class).empty() })
+				continue
+			}
+			if lg.enabled[cur].and(class).empty() {
+				continue
+			}
+			visit(classSet{}, func(_ int32, e localEdge) bool { return lg.enabled[e.to].and(class).empty() })
+		}
+	}
+	if cur != start || len(cycle) == 1 {
+		visit(classSet{}, func(_ int32, e localEdge) bool { return e.to == start })
+	}
+	return cycle[:len(cycle)-1], wants
+}
+
+// walk is a breadth-first search inside the part from s to the first step
+// that satisfies goal; it returns the vertices after s.
+func (lg *localGraph) walk(s int32, in []bool, goal func(from int32, e localEdge) bool) []int32 {
+	parent := map[int32]int32{s: s}
+	queue := []int32{s}
+	for len(queue) > 0 {
+		v := queue[0]
+		queue = queue[1:]
+		for _, e := range lg.out[v] {
+			if !in[e.to] {
+				continue
+			}
+			if goal(v, e) {
+				path := []int32{e.to}
+				for u := v; u != s; u = parent[u] {
+					path = append(path, u)
+				}
+				slices.Reverse(path)
+				return path
+			}
+			if _, seen := parent[e.to]; !seen {
+				parent[e.to] = v
+				queue = append(queue, e.to)
+			}
+		}
+	}
+	return nil // unreachable in a strongly connected part
+}
+
+// livenessViolation is a way for a process to wait forever.
+type livenessViolation struct {
+	deadlock bool     // a state with no step, where the process waits
+	prefix   []uint32 // from an initial state to the cycle's first state
+	cycle    []uint32 // the cycle (empty for a deadlock)
+	wants    []classSet
+}
+
+// findWaiting looks, in the reachable graph g, for a way to stay forever
+// in the states keep reports, fairly under rule: a state of keep with no
+// step (outside the valid end states), or a fair cycle inside keep. The
+// prefix is a shortest path from an initial state to the cycle's entry, the
+// component's shallowest state.
+func findWaiting(ctx context.Context, g *explore.ReachGraph, rule fairnessRule, keep func(v uint32) bool, validEnd *model.Predicate) (*livenessViolation, error) {
+	w := g.NewWalker()
+	var (
+		dead  = int64(-1)
+		found *livenessViolation
+		mu    sync.Mutex
+	)
+	succ := func(v uint32, dst []uint32) ([]uint32, error) {
+		st, err := w.Load(v)
+		if err != nil {
+			return dst, err
+		}
+		n, err := w.Successors(st, func(_ *model.Step, to uint32, _ *model.State) {
+			if keep(to) {
+				dst = append(dst, to)
+			}
+		})
+		if err == nil && n == 0 && (dead < 0 || int64(v) < dead) {
+			if validEnd == nil || !validEnd.Holds(st) {
+				dead = int64(v)
+			}
+		}
+		return dst, err
+	}
+	lw := g.NewWalker()
+	component := func(members []uint32, succs []uint32) error {
+		if len(members) == 1 && !slices.Contains(succs, members[0]) {
+			return nil
+		}
+		lg, err := buildLocal(g, lw, members)
+		if err != nil {
+			return err
+		}
+		part := lg.fairPart(rule)
+		if part == nil {
+			return nil
+		}
+		start := slices.Min(part) // the shallowest: ids are in BFS order
+		local, wants := lg.fairCycle(part, start, rule)
+		cycle := make([]uint32, len(local))
+		for i, v := range local {
+			cycle[i] = lg.ids[v]
+		}
+		mu.Lock()
+		found = &livenessViolation{prefix: g.PathTo(cycle[0]), cycle: cycle, wants: wants}
+		mu.Unlock()
+		return explore.ErrStop
+	}
+	if err := explore.Components(ctx, g.Size(), keep, succ, component, nil); err != nil {
+		return nil, err
+	}
+	if dead >= 0 && (found == nil || g.Depth(uint32(dead)) <= len(found.prefix)-1) {
+		return &livenessViolation{deadlock: true, prefix: g.PathTo(uint32(dead))}, nil
+	}
+	return found, nil
+}
+
+// lasso turns a violation into a counterexample.
+func (v *livenessViolation) counterexample(g *explore.ReachGraph) (*Counterexample, error) {
+	if v.deadlock {
+		states, steps, err := g.Trace(v.prefix, false)
+		if err != nil {
+			return nil, err
+		}
+		return &Counterexample{Kind: Path, States: states, Steps: steps}, nil
+	}
+	states, steps, err := g.Trace(v.prefix, false)
+	if err != nil {
+		return nil, err
+	}
+	// The cycle, step by step, each step of the class it must take.
+	sys := g.System()
+	w := g.NewWalker()
+	for i, from := range v.cycle {
+		to := v.cycle[(i+1)%len(v.cycle)]
+		st, err := w.Load(from)
+		if err != nil {
+			return nil, err
+		}
+		var chosen *model.Step
+		var next *model.State
+		_, err = w.Successors(st, func(step *model.Step, id uint32, succ *model.State) {
+			if chosen == nil && id == to && v.wants[i].andNot(classesOf(sys, step)).empty() {
+				c := step.Clone()
+				chosen, next = &c, succ.Clone()
+			}
+		})
+		if err != nil {
+			return nil, err
+		}
+		if chosen == nil {
+			return nil, fmt.Errorf("no step from state %d to state %d of the fair cycle", from, to)
+		}
+		steps = append(steps, *chosen)
+		if i+1 < len(v.cycle) {
+			states = append(states, next)
+		}
+	}
+	return &Counterexample{Kind: Lasso, States: states, Steps: steps, LoopStart: len(v.prefix) - 1}, nil
+}
+
+// checkStarvation decides requesting(p) ~> inCS(p) for every process p of
+// the reachable graph: a violation is a reachable way for p to request and
+// never enter, fair under the chosen fairness: a deadlock, or a fair cycle
+// of states in which p requests and is not in its critical section.
+func checkStarvation(ctx context.Context, g *explore.ReachGraph, fairness Fairness) (Outcome, error) {
+	o := Outcome{Property: Starvation, Verdict: Holds}
+	sys := g.System()
+	req, ok1 := sys.ProcessPredicateByName("requesting")
+	cs, ok2 := sys.ProcessPredicateByName("inCS")
+	if !ok1 || !ok2 {
+		return o, fmt.Errorf("spec %s declares no \"requesting\" and \"inCS\" predicates, which starvation needs", sys.Name)
+	}
+	rule := ruleFor(fairness, sys.N())
+	var starving []int
+	var first *Counterexample
+	for p := 0; p < sys.N(); p++ {
+		w := g.NewWalker()
+		waiting := func(v uint32) bool {
+			st, err := w.Load(v)
+			return err == nil && req.Holds(st, p) && !cs.Holds(st, p)
+		}
+		viol, err := findWaiting(ctx, g, rule, cachedPredicate(g.Size(), waiting), sys.ValidEnd)
+		if err != nil {
+			return o, err
+		}
+		if viol == nil {
+			continue
+		}
+		starving = append(starving, p)
+		if first == nil {
+			if first, err = viol.counterexample(g); err != nil {
+				return o, err
+			}
+		}
+	}
+	if len(starving) > 0 {
+		o.Verdict, o.Counterexample = Violated, first
+		o.Reason = fmt.Sprintf("process %d can request and never enter its critical section (%s fairness)", starving[0], fairness)
+		if len(starving) > 1 {
+			o.Reason = fmt.Sprintf("processes %v can request and never enter their critical section; the trace shows process %d (%s fairness)", starving, starving[0], fairness)
+		}
+		o.Starving = starving
+	}
+	return o, nil
+}
+
+// cachedPredicate evaluates pred once per vertex, into two bit sets.
+func cachedPredicate(n uint64, pred func(v uint32) bool) func(v uint32) bool {
+	known, value := explore.NewBits(n), explore.NewBits(n)
+	return func(v uint32) bool {
+		if known.Has(v) {
+			return value.Has(v)
+		}
+		r := pred(v)
+		known.Set(v)
+		if r {
+			value.Set(v)
+		}
+		return r
+	}
+}

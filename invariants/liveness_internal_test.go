@@ -1,0 +1,186 @@
+package invariants
+
+import (
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// randomGraph draws a small graph whose edges carry the classes of the
+// processes that move on them (2 processes, scheduled or finite classes).
+func randomGraph(t *rapid.T) *localGraph {
+	m := rapid.IntRange(1, 5).Draw(t, "vertices")
+	e := rapid.IntRange(0, 9).Draw(t, "edges")
+	lg := &localGraph{
+		ids:     make([]uint32, m),
+		enabled: make([]classSet, m),
+		out:     make([][]localEdge, m),
+		stepsOf: make([]int, m),
+	}
+	for i := range lg.ids {
+		lg.ids[i] = uint32(i)
+	}
+	for range e {
+		from := rapid.IntRange(0, m-1).Draw(t, "from")
+		to := rapid.IntRange(0, m-1).Draw(t, "to")
+		var c classSet
+		switch rapid.IntRange(0, 4).Draw(t, "class") {
+		case 0:
+			c.sched = 1
+		case 1:
+			c.sched = 2
+		case 2:
+			c.fin = 1
+		case 3:
+			c.fin = 2
+		} // 4: an optional action, in no class
+		lg.out[from] = append(lg.out[from], localEdge{to: int32(to), taken: c})
+		lg.enabled[from] = lg.enabled[from].or(c)
+		lg.stepsOf[from]++
+	}
+	return lg
+}
+
+// fairSet reports whether an execution that visits exactly the vertices
+// of set S infinitely often and takes exactly the edges of F infinitely
+// often is fair under rule.
+func fairSet(lg *localGraph, inS []bool, taken classSet, rule fairnessRule) bool {
+	var some classSet
+	every := classSet{^uint64(0), ^uint64(0)}
+	for v, ok := range inS {
+		if ok {
+			some = some.or(lg.enabled[v])
+			every = every.and(lg.enabled[v])
+		}
+	}
+	return some.and(rule.strong).andNot(taken).empty() && every.and(rule.weak).andNot(taken).empty()
+}
+
+// oracleFairCycle decides by brute force whether a fair cycle exists: an
+// infinite execution eventually visits a set S of vertices and takes a set
+// F of edges infinitely often, where (S, F) is strongly connected; so try
+// every set of edges F, and take S as the vertices F touches.
+func oracleFairCycle(lg *localGraph, rule fairnessRule) bool {
+	type edge struct {
+		from, to int
+		taken    classSet
+	}
+	var edges []edge
+	for v, out := range lg.out {
+		for _, e := range out {
+			edges = append(edges, edge{v, int(e.to), e.taken})
+		}
+	}
+	m := len(lg.ids)
+	for mask := 1; mask < 1<<len(edges); mask++ {
+		inS := make([]bool, m)
+		adj := make([][]int, m)
+		var taken classSet
+		for i, e := range edges {
+			if mask&(1<<i) != 0 {
+				inS[e.from], inS[e.to] = true, true
+				adj[e.from] = append(adj[e.from], e.to)
+				taken = taken.or(e.taken)
+			}
+		}
+		if stronglyConnected(inS, adj) && fairSet(lg, inS, taken, rule) {
+			return true
+		}
+	}
+	return false
+}
+
+func stronglyConnected(inS []bool, adj [][]int) bool {
+	start := -1
+	for v, ok := range inS {
+		if ok {
+			start = v
+			break
+		}
+	}
+	reach := func(adj [][]int) []bool {
+		seen := make([]bool, len(inS))
+		stack := []int{start}
+		seen[start] = true
+		for len(stack) > 0 {
+			v := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			for _, w := range adj[v] {
+				if !seen[w] {
+					seen[w] = true
+					stack = append(stack, w)
+				}
+			}
+		}
+		return seen
+	}
+	rev := make([][]int, len(adj))
+	for v, out := range adj {
+		for _, w := range out {
+			rev[w] = append(rev[w], v)
+		}
+	}
+	fwd, bwd := reach(adj), reach(rev)
+	for v, ok := range inS {
+		if ok && (!fwd[v] || !bwd[v]) {
+			return false
+		}
+	}
+	return true
+}
+
+// TestFairPartMatchesOracle compares the components-based fairness analysis
+// with the brute-force one on random graphs, for every fairness, and checks
+// that every cycle fairCycle builds is a real cycle of the graph and fair.
+func TestFairPartMatchesOracle(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		lg := randomGraph(t)
+		for _, f := range []Fairness{NoFairness, WeakFairness, StrongFairness} {
+			rule := ruleFor(f, 2)
+			part := lg.fairPart(rule)
+			if want := oracleFairCycle(lg, rule); (part != nil) != want {
+				t.Fatalf("%s fairness: fairPart found %v, oracle says %v", f, part, want)
+			}
+			if part == nil {
+				continue
+			}
+			start := part[0]
+			cycle, wants := lg.fairCycle(part, start, rule)
+			if len(cycle) == 0 || cycle[0] != start {
+				t.Fatalf("%s fairness: cycle %v does not start at %d", f, cycle, start)
+			}
+			inS := make([]bool, len(lg.ids))
+			var taken classSet
+			for i, v := range cycle {
+				inS[v] = true
+				next := cycle[(i+1)%len(cycle)]
+				ok := false
+				for _, e := range lg.out[v] {
+					if e.to == next {
+						ok = true
+					}
+				}
+				if !ok {
+					t.Fatalf("%s fairness: no edge %d→%d in cycle %v", f, v, next, cycle)
+				}
+			}
+			// The edges taken: for each step, the first edge between the
+			// two vertices of the class the step wants, as the lasso does.
+			if len(wants) != len(cycle) {
+				t.Fatalf("%d wants for a cycle of %d", len(wants), len(cycle))
+			}
+			for i, v := range cycle {
+				next := cycle[(i+1)%len(cycle)]
+				for _, e := range lg.out[v] {
+					if e.to == int32(next) && wants[i].andNot(e.taken).empty() {
+						taken = taken.or(e.taken)
+						break
+					}
+				}
+			}
+			if !fairSet(lg, inS, taken, rule) {
+				t.Fatalf("%s fairness: cycle %v is not fair", f, cycle)
+			}
+		}
+	})
+}
