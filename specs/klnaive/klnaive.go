@@ -147,7 +147,7 @@ func build(p specs.Values, opts specs.BuildOptions) (*model.System, Vars, error)
 		Name:     "leave",
 		Kind:     model.Environment,
 		Liveness: model.Finite,
-		Guard: func(c *model.Ctx) bool { return c.Get(need) > 0 && c.Get(cnt) == c.Get(need) },
+		Guard:    func(c *model.Ctx) bool { return c.Get(need) > 0 && c.Get(cnt) == c.Get(need) },
 		Effect: func(c *model.Ctx, _ int) {
 			out := c.Out(c.Succ())
 			for range c.Get(cnt) {
