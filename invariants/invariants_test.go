@@ -122,8 +122,8 @@ func TestCheckRejects(t *testing.T) {
 	}{
 		{nil, "no property"},
 		{[]invariants.Property{invariants.Safety}, "declares no state invariant"},
-		{[]invariants.Property{invariants.Starvation}, "not implemented yet"},
-		{[]invariants.Property{invariants.Convergence}, "--from all"},
+		{[]invariants.Property{invariants.Starvation}, "declares no \"requesting\""},
+		{[]invariants.Property{invariants.Convergence}, "declares no legitimacy predicate"},
 		{[]invariants.Property{"liveness"}, "unknown property"},
 	} {
 		_, err := invariants.Check(context.Background(), sys, invariants.Options{Properties: tt.props})

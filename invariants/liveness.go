@@ -380,7 +380,7 @@ func findWaiting(ctx context.Context, g *explore.ReachGraph, rule fairnessRule, 
 	return found, nil
 }
 
-// lasso turns a violation into a counterexample.
+// counterexample turns a violation into a counterexample.
 func (v *livenessViolation) counterexample(g *explore.ReachGraph) (*Counterexample, error) {
 	if v.deadlock {
 		states, steps, err := g.Trace(v.prefix, false)
@@ -389,15 +389,20 @@ func (v *livenessViolation) counterexample(g *explore.ReachGraph) (*Counterexamp
 		}
 		return &Counterexample{Kind: Path, States: states, Steps: steps}, nil
 	}
-	states, steps, err := g.Trace(v.prefix, false)
+	return lassoOf(g, v.prefix, v.cycle, v.wants)
+}
+
+// lassoOf builds a lasso from a prefix (ending at the cycle's first
+// vertex) and a cycle whose i-th step must take the classes wants[i].
+func lassoOf(g explore.Graph, prefix, cycle []uint32, wants []classSet) (*Counterexample, error) {
+	states, steps, err := g.Trace(prefix, false)
 	if err != nil {
 		return nil, err
 	}
-	// The cycle, step by step, each step of the class it must take.
 	sys := g.System()
 	w := g.NewWalker()
-	for i, from := range v.cycle {
-		to := v.cycle[(i+1)%len(v.cycle)]
+	for i, from := range cycle {
+		to := cycle[(i+1)%len(cycle)]
 		st, err := w.Load(from)
 		if err != nil {
 			return nil, err
@@ -405,7 +410,7 @@ func (v *livenessViolation) counterexample(g *explore.ReachGraph) (*Counterexamp
 		var chosen *model.Step
 		var next *model.State
 		_, err = w.Successors(st, func(step *model.Step, id uint32, succ *model.State) {
-			if chosen == nil && id == to && v.wants[i].andNot(classesOf(sys, step)).empty() {
+			if chosen == nil && id == to && wants[i].andNot(classesOf(sys, step)).empty() {
 				c := step.Clone()
 				chosen, next = &c, succ.Clone()
 			}
@@ -414,14 +419,14 @@ func (v *livenessViolation) counterexample(g *explore.ReachGraph) (*Counterexamp
 			return nil, err
 		}
 		if chosen == nil {
-			return nil, fmt.Errorf("no step from state %d to state %d of the fair cycle", from, to)
+			return nil, fmt.Errorf("no step from state %d to state %d of the cycle", from, to)
 		}
 		steps = append(steps, *chosen)
-		if i+1 < len(v.cycle) {
+		if i+1 < len(cycle) {
 			states = append(states, next)
 		}
 	}
-	return &Counterexample{Kind: Lasso, States: states, Steps: steps, LoopStart: len(v.prefix) - 1}, nil
+	return &Counterexample{Kind: Lasso, States: states, Steps: steps, LoopStart: len(prefix) - 1}, nil
 }
 
 // checkStarvation decides requesting(p) ~> inCS(p) for every process p of

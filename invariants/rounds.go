@@ -186,3 +186,12 @@ func worstRounds(ctx context.Context, sp *explore.Space, inL explore.Bits, worke
 	}
 	return worst, at, "", nil
 }
+
+// movers returns the processes that move in a step, as a bit mask.
+func movers(step *model.Step) uint64 {
+	var m uint64
+	for _, mv := range step.Moves {
+		m |= 1 << mv.Proc
+	}
+	return m
+}

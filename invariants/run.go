@@ -71,12 +71,44 @@ func (r *Report) Unknown() bool {
 	return false
 }
 
+// Applicable reports the first property that sys cannot be checked for,
+// because the spec does not declare what the property needs: invariants
+// for safety, a legitimacy predicate for closure and convergence, the
+// "requesting" and "inCS" predicates for starvation.
+func Applicable(sys *model.System, props []Property) error {
+	for _, p := range props {
+		if err := Implemented(p); err != nil {
+			return err
+		}
+		switch p {
+		case Safety:
+			if len(sys.Invariants) == 0 {
+				return fmt.Errorf("spec %s declares no state invariant to check for safety", sys.Name)
+			}
+		case Closure, Convergence:
+			if sys.Legitimate == nil {
+				return fmt.Errorf("spec %s declares no legitimacy predicate, so %s means nothing for it", sys.Name, p)
+			}
+		case Starvation:
+			_, ok1 := sys.ProcessPredicateByName("requesting")
+			_, ok2 := sys.ProcessPredicateByName("inCS")
+			if !ok1 || !ok2 {
+				return fmt.Errorf("spec %s declares no \"requesting\" and \"inCS\" predicates, which starvation needs", sys.Name)
+			}
+		}
+	}
+	return nil
+}
+
 // Check explores sys as opts says and judges every property in
 // opts.Properties. A cancelled ctx stops the search; what was decided before
 // is still reported, the rest is unknown.
 func Check(ctx context.Context, sys *model.System, opts Options) (*Report, error) {
 	if len(opts.Properties) == 0 {
 		return nil, errors.New("no property to check")
+	}
+	if err := Applicable(sys, opts.Properties); err != nil {
+		return nil, err
 	}
 	var (
 		mons                     monitors

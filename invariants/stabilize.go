@@ -80,11 +80,6 @@ func analyseStability(ctx context.Context, sys *model.System, opts Options, want
 	if sys.Legitimate == nil {
 		return nil, fmt.Errorf("spec %s declares no legitimacy predicate, so closure and convergence mean nothing for it", sys.Name)
 	}
-	switch opts.Fairness {
-	case NoFairness, WeakFairness, "":
-	default:
-		return nil, fmt.Errorf("convergence under %s fairness is not implemented yet (none, weak)", opts.Fairness)
-	}
 	start := time.Now()
 	sp, err := explore.NewSpace(sys)
 	if err != nil {
@@ -153,7 +148,11 @@ func analyseStability(ctx context.Context, sys *model.System, opts Options, want
 		return res, nil
 	}
 
-	a := &componentAnalysis{sp: sp, inL: inL, fairness: opts.Fairness, cur: sp.NewCursor(), h: make([]uint16, sp.Size())}
+	fairness := opts.Fairness
+	if fairness == "" {
+		fairness = NoFairness
+	}
+	a := &componentAnalysis{sp: sp, inL: inL, fairness: fairness, rule: ruleFor(fairness, sys.N()), cur: sp.NewCursor(), h: make([]uint16, sp.Size())}
 	var progress func(uint64)
 	if opts.Search.Progress != nil {
 		every := opts.Search.ProgressEvery
@@ -206,7 +205,7 @@ func analyseStability(ctx context.Context, sys *model.System, opts Options, want
 		return nil, err
 	}
 	if res.stab.Unbounded {
-		res.stab.RoundsNote = "unfair cycles outside L make the rounds of fair executions unbounded as well"
+		res.stab.RoundsNote = "unfair cycles outside L: rounds are not computed on a graph with cycles"
 	} else {
 		rounds, _, note, err := worstRounds(ctx, sp, inL, workers, opts.RoundsLimit)
 		if err != nil {
@@ -223,6 +222,7 @@ type componentAnalysis struct {
 	sp        *explore.Space
 	inL       explore.Bits
 	fairness  Fairness
+	rule      fairnessRule
 	cur       *explore.Cursor
 	h         []uint16
 	violation *Counterexample
@@ -266,192 +266,36 @@ func (a *componentAnalysis) component(members []uint32, succs []uint32) error {
 		a.h[v] = uint16(h)
 		return nil
 	}
-	// A cycle outside L.
-	sorted := slices.Clone(members)
-	slices.Sort(sorted)
-	in := func(w uint32) bool { _, ok := slices.BinarySearch(sorted, w); return ok }
-	if a.fairness != WeakFairness {
-		cycle, err := a.shortestCycle(members[0], in)
-		if err != nil {
-			return err
-		}
-		a.violation, a.reason = cycle, "a cycle of configurations outside L"
-		return explore.ErrStop
-	}
-	fair, always, moved, err := a.weaklyFair(sorted, in)
+	// A cycle outside L: a violation if some cycle in the component is
+	// fair (every cycle, under no fairness, unless finite actions such as
+	// leaving a critical section are starved on it).
+	lg, err := buildLocal(a.sp, a.cur, members)
 	if err != nil {
 		return err
 	}
-	if fair {
-		cycle, err := a.fairCycle(sorted, in, always, moved)
+	if part := lg.fairPart(a.rule); part != nil {
+		local, wants := lg.fairCycle(part, slices.Min(part), a.rule)
+		cycle := make([]uint32, len(local))
+		for i, v := range local {
+			cycle[i] = lg.ids[v]
+		}
+		// Every configuration is a starting point: the lasso starts on
+		// its cycle.
+		ce, err := lassoOf(a.sp, cycle[:1], cycle, wants)
 		if err != nil {
 			return err
 		}
-		a.violation, a.reason = cycle, "a weakly fair cycle of configurations outside L"
+		a.violation = ce
+		a.reason = "a cycle of configurations outside L"
+		if a.fairness != NoFairness {
+			a.reason = fmt.Sprintf("a %sly fair cycle of configurations outside L", a.fairness)
+		}
 		return explore.ErrStop
 	}
 	for _, v := range members {
 		a.h[v] = hInf
 	}
 	return nil
-}
-
-// edge is a step inside a component, as ranks and the processes moving.
-type edge struct {
-	to     uint32
-	movers uint64
-}
-
-func movers(step *model.Step) uint64 {
-	var m uint64
-	for _, mv := range step.Moves {
-		m |= 1 << mv.Proc
-	}
-	return m
-}
-
-// inside returns v's enabled processes and its steps that stay in the
-// component.
-func (a *componentAnalysis) inside(v uint32, in func(uint32) bool) (enabled uint64, out []edge, err error) {
-	st, err := a.cur.Load(v)
-	if err != nil {
-		return 0, nil, err
-	}
-	_, err = a.cur.Successors(st, func(step *model.Step, to uint32, _ *model.State) {
-		m := movers(step)
-		enabled |= m
-		if in(to) {
-			out = append(out, edge{to: to, movers: m})
-		}
-	})
-	return enabled, out, err
-}
-
-// weaklyFair decides whether the component holds a weakly fair cycle: one
-// exists if and only if no process is enabled in every configuration of
-// the component without moving on one of its internal steps (a walk
-// through every configuration and internal step of the component is then
-// fair). It returns the processes enabled everywhere and those moving
-// inside.
-func (a *componentAnalysis) weaklyFair(members []uint32, in func(uint32) bool) (fair bool, always, moved uint64, err error) {
-	always = ^uint64(0)
-	for _, v := range members {
-		enabled, out, err := a.inside(v, in)
-		if err != nil {
-			return false, 0, 0, err
-		}
-		always &= enabled
-		for _, e := range out {
-			moved |= e.movers
-		}
-	}
-	return always&^moved == 0, always, moved, nil
-}
-
-// walk finds, by breadth-first search inside the component, a shortest
-// path from s whose last step satisfies goal, and returns its
-// configurations after s.
-func (a *componentAnalysis) walk(s uint32, in func(uint32) bool, goal func(v uint32, e edge) bool) ([]uint32, error) {
-	parent := map[uint32]uint32{s: s}
-	queue := []uint32{s}
-	for len(queue) > 0 {
-		v := queue[0]
-		queue = queue[1:]
-		_, out, err := a.inside(v, in)
-		if err != nil {
-			return nil, err
-		}
-		for _, e := range out {
-			if goal(v, e) {
-				// e.to, v, ..., the first configuration after s; reversed.
-				path := []uint32{e.to}
-				for u := v; u != s; u = parent[u] {
-					path = append(path, u)
-				}
-				slices.Reverse(path)
-				return path, nil
-			}
-			if _, seen := parent[e.to]; !seen {
-				parent[e.to] = v
-				queue = append(queue, e.to)
-			}
-		}
-	}
-	return nil, errors.New("no path inside a strongly connected component: the component is not strongly connected")
-}
-
-// shortestCycle returns a shortest cycle through s inside the component, as
-// a lasso that starts on it (every configuration is a starting point).
-func (a *componentAnalysis) shortestCycle(s uint32, in func(uint32) bool) (*Counterexample, error) {
-	path, err := a.walk(s, in, func(_ uint32, e edge) bool { return e.to == s })
-	if err != nil {
-		return nil, err
-	}
-	// path ends with s: the cycle is s, path[:len-1]..., back to s.
-	ranks := append([]uint32{s}, path[:len(path)-1]...)
-	return a.lasso(ranks)
-}
-
-// fairCycle builds a weakly fair cycle through the component: from its
-// first configuration it takes, for every process that moves inside, one
-// internal step of that process, and visits, for every other process, a
-// configuration where it is disabled, then returns to the start.
-func (a *componentAnalysis) fairCycle(members []uint32, in func(uint32) bool, always, moved uint64) (*Counterexample, error) {
-	s := members[0]
-	ranks := []uint32{s}
-	cur := s
-	n := a.sp.System().N()
-	for p := 0; p < n; p++ {
-		bit := uint64(1) << p
-		var goal func(v uint32, e edge) bool
-		switch {
-		case moved&bit != 0:
-			goal = func(_ uint32, e edge) bool { return e.movers&bit != 0 }
-		case always&bit == 0:
-			// p is disabled somewhere: reach such a configuration.
-			goal = func(_ uint32, e edge) bool {
-				enabled, _, err := a.inside(e.to, in)
-				if err != nil {
-					a.err = err
-					return false
-				}
-				return enabled&bit == 0
-			}
-			if enabled, _, err := a.inside(cur, in); err != nil {
-				return nil, err
-			} else if enabled&bit == 0 {
-				continue
-			}
-		default:
-			continue
-		}
-		path, err := a.walk(cur, in, goal)
-		if err != nil {
-			return nil, err
-		}
-		if a.err != nil {
-			return nil, a.err
-		}
-		ranks = append(ranks, path...)
-		cur = path[len(path)-1]
-	}
-	if cur != s || len(ranks) == 1 {
-		path, err := a.walk(cur, in, func(_ uint32, e edge) bool { return e.to == s })
-		if err != nil {
-			return nil, err
-		}
-		ranks = append(ranks, path...)
-	}
-	// ranks ends with s again: drop it, the lasso closes on its own.
-	return a.lasso(ranks[:len(ranks)-1])
-}
-
-func (a *componentAnalysis) lasso(ranks []uint32) (*Counterexample, error) {
-	states, steps, err := a.sp.Trace(ranks, true)
-	if err != nil {
-		return nil, err
-	}
-	return &Counterexample{Kind: Lasso, States: states, Steps: steps, LoopStart: 0}, nil
 }
 
 // worstCase fills in the worst case and its witness: the least-ranked

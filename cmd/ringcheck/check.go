@@ -210,9 +210,6 @@ func planCheck(specName string, f *checkFlags, extra map[string]int) (*checkPlan
 	if f.fairnessSet && !slices.Contains(props, invariants.Convergence) && !slices.Contains(props, invariants.Starvation) {
 		return nil, usageError("--fairness applies to starvation and convergence, which --check does not name")
 	}
-	if fairness == invariants.StrongFairness && slices.Contains(props, invariants.Convergence) {
-		return nil, usageError("convergence under --fairness strong is not implemented yet (none, weak)")
-	}
 	if stabilizing && slices.Contains(props, invariants.Starvation) {
 		return nil, usageError("starvation is checked from the initial configurations and closure and convergence from all of them: check them in separate runs")
 	}
@@ -233,6 +230,9 @@ func planCheck(specName string, f *checkFlags, extra map[string]int) (*checkPlan
 	sys, err := spec.Build(values, bopts)
 	if err != nil {
 		return nil, usageError("%v", err)
+	}
+	if err := invariants.Applicable(sys, props); err != nil {
+		return nil, usageError("--check: %v", err)
 	}
 	if from == invariants.FromAll {
 		if _, ok := sys.Configurations(); !ok {

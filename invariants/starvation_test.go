@@ -1,0 +1,177 @@
+package invariants_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/ringcheck/ringcheck/explore"
+	"github.com/ringcheck/ringcheck/invariants"
+	"github.com/ringcheck/ringcheck/model"
+)
+
+// greedy: two processes share a critical section with no turn: a waiting
+// process enters whenever the other is not inside. Process 0 can re-request
+// and re-enter forever while process 1 waits: its entry is enabled
+// infinitely often but not continuously, so weak fairness allows the
+// starvation and strong fairness forbids it.
+func greedy(t *testing.T) (*model.System, model.VarID) {
+	t.Helper()
+	b := model.NewBuilder("greedy", model.BiRing, 2)
+	st := b.Var("st", model.Enum("idle", "want", "cs"))
+	const idle, want, cs = 0, 1, 2
+	b.Action(model.Action{
+		Name: "request", Kind: model.Environment, Liveness: model.Optional,
+		Guard:  func(c *model.Ctx) bool { return c.Get(st) == idle },
+		Effect: func(c *model.Ctx, _ int) { c.Set(st, want) },
+	})
+	b.Action(model.Action{
+		Name:   "enter",
+		Guard:  func(c *model.Ctx) bool { return c.Get(st) == want && c.Read(1-c.P, st) != cs },
+		Effect: func(c *model.Ctx, _ int) { c.Set(st, cs) },
+	})
+	b.Action(model.Action{
+		Name: "leave", Kind: model.Environment, Liveness: model.Finite,
+		Guard:  func(c *model.Ctx) bool { return c.Get(st) == cs },
+		Effect: func(c *model.Ctx, _ int) { c.Set(st, idle) },
+	})
+	b.ProcessPredicate(model.ProcessPredicate{Name: "requesting", Holds: func(s *model.State, p int) bool { return s.Get(p, st) == want }})
+	b.ProcessPredicate(model.ProcessPredicate{Name: "inCS", Holds: func(s *model.State, p int) bool { return s.Get(p, st) == cs }})
+	b.Initial(func(*model.System, *model.State) {})
+	sys, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sys, st
+}
+
+func TestStarvationUnderFairness(t *testing.T) {
+	sys, _ := greedy(t)
+	for _, tt := range []struct {
+		fairness invariants.Fairness
+		verdict  invariants.Verdict
+	}{
+		{invariants.NoFairness, invariants.Violated},
+		{invariants.WeakFairness, invariants.Violated},
+		{invariants.StrongFairness, invariants.Holds},
+	} {
+		rep, err := invariants.Check(context.Background(), sys, invariants.Options{
+			Properties: []invariants.Property{invariants.Starvation},
+			From:       invariants.FromInit,
+			Fairness:   tt.fairness,
+			Search:     explore.Options{Workers: 2},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := rep.Outcomes[0]
+		if o.Verdict != tt.verdict {
+			t.Fatalf("%s fairness: %s (%s), want %s", tt.fairness, o.Verdict, o.Reason, tt.verdict)
+		}
+		if o.Verdict == invariants.Violated {
+			CheckStarvationLasso(t, sys, o.Counterexample, o.Starving[0], tt.fairness)
+		}
+	}
+}
+
+// CheckStarvationLasso checks a starvation counterexample: a real
+// execution from an initial state, a lasso whose cycle closes, the
+// starving process requesting and outside its critical section throughout
+// the cycle, and the cycle fair: every process's scheduled actions under
+// the chosen fairness, its finite actions under at least weak fairness.
+func CheckStarvationLasso(t *testing.T, sys *model.System, ce *invariants.Counterexample, p int, fairness invariants.Fairness) {
+	t.Helper()
+	if ce == nil || ce.Kind != invariants.Lasso || len(ce.Steps) != len(ce.States) {
+		t.Fatalf("want a lasso, got %+v", ce)
+	}
+	isInit := false
+	for _, s := range sys.Initial() {
+		isInit = isInit || s.Equal(ce.States[0])
+	}
+	if !isInit {
+		t.Fatal("the lasso does not start in an initial configuration")
+	}
+	ex := sys.NewExpander()
+	next := sys.NewState()
+	for i := range ce.Steps {
+		to := ce.LoopStart
+		if i+1 < len(ce.States) {
+			to = i + 1
+		}
+		if err := ex.Apply(ce.States[i], &ce.Steps[i], next); err != nil || !next.Equal(ce.States[to]) {
+			t.Fatalf("step %d does not lead to state %d: %v", i, to, err)
+		}
+	}
+	req, _ := sys.ProcessPredicateByName("requesting")
+	cs, _ := sys.ProcessPredicateByName("inCS")
+	type role struct {
+		proc int
+		l    model.Liveness
+	}
+	enabledEverywhere := map[role]bool{}
+	enabledSomewhere := map[role]bool{}
+	taken := map[role]bool{}
+	for q := 0; q < sys.N(); q++ {
+		for _, l := range []model.Liveness{model.Scheduled, model.Finite} {
+			enabledEverywhere[role{q, l}] = true
+		}
+	}
+	for i := ce.LoopStart; i < len(ce.States); i++ {
+		s := ce.States[i]
+		if !req.Holds(s, p) || cs.Holds(s, p) {
+			t.Fatalf("process %d does not wait in state %d of the cycle", p, i)
+		}
+		here := map[role]bool{}
+		if _, err := ex.Expand(s, func(step *model.Step, _ *model.State) bool {
+			for _, m := range step.Moves {
+				here[role{int(m.Proc), sys.Processes[m.Proc].Actions[m.Action].Liveness}] = true
+			}
+			return true
+		}); err != nil {
+			t.Fatal(err)
+		}
+		for r := range enabledEverywhere {
+			enabledEverywhere[r] = enabledEverywhere[r] && here[r]
+			enabledSomewhere[r] = enabledSomewhere[r] || here[r]
+		}
+		for _, m := range ce.Steps[i].Moves {
+			taken[role{int(m.Proc), sys.Processes[m.Proc].Actions[m.Action].Liveness}] = true
+		}
+	}
+	for r := range enabledEverywhere {
+		f := fairness
+		if r.l == model.Finite && f == invariants.NoFairness {
+			f = invariants.WeakFairness
+		}
+		switch {
+		case f == invariants.WeakFairness && enabledEverywhere[r] && !taken[r]:
+			t.Fatalf("the cycle is not weakly fair to process %d's %v actions", r.proc, r.l)
+		case f == invariants.StrongFairness && enabledSomewhere[r] && !taken[r]:
+			t.Fatalf("the cycle is not strongly fair to process %d's %v actions", r.proc, r.l)
+		}
+	}
+}
+
+// TestLeavingIsAlwaysFair: under no fairness a process may still not stay
+// in its critical section forever: a cycle in which process 0 sits in its
+// critical section while process 1 waits is not a counterexample, because
+// leaving is a finite action. The greedy lock's counterexamples all have
+// process 0 leave.
+func TestLeavingIsAlwaysFair(t *testing.T) {
+	sys, st := greedy(t)
+	rep, err := invariants.Check(context.Background(), sys, invariants.Options{
+		Properties: []invariants.Property{invariants.Starvation},
+		From:       invariants.FromInit,
+		Fairness:   invariants.NoFairness,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ce := rep.Outcomes[0].Counterexample
+	left := false
+	for i := ce.LoopStart; i < len(ce.States); i++ {
+		left = left || ce.States[i].Get(0, st) != 2
+	}
+	if !left {
+		t.Fatal("the starvation cycle keeps process 0 in its critical section forever")
+	}
+}
