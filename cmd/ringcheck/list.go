@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/specs"
 	"github.com/ringcheck/ringcheck/specs/catalog"
 )
@@ -27,6 +28,18 @@ type listedClaim struct {
 	Source   string         `json:"source"`
 }
 
+// listedAction is an action's name, kind and role under fairness.
+type listedAction struct {
+	Name     string `json:"name"`
+	Kind     string `json:"kind"`
+	Liveness string `json:"liveness"`
+}
+
+type listedPredicate struct {
+	Name string `json:"name"`
+	Doc  string `json:"doc,omitempty"`
+}
+
 type listedSpec struct {
 	Name          string        `json:"name"`
 	Summary       string        `json:"summary"`
@@ -37,6 +50,12 @@ type listedSpec struct {
 	Invariants    []string      `json:"invariants"`
 	DefaultChecks []string      `json:"default_checks"`
 	Claims        []listedClaim `json:"claims"`
+	// Actions lists the actions of the model built with the defaults, with
+	// their liveness roles: "scheduled" actions follow --fairness,
+	// "finite" ones (leaving a critical section) are always weakly fair,
+	// "optional" ones (requesting) are never obliged.
+	Actions           []listedAction    `json:"actions"`
+	ProcessPredicates []listedPredicate `json:"process_predicates,omitempty"`
 }
 
 func newListCmd() *cobra.Command {
@@ -54,7 +73,11 @@ func newListCmd() *cobra.Command {
 			if asJSON {
 				var all []listedSpec
 				for _, s := range reg.All() {
-					all = append(all, listed(s))
+					l, err := listed(s)
+					if err != nil {
+						return err
+					}
+					all = append(all, l)
 				}
 				enc := json.NewEncoder(out)
 				enc.SetIndent("", "  ")
@@ -77,6 +100,19 @@ func newListCmd() *cobra.Command {
 					fmt.Fprintf(out, "  invariant:  %s\n", inv)
 				}
 				fmt.Fprintf(out, "  checks:     %s (default)\n", strings.Join(s.DefaultChecks, ","))
+				l, err := listed(s)
+				if err != nil {
+					return err
+				}
+				var roles []string
+				for _, a := range l.Actions {
+					if a.Liveness != model.Scheduled.String() {
+						roles = append(roles, a.Name+" "+a.Liveness)
+					}
+				}
+				if len(roles) > 0 {
+					fmt.Fprintf(out, "  liveness:   %s (finite: always weakly fair; optional: never obliged)\n", strings.Join(roles, ", "))
+				}
 				for _, c := range s.Claims {
 					fmt.Fprintf(out, "  claim:      %s %s for %s from %s: %s\n", c.Property, c.Verdict, specs.Values(c.Params), c.From, c.Source)
 				}
@@ -88,7 +124,7 @@ func newListCmd() *cobra.Command {
 	return cmd
 }
 
-func listed(s *specs.Spec) listedSpec {
+func listed(s *specs.Spec) (listedSpec, error) {
 	l := listedSpec{
 		Name: s.Name, Summary: s.Summary, Source: s.Source, Communication: s.Communication,
 		Legitimacy: s.Legitimacy, Invariants: s.Invariants, DefaultChecks: s.DefaultChecks,
@@ -99,5 +135,25 @@ func listed(s *specs.Spec) listedSpec {
 	for _, c := range s.Claims {
 		l.Claims = append(l.Claims, listedClaim{Property: c.Property, Verdict: c.Verdict, Params: c.Params, From: c.From, Source: c.Source})
 	}
-	return l
+	vals, err := s.Resolve(nil)
+	if err != nil {
+		return l, err
+	}
+	sys, err := s.Build(vals, specs.BuildOptions{})
+	if err != nil {
+		return l, fmt.Errorf("spec %s with its defaults: %w", s.Name, err)
+	}
+	seen := map[string]bool{}
+	for _, p := range sys.Processes {
+		for _, a := range p.Actions {
+			if !seen[a.Name] {
+				seen[a.Name] = true
+				l.Actions = append(l.Actions, listedAction{Name: a.Name, Kind: a.Kind.String(), Liveness: a.Liveness.String()})
+			}
+		}
+	}
+	for _, pp := range sys.ProcessPredicates {
+		l.ProcessPredicates = append(l.ProcessPredicates, listedPredicate{Name: pp.Name, Doc: pp.Doc})
+	}
+	return l, nil
 }
