@@ -462,6 +462,7 @@ func checkStarvation(ctx context.Context, g *explore.ReachGraph, fairness Fairne
 			if first, err = viol.counterexample(g); err != nil {
 				return o, err
 			}
+			first.Process = &p
 		}
 	}
 	if len(starving) > 0 {

@@ -63,6 +63,9 @@ type Counterexample struct {
 	States    []*model.State
 	Steps     []model.Step
 	LoopStart int
+	// Process is the process the violation is about (the one that
+	// starves), or nil.
+	Process *int
 }
 
 // Outcome is the verdict on one property and, when violated, its

@@ -21,6 +21,13 @@ func WriteTraceText(w io.Writer, t *Trace) error {
 		shape = "a lasso"
 	}
 	p.printf("%s counterexample for %s (%s): %s of %d step%s\n", t.Property, t.Spec, paramString(t.Params), shape, steps, plural(steps))
+	if t.Process != nil {
+		p.printf("process %d requests and never enters its critical section", *t.Process)
+		if t.LoopStart != nil {
+			p.printf(": it waits in every state of the loop")
+		}
+		p.printf("\n")
+	}
 	for i := range t.States {
 		if t.LoopStart != nil && *t.LoopStart == i {
 			p.printf("-- loop starts here: the steps from state %d on repeat forever --\n", i)

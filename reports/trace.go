@@ -25,6 +25,8 @@ type Trace struct {
 	Property  string         `json:"property"`
 	Kind      string         `json:"kind"`
 	LoopStart *int           `json:"loop_start,omitempty"`
+	// Process is the process the violation is about: the one that starves.
+	Process *int `json:"process,omitempty"`
 	States    []TraceState   `json:"states"`
 	Steps     []TraceStep    `json:"steps"`
 }
@@ -138,7 +140,7 @@ func (fs *Fields) UnmarshalJSON(data []byte) error {
 
 // NewTrace converts a counterexample of sys into a trace.
 func NewTrace(sys *model.System, params map[string]int, property string, ce *invariants.Counterexample) *Trace {
-	t := &Trace{Spec: sys.Name, Params: params, Property: property, Kind: string(ce.Kind)}
+	t := &Trace{Spec: sys.Name, Params: params, Property: property, Kind: string(ce.Kind), Process: ce.Process}
 	if ce.Kind == invariants.Lasso {
 		ls := ce.LoopStart
 		t.LoopStart = &ls
@@ -251,6 +253,9 @@ func (t *Trace) Validate() error {
 				return fmt.Errorf("state %d: process %d has id %d", i, j, p.ID)
 			}
 		}
+	}
+	if t.Process != nil && (*t.Process < 0 || *t.Process >= len(shape.Processes)) {
+		return fmt.Errorf(`"process" %d does not exist`, *t.Process)
 	}
 	for i, s := range t.Steps {
 		if len(s.Processes) == 0 || s.Action == "" {
