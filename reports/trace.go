@@ -26,9 +26,9 @@ type Trace struct {
 	Kind      string         `json:"kind"`
 	LoopStart *int           `json:"loop_start,omitempty"`
 	// Process is the process the violation is about: the one that starves.
-	Process *int `json:"process,omitempty"`
-	States    []TraceState   `json:"states"`
-	Steps     []TraceStep    `json:"steps"`
+	Process *int         `json:"process,omitempty"`
+	States  []TraceState `json:"states"`
+	Steps   []TraceStep  `json:"steps"`
 }
 
 // TraceState is one configuration of a trace.
