@@ -30,6 +30,9 @@ type Claim struct {
 	Verdict  string
 	Params   map[string]int
 	From     string
+	// Fairness qualifies liveness claims (starvation, convergence): none,
+	// weak or strong; empty means none.
+	Fairness string
 	Source   string
 }
 

@@ -25,6 +25,7 @@ type listedClaim struct {
 	Verdict  string         `json:"verdict"`
 	Params   map[string]int `json:"params"`
 	From     string         `json:"from"`
+	Fairness string         `json:"fairness,omitempty"`
 	Source   string         `json:"source"`
 }
 
@@ -114,7 +115,11 @@ func newListCmd() *cobra.Command {
 					fmt.Fprintf(out, "  liveness:   %s (finite: always weakly fair; optional: never obliged)\n", strings.Join(roles, ", "))
 				}
 				for _, c := range s.Claims {
-					fmt.Fprintf(out, "  claim:      %s %s for %s from %s: %s\n", c.Property, c.Verdict, specs.Values(c.Params), c.From, c.Source)
+					under := ""
+					if c.Fairness != "" {
+						under = ", " + c.Fairness + " fairness"
+					}
+					fmt.Fprintf(out, "  claim:      %s %s for %s from %s%s: %s\n", c.Property, c.Verdict, specs.Values(c.Params), c.From, under, c.Source)
 				}
 			}
 			return nil
@@ -133,7 +138,7 @@ func listed(s *specs.Spec) (listedSpec, error) {
 		l.Params = append(l.Params, listedParam{Name: p.Name, Default: p.Default, Min: p.Min, Max: p.Max, Doc: p.Doc})
 	}
 	for _, c := range s.Claims {
-		l.Claims = append(l.Claims, listedClaim{Property: c.Property, Verdict: c.Verdict, Params: c.Params, From: c.From, Source: c.Source})
+		l.Claims = append(l.Claims, listedClaim{Property: c.Property, Verdict: c.Verdict, Params: c.Params, From: c.From, Fairness: c.Fairness, Source: c.Source})
 	}
 	vals, err := s.Resolve(nil)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"github.com/ringcheck/ringcheck/specs/counterflush"
 	"github.com/ringcheck/ringcheck/specs/dijkstra"
 	"github.com/ringcheck/ringcheck/specs/klnaive"
+	"github.com/ringcheck/ringcheck/specs/klpusher"
 )
 
 // Registry returns a new registry of all the specs, in the order `list`
@@ -14,6 +15,7 @@ func Registry() (*specs.Registry, error) {
 	return specs.NewRegistry(
 		dijkstra.Spec(),
 		klnaive.Spec(),
+		klpusher.Spec(),
 		counterflush.Spec(),
 	)
 }

@@ -78,16 +78,23 @@ func TestClaimsAgreeWithTheChecker(t *testing.T) {
 					t.Fatal(err)
 				}
 				from, _ := invariants.ParseFrom(c.From)
+				fairness := invariants.NoFairness
+				if c.Fairness != "" {
+					if fairness, err = invariants.ParseFairness(c.Fairness); err != nil {
+						t.Fatal(err)
+					}
+				}
 				rep, err := invariants.Check(context.Background(), sys, invariants.Options{
 					Properties: []invariants.Property{invariants.Property(c.Property)},
 					From:       from,
+					Fairness:   fairness,
 					Search:     explore.Options{Workers: 2},
 				})
 				if err != nil {
 					t.Fatal(err)
 				}
 				if got := rep.Outcomes[0].Verdict; string(got) != c.Verdict {
-					t.Fatalf("%s for %s from %s: checker says %s, the paper %s", c.Property, vals, c.From, got, c.Verdict)
+					t.Fatalf("%s for %s from %s (fairness %q): checker says %s, the paper %s", c.Property, vals, c.From, c.Fairness, got, c.Verdict)
 				}
 			})
 		}

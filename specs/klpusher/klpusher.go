@@ -84,12 +84,14 @@ func Spec() *specs.Spec {
 			"units-in-use: the units held by processes in their critical section never exceed L",
 			"one-pusher: exactly one Pusher message is in the system",
 		},
-		DefaultChecks: []string{"safety", "deadlock"},
+		DefaultChecks: []string{"safety", "deadlock", "starvation"},
 		Claims: []specs.Claim{
 			{Property: "deadlock", Verdict: "holds", Params: fig2, From: "init",
 				Source: "§2: the pusher prevents the global deadlock of Figure 1"},
 			{Property: "safety", Verdict: "holds", Params: fig2, From: "init",
 				Source: "tokens and the pusher are conserved, so at most L units are in use"},
+			{Property: "starvation", Verdict: "violated", Params: fig2, From: "init", Fairness: "weak",
+				Source: "Figure 2: processes 0 and 1 need one token, process 2 two; the pusher makes 2 release its token forever"},
 		},
 		Build: Build,
 	}

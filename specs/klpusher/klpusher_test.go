@@ -3,6 +3,7 @@ package klpusher_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync/atomic"
 	"testing"
 
@@ -111,43 +112,51 @@ func TestPush(t *testing.T) {
 	}{
 		{
 			name:   "holder releases its one token, then the pusher",
-			l:      3, k: 2,
+			l:      3,
+			k:      2,
 			before: config{need: []int{0, 2, 0}, cnt: []int{0, 1, 0}, in: []string{"T", "P", "T"}},
 			after:  config{need: []int{0, 2, 0}, cnt: []int{0, 0, 0}, in: []string{"T", "", "TTP"}},
 		},
 		{
 			name:   "holder releases all its tokens, ahead of the pusher",
-			l:      3, k: 3,
+			l:      3,
+			k:      3,
 			before: config{need: []int{0, 3, 0}, cnt: []int{0, 2, 0}, in: []string{"", "PT", ""}},
 			after:  config{need: []int{0, 3, 0}, cnt: []int{0, 0, 0}, in: []string{"", "T", "TTP"}},
 		},
 		{
 			name:   "process in its critical section keeps its tokens",
-			l:      3, k: 2,
+			l:      3,
+			k:      2,
 			before: config{need: []int{0, 2, 0}, cnt: []int{0, 2, 0}, in: []string{"T", "P", ""}},
 			after:  config{need: []int{0, 2, 0}, cnt: []int{0, 2, 0}, in: []string{"T", "", "P"}},
 		},
 		{
 			name:   "idle process just forwards the pusher",
-			l:      3, k: 2,
+			l:      3,
+			k:      2,
 			before: config{need: []int{0, 0, 0}, cnt: []int{0, 0, 0}, in: []string{"T", "P", "TT"}},
 			after:  config{need: []int{0, 0, 0}, cnt: []int{0, 0, 0}, in: []string{"T", "", "TTP"}},
 		},
 		{
 			name:   "requesting process holding nothing just forwards the pusher",
-			l:      3, k: 2,
+			l:      3,
+			k:      2,
 			before: config{need: []int{0, 2, 0}, cnt: []int{0, 0, 0}, in: []string{"TTT", "P", ""}},
 			after:  config{need: []int{0, 2, 0}, cnt: []int{0, 0, 0}, in: []string{"TTT", "", "P"}},
 		},
 		{
 			name:    "a full outgoing channel blocks the whole step (Cmax=2)",
-			l:       3, k: 2, cmax: 2,
+			l:       3,
+			k:       2,
+			cmax:    2,
 			before:  config{need: []int{0, 2, 0}, cnt: []int{0, 1, 0}, in: []string{"", "P", "T"}},
 			blocked: true,
 		},
 		{
 			name:    "the pusher behind a token is not received first",
-			l:       3, k: 2,
+			l:       3,
+			k:       2,
 			before:  config{need: []int{0, 0, 0}, cnt: []int{0, 0, 0}, in: []string{"", "TP", "TT"}},
 			blocked: true,
 		},
@@ -454,7 +463,9 @@ func TestFigure2Lasso(t *testing.T) {
 }
 
 // TestFigure2Starvation: ringcheck's starvation check finds Figure 2's
-// starvation under weak fairness, once the check exists.
+// starvation under weak fairness (skipped in a build without the check).
+// Every process can starve, not only Figure 2's process 2: the same
+// verdicts as SPIN's (TestSPINStarvation).
 func TestFigure2Starvation(t *testing.T) {
 	if err := invariants.Implemented(invariants.Starvation); err != nil {
 		t.Skip(err)
@@ -474,6 +485,9 @@ func TestFigure2Starvation(t *testing.T) {
 		t.Fatalf("starvation %s, want violated (Figure 2)", o.Verdict)
 	}
 	t.Logf("%s", o.Reason)
+	if !slices.Equal(o.Starving, []int{0, 1, 2}) {
+		t.Errorf("starving processes %v, want [0 1 2] (Figure 2 is process 2; SPIN finds a fair cycle for each)", o.Starving)
+	}
 	ce := o.Counterexample
 	if ce == nil || ce.Kind != invariants.Lasso {
 		t.Fatalf("counterexample %+v, want a lasso", ce)

@@ -387,3 +387,11 @@ func Parse(out string) (Result, error) {
 	}
 	return r, nil
 }
+
+// FairCFlags returns LivenessCFlags plus the -DNFAIR that pan needs for a
+// weak-fairness search (pan -a -f) of a model running procs processes,
+// init included: pan's default NFAIR=2 allows only 6, and pan refuses to
+// run with more.
+func FairCFlags(procs int) []string {
+	return append(LivenessCFlags(), fmt.Sprintf("-DNFAIR=%d", max(2, (procs+1)/4+1)))
+}

@@ -72,10 +72,13 @@
  * with req = (0 < need[P] && cnt[P] < need[P]) and cs = (0 < need[P] &&
  * cnt[P] == need[P]), ringcheck's "requesting" and "inCS". Build and run:
  *   spin -DSTARVE -DP=2 -a klpusher.pml
- *   gcc -O2 -DNOREDUCE -DMEMLIM=16000 -o pan pan.c     (no -DSAFETY)
- *   ./pan -a -f -m1000000
- * An "acceptance cycle" is a weakly fair execution in which P requests and
- * never enters its critical section. For the fairness to be ringcheck's,
+ *   gcc -O2 -DNOREDUCE -DMEMLIM=16000 -DNFAIR=3 -o pan pan.c   (no -DSAFETY)
+ *   ./pan -a -f -m100000
+ * (pan -f needs NFAIR > (processes + 1) / 4, processes = 2N + 1 with init:
+ * 3 for N = 3, 4 for N = 5 or 6; see spintest.FairCFlags.) An "acceptance
+ * cycle" is a weakly fair execution in which P requests and never enters
+ * its critical section. For N=3, L=3, K=2 pan finds one for P = 0, 1 and 2
+ * (Figure 2's is P = 2); for K = 1 it finds none. For the fairness to be ringcheck's,
  * STARVE adds to App(i) a step that changes nothing, enabled while i is
  * idle: request is optional (an idle process may stay idle forever), and
  * without that step pan -f would force every idle App to request. With it,
