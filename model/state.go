@@ -34,6 +34,10 @@ func (s *State) Len(c ChanID) int { return int(s.Lens[c]) }
 // At returns message i (0 is the head) of channel c.
 func (s *State) At(c ChanID, i int) Msg { return s.Msgs[int(s.lay.chanOff[c])+i] }
 
+// TypeOf returns the type of message m, so that predicates, which see only
+// the State, can tell messages apart.
+func (s *State) TypeOf(m Msg) MsgType { return MsgType(s.lay.letterType[m]) }
+
 // Push appends m to channel c, reporting false (and changing nothing) if
 // the channel is full.
 func (s *State) Push(c ChanID, m Msg) bool {

@@ -73,10 +73,123 @@ func Spec() *specs.Spec {
 }
 
 // Vars are the variable handles of a built kl-naive system, for tests and
-// predicates.
+// predicates. Its methods declare the naive protocol on a builder, for the
+// specs that extend it (kl-pusher): the same variables, actions,
+// invariant and predicates, so the extension encodes exactly this
+// protocol.
 type Vars struct {
 	Need, Cnt model.VarID
 	Token     model.MsgType
+}
+
+// Declare declares the variables need and cnt (0..K) in every process and
+// the message type Token.
+func Declare(b *model.Builder, k int) Vars {
+	return Vars{
+		Need:  b.Var("need", model.IntRange(0, k)),
+		Cnt:   b.Var("cnt", model.IntRange(0, k)),
+		Token: b.Message("Token"),
+	}
+}
+
+// AddRequest adds the environment action request(k), k in 1..K: an idle
+// process may request (optional: it may also stay idle forever).
+func (v Vars) AddRequest(b *model.Builder, k int) {
+	need, cnt := v.Need, v.Cnt
+	b.Action(model.Action{
+		Name:        "request",
+		Kind:        model.Environment,
+		Liveness:    model.Optional,
+		Choices:     k,
+		ChoiceLabel: func(i int) string { return "k=" + strconv.Itoa(i+1) },
+		Guard:       func(c *model.Ctx) bool { return c.Get(need) == 0 && c.Get(cnt) == 0 },
+		Effect:      func(c *model.Ctx, i int) { c.Set(need, i+1) },
+	})
+}
+
+// AddTokenHandling adds collect (a requester keeps a token it receives)
+// and forward (anyone else passes it on).
+func (v Vars) AddTokenHandling(b *model.Builder) {
+	need, cnt, token := v.Need, v.Cnt, v.Token
+	b.Action(model.Action{
+		Name: "collect",
+		Guard: func(c *model.Ctx) bool {
+			return c.HeadIs(c.In(c.Pred()), token) && c.Get(cnt) < c.Get(need)
+		},
+		Effect: func(c *model.Ctx, _ int) {
+			c.Receive(c.In(c.Pred()))
+			c.Set(cnt, c.Get(cnt)+1)
+		},
+	})
+	b.Action(model.Action{
+		Name: "forward",
+		Guard: func(c *model.Ctx) bool {
+			return c.HeadIs(c.In(c.Pred()), token) && c.Get(cnt) >= c.Get(need)
+		},
+		Effect: func(c *model.Ctx, _ int) {
+			c.Receive(c.In(c.Pred()))
+			c.Send(c.Out(c.Succ()), c.Msg(token))
+		},
+	})
+}
+
+// AddLeave adds the environment action leave: a process in its critical
+// section sends its tokens on and becomes idle (finite: always weakly
+// fair).
+func (v Vars) AddLeave(b *model.Builder) {
+	need, cnt, token := v.Need, v.Cnt, v.Token
+	b.Action(model.Action{
+		Name:     "leave",
+		Kind:     model.Environment,
+		Liveness: model.Finite,
+		Guard:    func(c *model.Ctx) bool { return c.Get(need) > 0 && c.Get(cnt) == c.Get(need) },
+		Effect: func(c *model.Ctx, _ int) {
+			out := c.Out(c.Succ())
+			for range c.Get(cnt) {
+				c.Send(out, c.Msg(token))
+			}
+			c.Set(need, 0)
+			c.Set(cnt, 0)
+		},
+	})
+}
+
+// AddPredicates adds the units-in-use invariant and the requesting and
+// inCS predicates of n processes sharing l units.
+func (v Vars) AddPredicates(b *model.Builder, n, l int) {
+	need, cnt := v.Need, v.Cnt
+	b.Invariant(model.Predicate{
+		Name: "units-in-use",
+		Doc:  "the units held by processes in their critical section never exceed L",
+		Holds: func(s *model.State) bool {
+			used := 0
+			for i := 0; i < n; i++ {
+				if nd := s.Get(i, need); nd > 0 && s.Get(i, cnt) == nd {
+					used += nd
+				}
+			}
+			return used <= l
+		},
+	})
+	b.ProcessPredicate(model.ProcessPredicate{
+		Name:  "requesting",
+		Doc:   "the process has requested units and is not yet in its critical section (0 < need, cnt < need)",
+		Holds: func(s *model.State, p int) bool { return s.Get(p, need) > 0 && s.Get(p, cnt) < s.Get(p, need) },
+	})
+	b.ProcessPredicate(model.ProcessPredicate{
+		Name:  "inCS",
+		Doc:   "the process is in its critical section (0 < need = cnt)",
+		Holds: func(s *model.State, p int) bool { return s.Get(p, need) > 0 && s.Get(p, cnt) == s.Get(p, need) },
+	})
+}
+
+// DealTokens puts the l tokens round-robin on the links of a ring of n
+// processes: token j in the channel into process j mod n.
+func (v Vars) DealTokens(sys *model.System, s *model.State, n, l int) {
+	for j := 0; j < l; j++ {
+		to := j % n
+		s.Push(sys.ChanBetween((to+n-1)%n, to), sys.Msg(v.Token))
+	}
 }
 
 // Build returns the model for parameters n, L, K and Cmax.
@@ -104,88 +217,17 @@ func build(p specs.Values, opts specs.BuildOptions) (*model.System, Vars, error)
 	}
 	b := model.NewBuilder("kl-naive", model.UniRing, n)
 	b.Daemon(opts.Daemon)
-	v.Need = b.Var("need", model.IntRange(0, k))
-	v.Cnt = b.Var("cnt", model.IntRange(0, k))
-	v.Token = b.Message("Token")
+	v = Declare(b, k)
 	overflow := model.Block
 	if opts.Overflow != nil {
 		overflow = *opts.Overflow
 	}
 	b.LinkChannels(cmax, overflow)
-	need, cnt, token := v.Need, v.Cnt, v.Token
-
-	b.Action(model.Action{
-		Name:        "request",
-		Kind:        model.Environment,
-		Liveness:    model.Optional,
-		Choices:     k,
-		ChoiceLabel: func(i int) string { return "k=" + strconv.Itoa(i+1) },
-		Guard:       func(c *model.Ctx) bool { return c.Get(need) == 0 && c.Get(cnt) == 0 },
-		Effect:      func(c *model.Ctx, i int) { c.Set(need, i+1) },
-	})
-	b.Action(model.Action{
-		Name: "collect",
-		Guard: func(c *model.Ctx) bool {
-			return c.HeadIs(c.In(c.Pred()), token) && c.Get(cnt) < c.Get(need)
-		},
-		Effect: func(c *model.Ctx, _ int) {
-			c.Receive(c.In(c.Pred()))
-			c.Set(cnt, c.Get(cnt)+1)
-		},
-	})
-	b.Action(model.Action{
-		Name: "forward",
-		Guard: func(c *model.Ctx) bool {
-			return c.HeadIs(c.In(c.Pred()), token) && c.Get(cnt) >= c.Get(need)
-		},
-		Effect: func(c *model.Ctx, _ int) {
-			c.Receive(c.In(c.Pred()))
-			c.Send(c.Out(c.Succ()), c.Msg(token))
-		},
-	})
-	b.Action(model.Action{
-		Name:     "leave",
-		Kind:     model.Environment,
-		Liveness: model.Finite,
-		Guard:    func(c *model.Ctx) bool { return c.Get(need) > 0 && c.Get(cnt) == c.Get(need) },
-		Effect: func(c *model.Ctx, _ int) {
-			out := c.Out(c.Succ())
-			for range c.Get(cnt) {
-				c.Send(out, c.Msg(token))
-			}
-			c.Set(need, 0)
-			c.Set(cnt, 0)
-		},
-	})
-	b.Invariant(model.Predicate{
-		Name: "units-in-use",
-		Doc:  "the units held by processes in their critical section never exceed L",
-		Holds: func(s *model.State) bool {
-			used := 0
-			for i := 0; i < n; i++ {
-				if nd := s.Get(i, need); nd > 0 && s.Get(i, cnt) == nd {
-					used += nd
-				}
-			}
-			return used <= l
-		},
-	})
-	b.ProcessPredicate(model.ProcessPredicate{
-		Name:  "requesting",
-		Doc:   "the process has requested units and is not yet in its critical section (0 < need, cnt < need)",
-		Holds: func(s *model.State, p int) bool { return s.Get(p, need) > 0 && s.Get(p, cnt) < s.Get(p, need) },
-	})
-	b.ProcessPredicate(model.ProcessPredicate{
-		Name:  "inCS",
-		Doc:   "the process is in its critical section (0 < need = cnt)",
-		Holds: func(s *model.State, p int) bool { return s.Get(p, need) > 0 && s.Get(p, cnt) == s.Get(p, need) },
-	})
-	b.Initial(func(sys *model.System, s *model.State) {
-		for j := 0; j < l; j++ {
-			to := j % n
-			s.Push(sys.ChanBetween((to+n-1)%n, to), sys.Msg(token))
-		}
-	})
+	v.AddRequest(b, k)
+	v.AddTokenHandling(b)
+	v.AddLeave(b)
+	v.AddPredicates(b, n, l)
+	b.Initial(func(sys *model.System, s *model.State) { v.DealTokens(sys, s, n, l) })
 	sys, err := b.Build()
 	return sys, v, err
 }

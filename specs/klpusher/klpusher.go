@@ -4,7 +4,8 @@
 // pusher token ("jeton pousseur") that the paper adds to break the deadlock
 // of its Figure 1, and whose starvation scenario is its Figure 2.
 //
-// The naive protocol is exactly the one of specs/klnaive: L resource tokens
+// The naive protocol is exactly the one of specs/klnaive, declared by its
+// own functions (klnaive.Declare and the Vars methods): L resource tokens
 // (messages of type Token) circulate on a unidirectional ring of n
 // processes with FIFO channels; each process has Need (0..K) and Cnt (0..K).
 // One more message, of type Pusher, circulates forever and is not a
@@ -60,10 +61,10 @@ package klpusher
 
 import (
 	"fmt"
-	"strconv"
 
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/specs"
+	"github.com/ringcheck/ringcheck/specs/klnaive"
 )
 
 // Spec returns the catalogue entry.
@@ -100,8 +101,8 @@ func Spec() *specs.Spec {
 // Vars are the variable and message handles of a built kl-pusher system,
 // for tests and predicates.
 type Vars struct {
-	Need, Cnt     model.VarID
-	Token, Pusher model.MsgType
+	klnaive.Vars
+	Pusher model.MsgType
 }
 
 // Build returns the model for parameters n, L, K and Cmax.
@@ -130,9 +131,7 @@ func build(p specs.Values, opts specs.BuildOptions) (*model.System, Vars, error)
 	}
 	b := model.NewBuilder("kl-pusher", model.UniRing, n)
 	b.Daemon(opts.Daemon)
-	v.Need = b.Var("need", model.IntRange(0, k))
-	v.Cnt = b.Var("cnt", model.IntRange(0, k))
-	v.Token = b.Message("Token")
+	v.Vars = klnaive.Declare(b, k)
 	v.Pusher = b.Message("Pusher")
 	overflow := model.Block
 	if opts.Overflow != nil {
@@ -141,35 +140,9 @@ func build(p specs.Values, opts specs.BuildOptions) (*model.System, Vars, error)
 	b.LinkChannels(cmax, overflow, v.Token, v.Pusher)
 	need, cnt, token, pusher := v.Need, v.Cnt, v.Token, v.Pusher
 
-	b.Action(model.Action{
-		Name:        "request",
-		Kind:        model.Environment,
-		Liveness:    model.Optional,
-		Choices:     k,
-		ChoiceLabel: func(i int) string { return "k=" + strconv.Itoa(i+1) },
-		Guard:       func(c *model.Ctx) bool { return c.Get(need) == 0 && c.Get(cnt) == 0 },
-		Effect:      func(c *model.Ctx, i int) { c.Set(need, i+1) },
-	})
-	b.Action(model.Action{
-		Name: "collect",
-		Guard: func(c *model.Ctx) bool {
-			return c.HeadIs(c.In(c.Pred()), token) && c.Get(cnt) < c.Get(need)
-		},
-		Effect: func(c *model.Ctx, _ int) {
-			c.Receive(c.In(c.Pred()))
-			c.Set(cnt, c.Get(cnt)+1)
-		},
-	})
-	b.Action(model.Action{
-		Name: "forward",
-		Guard: func(c *model.Ctx) bool {
-			return c.HeadIs(c.In(c.Pred()), token) && c.Get(cnt) >= c.Get(need)
-		},
-		Effect: func(c *model.Ctx, _ int) {
-			c.Receive(c.In(c.Pred()))
-			c.Send(c.Out(c.Succ()), c.Msg(token))
-		},
-	})
+	// The naive protocol's actions, in its order, with push before leave.
+	v.AddRequest(b, k)
+	v.AddTokenHandling(b)
 	b.Action(model.Action{
 		Name:  "push",
 		Guard: func(c *model.Ctx) bool { return c.HeadIs(c.In(c.Pred()), pusher) },
@@ -185,37 +158,8 @@ func build(p specs.Values, opts specs.BuildOptions) (*model.System, Vars, error)
 			c.Send(out, c.Msg(pusher))
 		},
 	})
-	b.Action(model.Action{
-		Name:     "leave",
-		Kind:     model.Environment,
-		Liveness: model.Finite,
-		Guard:    func(c *model.Ctx) bool { return c.Get(need) > 0 && c.Get(cnt) == c.Get(need) },
-		Effect: func(c *model.Ctx, _ int) {
-			out := c.Out(c.Succ())
-			for range c.Get(cnt) {
-				c.Send(out, c.Msg(token))
-			}
-			c.Set(need, 0)
-			c.Set(cnt, 0)
-		},
-	})
-	b.Invariant(model.Predicate{
-		Name: "units-in-use",
-		Doc:  "the units held by processes in their critical section never exceed L",
-		Holds: func(s *model.State) bool {
-			used := 0
-			for i := 0; i < n; i++ {
-				if nd := s.Get(i, need); nd > 0 && s.Get(i, cnt) == nd {
-					used += nd
-				}
-			}
-			return used <= l
-		},
-	})
-	// A predicate sees only the State, which cannot tell a message's type
-	// without its System: the pusher's letter is looked up once the system
-	// is built, before any engine can call the predicate.
-	var pusherMsg model.Msg
+	v.AddLeave(b)
+	v.AddPredicates(b, n, l)
 	b.Invariant(model.Predicate{
 		Name: "one-pusher",
 		Doc:  "exactly one Pusher message is in the system",
@@ -223,7 +167,7 @@ func build(p specs.Values, opts specs.BuildOptions) (*model.System, Vars, error)
 			count := 0
 			for c := range s.Lens {
 				for i := 0; i < s.Len(model.ChanID(c)); i++ {
-					if s.At(model.ChanID(c), i) == pusherMsg {
+					if s.TypeOf(s.At(model.ChanID(c), i)) == pusher {
 						count++
 					}
 				}
@@ -231,27 +175,10 @@ func build(p specs.Values, opts specs.BuildOptions) (*model.System, Vars, error)
 			return count == 1
 		},
 	})
-	b.ProcessPredicate(model.ProcessPredicate{
-		Name:  "requesting",
-		Doc:   "the process has requested units and is not yet in its critical section (0 < need, cnt < need)",
-		Holds: func(s *model.State, p int) bool { return s.Get(p, need) > 0 && s.Get(p, cnt) < s.Get(p, need) },
-	})
-	b.ProcessPredicate(model.ProcessPredicate{
-		Name:  "inCS",
-		Doc:   "the process is in its critical section (0 < need = cnt)",
-		Holds: func(s *model.State, p int) bool { return s.Get(p, need) > 0 && s.Get(p, cnt) == s.Get(p, need) },
-	})
 	b.Initial(func(sys *model.System, s *model.State) {
-		for j := 0; j < l; j++ {
-			to := j % n
-			s.Push(sys.ChanBetween((to+n-1)%n, to), sys.Msg(token))
-		}
+		v.DealTokens(sys, s, n, l)
 		s.Push(sys.ChanBetween(n-1, 0), sys.Msg(pusher))
 	})
 	sys, err := b.Build()
-	if err != nil {
-		return nil, v, err
-	}
-	pusherMsg = sys.Msg(pusher)
-	return sys, v, nil
+	return sys, v, err
 }
