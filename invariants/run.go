@@ -36,6 +36,8 @@ type Options struct {
 	From       From
 	// Fairness applies to convergence (none or weak).
 	Fairness Fairness
+	// LeadsTo names the predicates of the leads-to property.
+	LeadsTo LeadsTo
 	// RoundsLimit bounds the memory of the worst-case rounds computation,
 	// in product states (0: DefaultRoundsLimit).
 	RoundsLimit int
@@ -74,8 +76,9 @@ func (r *Report) Unknown() bool {
 // Applicable reports the first property that sys cannot be checked for,
 // because the spec does not declare what the property needs: invariants
 // for safety, a legitimacy predicate for closure and convergence, the
-// "requesting" and "inCS" predicates for starvation.
-func Applicable(sys *model.System, props []Property) error {
+// "requesting" and "inCS" predicates for starvation, the two predicates
+// leadsTo names for leads-to.
+func Applicable(sys *model.System, props []Property, leadsTo LeadsTo) error {
 	for _, p := range props {
 		if err := Implemented(p); err != nil {
 			return err
@@ -95,6 +98,19 @@ func Applicable(sys *model.System, props []Property) error {
 			if !ok1 || !ok2 {
 				return fmt.Errorf("spec %s declares no \"requesting\" and \"inCS\" predicates, which starvation needs", sys.Name)
 			}
+		case LeadsToProperty:
+			if leadsTo.From == "" || leadsTo.To == "" {
+				return errors.New("leads-to needs two per-process predicates, as --leads-to FROM,TO")
+			}
+			for _, name := range []string{leadsTo.From, leadsTo.To} {
+				if _, ok := sys.ProcessPredicateByName(name); !ok {
+					var known []string
+					for _, pp := range sys.ProcessPredicates {
+						known = append(known, pp.Name)
+					}
+					return fmt.Errorf("spec %s has no per-process predicate %q (it has %v)", sys.Name, name, known)
+				}
+			}
 		}
 	}
 	return nil
@@ -107,7 +123,7 @@ func Check(ctx context.Context, sys *model.System, opts Options) (*Report, error
 	if len(opts.Properties) == 0 {
 		return nil, errors.New("no property to check")
 	}
-	if err := Applicable(sys, opts.Properties); err != nil {
+	if err := Applicable(sys, opts.Properties, opts.LeadsTo); err != nil {
 		return nil, err
 	}
 	var (
@@ -126,7 +142,7 @@ func Check(ctx context.Context, sys *model.System, opts Options) (*Report, error
 			wantClosure = true
 		case Convergence:
 			wantConverg = true
-		case Starvation:
+		case Starvation, LeadsToProperty:
 			wantStarve = true
 		case Safety:
 			if len(sys.Invariants) == 0 {
@@ -145,7 +161,7 @@ func Check(ctx context.Context, sys *model.System, opts Options) (*Report, error
 	}
 
 	if wantStarve && opts.From == FromAll {
-		return nil, errors.New("starvation is checked over the states reachable from the initial configurations: check it --from init")
+		return nil, errors.New("starvation and leads-to are checked over the states reachable from the initial configurations: check them --from init")
 	}
 	if wantStarve {
 		// The graph must be complete: no monitor may stop the search early.
@@ -198,8 +214,8 @@ func Check(ctx context.Context, sys *model.System, opts Options) (*Report, error
 			o = *stability.closure
 		case Convergence:
 			o = *stability.convergence
-		case Starvation:
-			o, err = starvationOutcome(ctx, res, opts.Fairness)
+		case Starvation, LeadsToProperty:
+			o, err = livenessOutcome(ctx, res, p, opts)
 		case Safety:
 			o, err = safetyOutcome(sys, res, safety)
 		case Deadlock:
@@ -213,22 +229,28 @@ func Check(ctx context.Context, sys *model.System, opts Options) (*Report, error
 	return rep, nil
 }
 
-// starvationOutcome checks starvation on the reachable graph of a
-// complete search; an incomplete one leaves it unknown.
-func starvationOutcome(ctx context.Context, res *explore.Result, fairness Fairness) (Outcome, error) {
+// livenessOutcome checks starvation or leads-to on the reachable graph of
+// a complete search; an incomplete one leaves it unknown.
+func livenessOutcome(ctx context.Context, res *explore.Result, p Property, opts Options) (Outcome, error) {
 	if !res.Complete() {
-		return Outcome{Property: Starvation, Verdict: Unknown, Reason: res.Stop.String()}, nil
+		return Outcome{Property: p, Verdict: Unknown, Reason: res.Stop.String()}, nil
 	}
 	g, err := res.Graph()
 	if err != nil {
 		return Outcome{}, err
 	}
+	fairness := opts.Fairness
 	if fairness == "" {
 		fairness = NoFairness
 	}
-	o, err := checkStarvation(ctx, g, fairness)
+	var o Outcome
+	if p == Starvation {
+		o, err = checkStarvation(ctx, g, fairness)
+	} else {
+		o, err = checkLeadsTo(ctx, g, fairness, opts.LeadsTo)
+	}
 	if errors.Is(err, context.Canceled) {
-		return Outcome{Property: Starvation, Verdict: Unknown, Reason: explore.Interrupted.String()}, nil
+		return Outcome{Property: p, Verdict: Unknown, Reason: explore.Interrupted.String()}, nil
 	}
 	return o, err
 }

@@ -175,3 +175,57 @@ func TestLeavingIsAlwaysFair(t *testing.T) {
 		t.Fatal("the starvation cycle keeps process 0 in its critical section forever")
 	}
 }
+
+func TestLeadsTo(t *testing.T) {
+	sys, _ := greedy(t)
+	for _, tt := range []struct {
+		lt       invariants.LeadsTo
+		fairness invariants.Fairness
+		verdict  invariants.Verdict
+	}{
+		// The same as starvation: strong fairness forces the entry.
+		{invariants.LeadsTo{From: "requesting", To: "inCS"}, invariants.WeakFairness, invariants.Violated},
+		{invariants.LeadsTo{From: "requesting", To: "inCS"}, invariants.StrongFairness, invariants.Holds},
+		// Leaving is finite, so a process in its critical section always
+		// stops being in it; but requesting again is optional.
+		{invariants.LeadsTo{From: "inCS", To: "requesting"}, invariants.StrongFairness, invariants.Violated},
+	} {
+		rep, err := invariants.Check(context.Background(), sys, invariants.Options{
+			Properties: []invariants.Property{invariants.LeadsToProperty},
+			From:       invariants.FromInit,
+			Fairness:   tt.fairness,
+			LeadsTo:    tt.lt,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := rep.Outcomes[0]
+		if o.Verdict != tt.verdict {
+			t.Fatalf("%v under %s fairness: %s, want %s", tt.lt, tt.fairness, o.Verdict, tt.verdict)
+		}
+		if o.Verdict != invariants.Violated {
+			continue
+		}
+		// The counterexample passes through a From state and then never
+		// meets To: check it on the states after the first From state.
+		ce := o.Counterexample
+		p := *ce.Process
+		from, _ := sys.ProcessPredicateByName(tt.lt.From)
+		to, _ := sys.ProcessPredicateByName(tt.lt.To)
+		first := -1
+		for i, s := range ce.States {
+			if from.Holds(s, p) && !to.Holds(s, p) {
+				first = i
+				break
+			}
+		}
+		if first < 0 || first > ce.LoopStart {
+			t.Fatalf("%v: no %s state before the loop", tt.lt, tt.lt.From)
+		}
+		for i := first; i < len(ce.States); i++ {
+			if to.Holds(ce.States[i], p) {
+				t.Fatalf("%v: %s holds in state %d after the %s state %d", tt.lt, tt.lt.To, i, tt.lt.From, first)
+			}
+		}
+	}
+}

@@ -26,22 +26,25 @@ const (
 	Starvation  Property = "starvation"
 	Closure     Property = "closure"
 	Convergence Property = "convergence"
+	// LeadsToProperty is From ~> To over two per-process predicates that
+	// Options.LeadsTo names.
+	LeadsToProperty Property = "leads-to"
 )
 
 // KnownProperties lists every property name of the CLI contract, in its
 // order.
 func KnownProperties() []Property {
-	return []Property{Safety, Deadlock, Starvation, Closure, Convergence}
+	return []Property{Safety, Deadlock, Starvation, LeadsToProperty, Closure, Convergence}
 }
 
 // Implemented reports whether this build can check p; the error says why
 // not, for a property the contract names but ringcheck does not check yet.
 func Implemented(p Property) error {
 	switch p {
-	case Safety, Deadlock, Closure, Convergence, Starvation:
+	case Safety, Deadlock, Closure, Convergence, Starvation, LeadsToProperty:
 		return nil
 	}
-	return fmt.Errorf("unknown property %q (known: safety, deadlock, starvation, closure, convergence)", p)
+	return fmt.Errorf("unknown property %q (known: safety, deadlock, starvation, leads-to, closure, convergence)", p)
 }
 
 // Kind is the shape of a counterexample.

@@ -21,12 +21,15 @@ func WriteTraceText(w io.Writer, t *Trace) error {
 		shape = "a lasso"
 	}
 	p.printf("%s counterexample for %s (%s): %s of %d step%s\n", t.Property, t.Spec, paramString(t.Params), shape, steps, plural(steps))
-	if t.Process != nil {
+	switch {
+	case t.Process != nil && t.Property == "starvation":
 		p.printf("process %d requests and never enters its critical section", *t.Process)
 		if t.LoopStart != nil {
 			p.printf(": it waits in every state of the loop")
 		}
 		p.printf("\n")
+	case t.Process != nil:
+		p.printf("the violation is process %d's\n", *t.Process)
 	}
 	for i := range t.States {
 		if t.LoopStart != nil && *t.LoopStart == i {

@@ -43,6 +43,7 @@ type checkFlags struct {
 	fairnessSet    bool
 	progress       bool
 	sweep          string
+	leadsTo        string
 }
 
 func newCheckCmd() *cobra.Command {
@@ -97,6 +98,7 @@ Exit status: 0 every checked property holds and the search was complete;
 	fl.BoolVar(&f.asJSON, "json", false, "print the result as one JSON object")
 	fl.StringVar(&f.tracePath, "trace", "", "write the first counterexample found to this file")
 	fl.StringVar(&f.traceFormat, "trace-format", "json", "format of --trace: json or text")
+	fl.StringVar(&f.leadsTo, "leads-to", "", "also check FROM ~> TO for every process, over two per-process predicates of the spec, as requesting,inCS (see list --json)")
 	fl.StringVar(&f.sweep, "sweep", "", "run the check for every value of one parameter, as K=2..7, and print a table")
 	fl.BoolVar(&f.progress, "progress", false, "report progress on stderr every 2s even when it is not a terminal")
 	return cmd
@@ -194,6 +196,17 @@ func planCheck(specName string, f *checkFlags, extra map[string]int) (*checkPlan
 	default:
 		return nil, usageError("--trace-format %q is not one of json, text", f.traceFormat)
 	}
+	var leadsTo invariants.LeadsTo
+	if f.leadsTo != "" {
+		a, b, ok := strings.Cut(f.leadsTo, ",")
+		if !ok || strings.TrimSpace(a) == "" || strings.TrimSpace(b) == "" {
+			return nil, usageError("--leads-to %q is not of the form FROM,TO", f.leadsTo)
+		}
+		leadsTo = invariants.LeadsTo{From: strings.TrimSpace(a), To: strings.TrimSpace(b)}
+		if !slices.Contains(props, invariants.LeadsToProperty) {
+			props = append(props, invariants.LeadsToProperty)
+		}
+	}
 	stabilizing := slices.Contains(props, invariants.Closure) || slices.Contains(props, invariants.Convergence)
 	from := invariants.FromInit
 	if stabilizing {
@@ -207,11 +220,12 @@ func planCheck(specName string, f *checkFlags, extra map[string]int) (*checkPlan
 			return nil, usageError("closure and convergence are about every configuration: they need --from all")
 		}
 	}
-	if f.fairnessSet && !slices.Contains(props, invariants.Convergence) && !slices.Contains(props, invariants.Starvation) {
-		return nil, usageError("--fairness applies to starvation and convergence, which --check does not name")
+	live := slices.Contains(props, invariants.Starvation) || slices.Contains(props, invariants.LeadsToProperty)
+	if f.fairnessSet && !slices.Contains(props, invariants.Convergence) && !live {
+		return nil, usageError("--fairness applies to starvation, leads-to and convergence, which --check does not name")
 	}
-	if stabilizing && slices.Contains(props, invariants.Starvation) {
-		return nil, usageError("starvation is checked from the initial configurations and closure and convergence from all of them: check them in separate runs")
+	if stabilizing && live {
+		return nil, usageError("starvation and leads-to are checked from the initial configurations and closure and convergence from all of them: check them in separate runs")
 	}
 	if f.traceFormatSet && f.tracePath == "" {
 		return nil, usageError("--trace-format needs --trace FILE")
@@ -231,7 +245,7 @@ func planCheck(specName string, f *checkFlags, extra map[string]int) (*checkPlan
 	if err != nil {
 		return nil, usageError("%v", err)
 	}
-	if err := invariants.Applicable(sys, props); err != nil {
+	if err := invariants.Applicable(sys, props, leadsTo); err != nil {
 		return nil, usageError("--check: %v", err)
 	}
 	if from == invariants.FromAll {
@@ -245,6 +259,7 @@ func planCheck(specName string, f *checkFlags, extra map[string]int) (*checkPlan
 			Properties: props,
 			From:       from,
 			Fairness:   fairness,
+			LeadsTo:    leadsTo,
 			Search: explore.Options{
 				MaxDepth:  f.maxDepth,
 				MaxStates: f.maxStates,
@@ -316,7 +331,8 @@ func runPlan(cmd *cobra.Command, plan *checkPlan, f *checkFlags) (*reports.Check
 	if f.timeLimit > 0 {
 		opts.TimeLimit = f.timeLimit.String()
 	}
-	if slices.Contains(plan.opts.Properties, invariants.Convergence) || slices.Contains(plan.opts.Properties, invariants.Starvation) {
+	if slices.Contains(plan.opts.Properties, invariants.Convergence) || slices.Contains(plan.opts.Properties, invariants.Starvation) ||
+		slices.Contains(plan.opts.Properties, invariants.LeadsToProperty) {
 		// Fairness qualifies the liveness verdicts only.
 		opts.Fairness = string(plan.opts.Fairness)
 	}
