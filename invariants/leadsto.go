@@ -26,7 +26,7 @@ func (l LeadsTo) String() string { return l.From + " ~> " + l.To }
 // is false. The states from which such an execution may start are found by
 // a breadth-first search inside ¬To(p) from every From(p) ∧ ¬To(p) state;
 // the rest is findWaiting's.
-func checkLeadsTo(ctx context.Context, g *explore.ReachGraph, fairness Fairness, lt LeadsTo) (Outcome, error) {
+func checkLeadsTo(ctx context.Context, g *explore.ReachGraph, fairness Fairness, lt LeadsTo, progress func(uint64)) (Outcome, error) {
 	o := Outcome{Property: LeadsToProperty, Verdict: Holds}
 	sys := g.System()
 	from, ok1 := sys.ProcessPredicateByName(lt.From)
@@ -81,7 +81,7 @@ func checkLeadsTo(ctx context.Context, g *explore.ReachGraph, fairness Fairness,
 				}
 			}
 		}
-		viol, err := findWaiting(ctx, g, rule, marked.Has, sys.ValidEnd)
+		viol, err := findWaiting(ctx, g, rule, marked.Has, sys.ValidEnd, progress)
 		if err != nil {
 			return o, err
 		}

@@ -323,7 +323,7 @@ type livenessViolation struct {
 // step (outside the valid end states), or a fair cycle inside keep. The
 // prefix is a shortest path from an initial state to the cycle's entry, the
 // component's shallowest state.
-func findWaiting(ctx context.Context, g *explore.ReachGraph, rule fairnessRule, keep func(v uint32) bool, validEnd *model.Predicate) (*livenessViolation, error) {
+func findWaiting(ctx context.Context, g *explore.ReachGraph, rule fairnessRule, keep func(v uint32) bool, validEnd *model.Predicate, progress func(uint64)) (*livenessViolation, error) {
 	w := g.NewWalker()
 	var (
 		dead  = int64(-1)
@@ -371,7 +371,7 @@ func findWaiting(ctx context.Context, g *explore.ReachGraph, rule fairnessRule, 
 		mu.Unlock()
 		return explore.ErrStop
 	}
-	if err := explore.Components(ctx, g.Size(), keep, succ, component, nil); err != nil {
+	if err := explore.Components(ctx, g.Size(), keep, succ, component, progress); err != nil {
 		return nil, err
 	}
 	if dead >= 0 && (found == nil || g.Depth(uint32(dead)) <= len(found.prefix)-1) {
@@ -433,7 +433,7 @@ func lassoOf(g explore.Graph, prefix, cycle []uint32, wants []classSet) (*Counte
 // the reachable graph: a violation is a reachable way for p to request and
 // never enter, fair under the chosen fairness: a deadlock, or a fair cycle
 // of states in which p requests and is not in its critical section.
-func checkStarvation(ctx context.Context, g *explore.ReachGraph, fairness Fairness) (Outcome, error) {
+func checkStarvation(ctx context.Context, g *explore.ReachGraph, fairness Fairness, progress func(uint64)) (Outcome, error) {
 	o := Outcome{Property: Starvation, Verdict: Holds}
 	sys := g.System()
 	req, ok1 := sys.ProcessPredicateByName("requesting")
@@ -450,7 +450,7 @@ func checkStarvation(ctx context.Context, g *explore.ReachGraph, fairness Fairne
 			st, err := w.Load(v)
 			return err == nil && req.Holds(st, p) && !cs.Holds(st, p)
 		}
-		viol, err := findWaiting(ctx, g, rule, cachedPredicate(g.Size(), waiting), sys.ValidEnd)
+		viol, err := findWaiting(ctx, g, rule, cachedPredicate(g.Size(), waiting), sys.ValidEnd, progress)
 		if err != nil {
 			return o, err
 		}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
+	"time"
 
 	"github.com/ringcheck/ringcheck/explore"
 	"github.com/ringcheck/ringcheck/model"
@@ -243,16 +245,41 @@ func livenessOutcome(ctx context.Context, res *explore.Result, p Property, opts 
 	if fairness == "" {
 		fairness = NoFairness
 	}
+	progress := throttledProgress(opts.Search, time.Now(), res.Transitions)
 	var o Outcome
 	if p == Starvation {
-		o, err = checkStarvation(ctx, g, fairness)
+		o, err = checkStarvation(ctx, g, fairness, progress)
 	} else {
-		o, err = checkLeadsTo(ctx, g, fairness, opts.LeadsTo)
+		o, err = checkLeadsTo(ctx, g, fairness, opts.LeadsTo, progress)
 	}
 	if errors.Is(err, context.Canceled) {
 		return Outcome{Property: p, Verdict: Unknown, Reason: explore.Interrupted.String()}, nil
 	}
 	return o, err
+}
+
+// throttledProgress turns the search options' progress callback into one
+// that analyses may call often with the number of states they have
+// visited; it reports at most every ProgressEvery (2 s by default), and is
+// nil when there is no callback.
+func throttledProgress(opts explore.Options, start time.Time, transitions int64) func(uint64) {
+	if opts.Progress == nil {
+		return nil
+	}
+	every := opts.ProgressEvery
+	if every <= 0 {
+		every = 2 * time.Second
+	}
+	var mu sync.Mutex
+	last := start
+	return func(done uint64) {
+		mu.Lock()
+		defer mu.Unlock()
+		if now := time.Now(); now.Sub(last) >= every {
+			last = now
+			opts.Progress(explore.Progress{States: int64(done), Transitions: transitions, Elapsed: now.Sub(start)})
+		}
+	}
 }
 
 // neverDecided keeps a search going to the end, for analyses that need

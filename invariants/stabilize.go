@@ -153,23 +153,7 @@ func analyseStability(ctx context.Context, sys *model.System, opts Options, want
 		fairness = NoFairness
 	}
 	a := &componentAnalysis{sp: sp, inL: inL, fairness: fairness, rule: ruleFor(fairness, sys.N()), cur: sp.NewCursor(), h: make([]uint16, sp.Size())}
-	var progress func(uint64)
-	if opts.Search.Progress != nil {
-		every := opts.Search.ProgressEvery
-		if every <= 0 {
-			every = 2 * time.Second
-		}
-		var mu sync.Mutex
-		last := time.Now()
-		progress = func(done uint64) {
-			mu.Lock()
-			defer mu.Unlock()
-			if now := time.Now(); now.Sub(last) >= every {
-				last = now
-				opts.Search.Progress(explore.Progress{States: int64(done), Transitions: res.transitions, Elapsed: now.Sub(start)})
-			}
-		}
-	}
+	progress := throttledProgress(opts.Search, start, res.transitions)
 	outside := func(v uint32) bool { return !inL.Has(v) }
 	acyclic := false
 	if workers > 1 {
