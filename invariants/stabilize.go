@@ -211,7 +211,6 @@ type componentAnalysis struct {
 	h         []uint16
 	violation *Counterexample
 	reason    string
-	err       error
 }
 
 // successors appends v's successors outside L.
