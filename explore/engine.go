@@ -2,6 +2,7 @@ package explore
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -176,7 +177,10 @@ func newClock(ctx context.Context, opts Options) *clock {
 
 // check returns the reason to stop, if any, and reports progress.
 func (c *clock) check(p func() Progress) (StopReason, bool) {
-	if c.ctx.Err() != nil {
+	if err := c.ctx.Err(); err != nil {
+		if errors.Is(err, context.DeadlineExceeded) {
+			return TimeBound, true
+		}
 		return Interrupted, true
 	}
 	now := time.Now()

@@ -2,6 +2,7 @@ package explore
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -46,8 +47,12 @@ func Sweep(ctx context.Context, sys *model.System, mon Monitor, opts Options) (*
 		st := sys.NewState()
 		var v Visit
 		for halt.Load() == 0 {
-			if ctx.Err() != nil {
-				halt.CompareAndSwap(0, int32(Interrupted)+1)
+			if err := ctx.Err(); err != nil {
+				reason := Interrupted
+				if errors.Is(err, context.DeadlineExceeded) {
+					reason = TimeBound
+				}
+				halt.CompareAndSwap(0, int32(reason)+1)
 				return
 			}
 			c := nextChunk.Add(1) - 1

@@ -128,6 +128,12 @@ func Check(ctx context.Context, sys *model.System, opts Options) (*Report, error
 	if err := Applicable(sys, opts.Properties, opts.LeadsTo); err != nil {
 		return nil, err
 	}
+	if opts.Search.TimeLimit > 0 {
+		// The engines and the analyses after them share the deadline.
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, opts.Search.TimeLimit)
+		defer cancel()
+	}
 	var (
 		mons                     monitors
 		safety                   *safetyMonitor
@@ -174,10 +180,13 @@ func Check(ctx context.Context, sys *model.System, opts Options) (*Report, error
 		if opts.From != FromAll {
 			return nil, errors.New("closure and convergence are about every configuration: check them --from all")
 		}
+		if size, ok := sys.Configurations(); opts.Search.MaxStates > 0 && (!ok || size > uint64(opts.Search.MaxStates)) {
+			return stoppedStability(opts, explore.StateBound), nil
+		}
 		var err error
 		stability, err = analyseStability(ctx, sys, opts, wantClosure, wantConverg)
-		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-			return stoppedStability(opts, explore.Interrupted), nil
+		if why, stopped := stopReason(err); stopped {
+			return stoppedStability(opts, why), nil
 		}
 		if err != nil {
 			return nil, err
@@ -252,10 +261,22 @@ func livenessOutcome(ctx context.Context, res *explore.Result, p Property, opts 
 	} else {
 		o, err = checkLeadsTo(ctx, g, fairness, opts.LeadsTo, progress)
 	}
-	if errors.Is(err, context.Canceled) {
-		return Outcome{Property: p, Verdict: Unknown, Reason: explore.Interrupted.String()}, nil
+	if why, stopped := stopReason(err); stopped {
+		return Outcome{Property: p, Verdict: Unknown, Reason: why.String()}, nil
 	}
 	return o, err
+}
+
+// stopReason tells a search stopped by its deadline or by Ctrl-C from a
+// failure.
+func stopReason(err error) (explore.StopReason, bool) {
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return explore.TimeBound, true
+	case errors.Is(err, context.Canceled):
+		return explore.Interrupted, true
+	}
+	return 0, false
 }
 
 // throttledProgress turns the search options' progress callback into one

@@ -221,6 +221,9 @@ func planCheck(specName string, f *checkFlags, extra map[string]int) (*checkPlan
 		}
 	}
 	live := slices.Contains(props, invariants.Starvation) || slices.Contains(props, invariants.LeadsToProperty)
+	if from == invariants.FromAll && f.maxDepth > 0 {
+		return nil, usageError("--max-depth bounds a search from the initial configurations; from all, every configuration is a starting point at depth 0 (use --max-states or --time-limit)")
+	}
 	if f.fairnessSet && !slices.Contains(props, invariants.Convergence) && !live {
 		return nil, usageError("--fairness applies to starvation, leads-to and convergence, which --check does not name")
 	}
