@@ -97,7 +97,7 @@ Exit status: 0 every checked property holds and the search was complete;
 	fl.IntVar(&f.workers, "workers", runtime.NumCPU(), "goroutines expanding states")
 	fl.BoolVar(&f.asJSON, "json", false, "print the result as one JSON object")
 	fl.StringVar(&f.tracePath, "trace", "", "write the first counterexample found to this file")
-	fl.StringVar(&f.traceFormat, "trace-format", "json", "format of --trace: json or text")
+	fl.StringVar(&f.traceFormat, "trace-format", "json", "format of --trace: "+traceFormatList)
 	fl.StringVar(&f.leadsTo, "leads-to", "", "also check FROM ~> TO for every process, over two per-process predicates of the spec, as requesting,inCS (see list --json)")
 	fl.StringVar(&f.sweep, "sweep", "", "run the check for every value of one parameter, as K=2..7, and print a table")
 	fl.BoolVar(&f.progress, "progress", false, "report progress on stderr every 2s even when it is not a terminal")
@@ -189,12 +189,8 @@ func planCheck(specName string, f *checkFlags, extra map[string]int) (*checkPlan
 		}
 		props = append(props, p)
 	}
-	switch f.traceFormat {
-	case "json", "text":
-	case "dot", "svg", "mermaid":
-		return nil, usageError("--trace-format %s is not implemented yet (json, text)", f.traceFormat)
-	default:
-		return nil, usageError("--trace-format %q is not one of json, text", f.traceFormat)
+	if traceWriters[f.traceFormat] == nil {
+		return nil, usageError("--trace-format %q is not one of %s", f.traceFormat, traceFormatList)
 	}
 	var leadsTo invariants.LeadsTo
 	if f.leadsTo != "" {
@@ -414,6 +410,18 @@ func parseSweep(s string) (name string, lo, hi int, err error) {
 	return name, lo, hi, nil
 }
 
+// traceWriters are the trace formats of --trace-format and 'trace --format'.
+var traceWriters = map[string]func(io.Writer, *reports.Trace) error{
+	"json":    reports.WriteTraceJSON,
+	"text":    reports.WriteTraceText,
+	"dot":     reports.WriteTraceDOT,
+	"svg":     reports.WriteTraceSVG,
+	"mermaid": reports.WriteTraceMermaid,
+}
+
+// traceFormatList names traceWriters' keys, for messages and help.
+const traceFormatList = "json, text, dot, svg, mermaid"
+
 // writeTraceFile writes the first counterexample of the result, in the
 // order of --check.
 func writeTraceFile(path, format string, result *reports.CheckResult, stderr io.Writer) error {
@@ -425,11 +433,7 @@ func writeTraceFile(path, format string, result *reports.CheckResult, stderr io.
 		if err != nil {
 			return fmt.Errorf("--trace: %w", err)
 		}
-		if format == "text" {
-			err = reports.WriteTraceText(file, p.Trace)
-		} else {
-			err = reports.WriteTraceJSON(file, p.Trace)
-		}
+		err = traceWriters[format](file, p.Trace)
 		if cerr := file.Close(); err == nil {
 			err = cerr
 		}

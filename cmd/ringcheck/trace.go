@@ -16,16 +16,16 @@ func newTraceCmd() *cobra.Command {
 		Short: "Render a counterexample saved by 'check --trace FILE'",
 		Long: `Read a trace in ringcheck's JSON format (what 'check --trace FILE' writes)
 and render it: as text (one block per step, the acting process and action,
-changed variables and channels marked with '*'), or as JSON again.`,
-		Example: "  ringcheck check kl-naive --check deadlock --trace t.json\n  ringcheck trace t.json",
+changed variables and channels marked with '*'), as JSON again, as a
+Graphviz digraph (dot), as a space-time diagram (svg: one column per
+process, one row per step, messages as arrows), or as a Mermaid sequence
+diagram (mermaid).`,
+		Example: "  ringcheck check kl-naive --check deadlock --trace t.json\n  ringcheck trace t.json\n  ringcheck trace t.json --format svg > t.svg",
 		Args:    exactArgs(1, "trace needs exactly one FILE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			switch format {
-			case "text", "json":
-			case "dot", "svg", "mermaid":
-				return usageError("--format %s is not implemented yet (text, json)", format)
-			default:
-				return usageError("--format %q is not one of text, json", format)
+			write := traceWriters[format]
+			if write == nil {
+				return usageError("--format %q is not one of %s", format, traceFormatList)
 			}
 			file, err := os.Open(args[0])
 			if err != nil {
@@ -36,17 +36,12 @@ changed variables and channels marked with '*'), or as JSON again.`,
 			if err != nil {
 				return usageError("%s: %v", args[0], err)
 			}
-			if format == "json" {
-				err = reports.WriteTraceJSON(cmd.OutOrStdout(), t)
-			} else {
-				err = reports.WriteTraceText(cmd.OutOrStdout(), t)
-			}
-			if err != nil {
+			if err := write(cmd.OutOrStdout(), t); err != nil {
 				return &exitError{code: exitUsage, err: fmt.Errorf("writing the trace: %w", err)}
 			}
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	cmd.Flags().StringVar(&format, "format", "text", "output format: "+traceFormatList)
 	return cmd
 }

@@ -1,0 +1,319 @@
+package explore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/ringcheck/ringcheck/model"
+)
+
+// SimOptions configures Simulate.
+type SimOptions struct {
+	// Steps is the most steps a run takes; Runs is the number of runs.
+	Steps, Runs int
+	// Seed seeds the random choices: run i draws from a PCG seeded with
+	// (Seed, i), so the same options give the same runs, and run i can be
+	// replayed alone.
+	Seed uint64
+	// FromAll starts each run from a uniformly random configuration of the
+	// full configuration space instead of a random initial one.
+	FromAll bool
+	// FaultAt, if positive and below Steps, is the step count at which a
+	// transient fault replaces the whole configuration by a uniformly random
+	// one.
+	FaultAt int
+}
+
+// ChannelBound is the name of the violation of a step that overflows a
+// channel whose policy is "error".
+const ChannelBound = "channel-bound"
+
+// SimRun is the outcome of one run.
+type SimRun struct {
+	// Steps is the number of steps the run took (a fault is not a step).
+	Steps int
+	// Deadlock: the run ended in a configuration with no enabled step
+	// that is not a valid end state.
+	Deadlock bool
+	// Violation names the invariant the run violated (or ChannelBound);
+	// "" if none. A violation ends the run.
+	Violation string
+	// Faulted: the transient fault happened.
+	Faulted bool
+	// StepsToLegit is the number of steps from the faulted configuration
+	// to the first legitimate one (0 if the fault left a legitimate
+	// configuration), or -1 if the run did not reach one, or had no fault,
+	// or no legitimacy predicate was given.
+	StepsToLegit int
+}
+
+// SimViolation is the first violation or deadlock of a simulation, with
+// the path that leads to it. Steps[i] leads from States[i] to States[i+1].
+type SimViolation struct {
+	// Run is the index of the run.
+	Run int
+	// Name is the invariant violated, ChannelBound, or "deadlock".
+	Name     string
+	Deadlock bool
+	// AfterFault: the path starts at the configuration the fault left,
+	// after Start steps of the run; otherwise it starts at the run's first
+	// configuration and Start is 0.
+	AfterFault bool
+	Start      int
+	States     []*model.State
+	Steps      []model.Step
+}
+
+// SimResult is the outcome of a simulation.
+type SimResult struct {
+	// Runs holds one entry per completed run, in order.
+	Runs []SimRun
+	// Steps is the total number of steps over every run.
+	Steps int
+	// Deadlocks and Violations count the runs that ended so.
+	Deadlocks, Violations int
+	// First is the first violation or deadlock, in run order (nil if none).
+	First *SimViolation
+	// Stopped: the context was cancelled before every run completed.
+	Stopped bool
+}
+
+// Recovery summarizes the runs that had a fault: how many there were,
+// how many reached a legitimate configuration after it, and the minimum,
+// mean and maximum number of steps they took to (0 if none did).
+func (r *SimResult) Recovery() (faulted, reached, min, max int, mean float64) {
+	sum := 0
+	for _, run := range r.Runs {
+		if !run.Faulted {
+			continue
+		}
+		faulted++
+		if run.StepsToLegit < 0 {
+			continue
+		}
+		if reached == 0 || run.StepsToLegit < min {
+			min = run.StepsToLegit
+		}
+		if run.StepsToLegit > max {
+			max = run.StepsToLegit
+		}
+		reached++
+		sum += run.StepsToLegit
+	}
+	if reached > 0 {
+		mean = float64(sum) / float64(reached)
+	}
+	return faulted, reached, min, max, mean
+}
+
+// Simulate runs opts.Runs random executions of sys of up to opts.Steps
+// steps each. A run starts from a random initial configuration (or, with
+// FromAll, a uniformly random configuration of the whole space), and each
+// step is drawn uniformly among the successors Expand yields: under the
+// central daemon, uniformly over (process, action, alternative). A
+// configuration with no successor ends the run, as a deadlock unless
+// sys.ValidEnd holds there.
+//
+// check, which must be a pure function, returns the name of an invariant
+// the state violates ("" if none); it is called on every configuration of
+// the run, and a violation ends the run. A step that overflows a channel
+// whose policy is "error" is a violation named ChannelBound.
+//
+// At step FaultAt (if 0 < FaultAt < Steps) a transient fault replaces the
+// whole configuration by a uniformly random one. The invariants describe
+// legitimate executions, which the fault has just broken: from the fault
+// on, check is suspended until legit first holds, and the run records the
+// steps that took (if legit is nil, check stays suspended for the rest of
+// the run). Deadlocks are reported whether or not the run has recovered.
+//
+// A run uses no memory per step beyond what Expand needs: the successor is
+// chosen by reservoir sampling while Expand enumerates them. The path to
+// the first violation is rebuilt by replaying its run, which the seeding
+// makes deterministic.
+//
+// Simulate returns an error when a spec misbehaves or, for FromAll or a
+// fault, when the configuration space does not fit in 63 bits. A cancelled
+// ctx stops it between steps; the result then holds the completed runs and
+// Stopped.
+func Simulate(ctx context.Context, sys *model.System, opts SimOptions, check func(s *model.State) (violated string), legit func(*model.State) bool) (*SimResult, error) {
+	if opts.Steps < 0 || opts.Runs < 0 || opts.FaultAt < 0 {
+		return nil, errors.New("simulate: steps, runs and fault step must not be negative")
+	}
+	if check == nil {
+		check = func(*model.State) string { return "" }
+	}
+	sm := &simulator{
+		sys: sys, exp: sys.NewExpander(), opts: opts, check: check, legit: legit,
+		inits: sys.Initial(), cur: sys.NewState(), next: sys.NewState(),
+	}
+	sm.pickFn = sm.pick
+	if opts.FromAll || opts.FaultAt > 0 {
+		total, ok := sys.Configurations()
+		if !ok {
+			return nil, fmt.Errorf("simulate: the configuration space of %s does not fit in 63 bits: no uniformly random configuration", sys.Name)
+		}
+		sm.total = total
+	}
+	if !opts.FromAll && len(sm.inits) == 0 {
+		return nil, fmt.Errorf("simulate: %s has no initial configuration", sys.Name)
+	}
+	res := &SimResult{Runs: make([]SimRun, 0, opts.Runs)}
+	for i := 0; i < opts.Runs; i++ {
+		if ctx.Err() != nil {
+			res.Stopped = true
+			break
+		}
+		sm.ctx = ctx
+		run, err := sm.run(i, nil)
+		if err != nil {
+			if errors.Is(err, errStopped) {
+				res.Stopped = true
+				break
+			}
+			return res, err
+		}
+		res.Runs = append(res.Runs, run)
+		res.Steps += run.Steps
+		if run.Deadlock {
+			res.Deadlocks++
+		}
+		if run.Violation != "" {
+			res.Violations++
+		}
+		if res.First == nil && (run.Deadlock || run.Violation != "") {
+			// Replay the run, recording its path this time; the context
+			// no longer matters: the run is known to end.
+			path := &SimViolation{Run: i}
+			sm.ctx = context.Background()
+			again, err := sm.run(i, path)
+			if err != nil {
+				return res, err
+			}
+			if again != run {
+				return res, fmt.Errorf("simulate: run %d is not reproducible (a check or a spec that is not a pure function?)", i)
+			}
+			path.Deadlock = run.Deadlock
+			path.Name = run.Violation
+			if run.Deadlock {
+				path.Name = "deadlock"
+			}
+			res.First = path
+		}
+	}
+	return res, nil
+}
+
+var errStopped = errors.New("simulation stopped")
+
+// simulator holds what every run reuses.
+type simulator struct {
+	ctx   context.Context
+	sys   *model.System
+	exp   *model.Expander
+	opts  SimOptions
+	check func(*model.State) string
+	legit func(*model.State) bool
+	inits []*model.State
+	total uint64
+
+	// cur is the configuration; next receives the chosen successor, and
+	// step the chosen step, while Expand enumerates them.
+	cur, next *model.State
+	step      model.Step
+	rng       *rand.Rand
+	pcg       *rand.PCG
+	seen      int
+	pickFn    func(*model.Step, *model.State) bool
+}
+
+// pick is Expand's callback: the k-th successor replaces the one chosen
+// so far with probability 1/k, which leaves each chosen with probability
+// 1/n once all n are seen.
+func (sm *simulator) pick(st *model.Step, next *model.State) bool {
+	sm.seen++
+	if sm.seen == 1 || sm.rng.IntN(sm.seen) == 0 {
+		sm.next.CopyFrom(next)
+		sm.step.Moves = append(sm.step.Moves[:0], st.Moves...)
+		sm.step.Overflow = st.Overflow
+	}
+	return true
+}
+
+// random replaces st by a uniformly random configuration.
+func (sm *simulator) random(st *model.State) error {
+	return sm.sys.Unrank(sm.rng.Uint64N(sm.total), st)
+}
+
+// run executes run i; with path non-nil it records the path (from the
+// start, or from the fault) into it.
+func (sm *simulator) run(i int, path *SimViolation) (SimRun, error) {
+	if sm.pcg == nil {
+		sm.pcg = rand.NewPCG(0, 0)
+		sm.rng = rand.New(sm.pcg)
+	}
+	sm.pcg.Seed(sm.opts.Seed, uint64(i))
+	r := SimRun{StepsToLegit: -1}
+	if sm.opts.FromAll {
+		if err := sm.random(sm.cur); err != nil {
+			return r, err
+		}
+	} else {
+		sm.cur.CopyFrom(sm.inits[sm.rng.IntN(len(sm.inits))])
+	}
+	if path != nil {
+		path.States = append(path.States[:0], sm.cur.Clone())
+	}
+	checking, recovering := true, false
+	for {
+		if recovering && sm.legit(sm.cur) {
+			r.StepsToLegit = r.Steps - sm.opts.FaultAt
+			recovering, checking = false, true
+		}
+		if checking {
+			if v := sm.check(sm.cur); v != "" {
+				r.Violation = v
+				return r, nil
+			}
+		}
+		if r.Steps >= sm.opts.Steps {
+			return r, nil
+		}
+		if sm.opts.FaultAt > 0 && r.Steps == sm.opts.FaultAt && !r.Faulted {
+			if err := sm.random(sm.cur); err != nil {
+				return r, err
+			}
+			r.Faulted = true
+			checking, recovering = false, sm.legit != nil
+			if path != nil {
+				path.AfterFault, path.Start = true, r.Steps
+				path.States = append(path.States[:0], sm.cur.Clone())
+				path.Steps = path.Steps[:0]
+			}
+			continue
+		}
+		if r.Steps&4095 == 4095 && sm.ctx.Err() != nil {
+			return r, errStopped
+		}
+		sm.seen = 0
+		n, err := sm.exp.Expand(sm.cur, sm.pickFn)
+		if err != nil {
+			return r, err
+		}
+		if n == 0 {
+			r.Deadlock = sm.sys.ValidEnd == nil || !sm.sys.ValidEnd.Holds(sm.cur)
+			return r, nil
+		}
+		sm.cur, sm.next = sm.next, sm.cur
+		r.Steps++
+		if path != nil {
+			path.States = append(path.States, sm.cur.Clone())
+			path.Steps = append(path.Steps, sm.step.Clone())
+		}
+		if sm.step.Overflow && checking {
+			r.Violation = ChannelBound
+			return r, nil
+		}
+	}
+}

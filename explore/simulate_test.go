@@ -1,0 +1,223 @@
+package explore_test
+
+import (
+	"context"
+	"reflect"
+	"testing"
+
+	"github.com/ringcheck/ringcheck/explore"
+	"github.com/ringcheck/ringcheck/model"
+	"github.com/ringcheck/ringcheck/specs"
+	"github.com/ringcheck/ringcheck/specs/dijkstra"
+)
+
+// invariantsOf is the check the CLI passes: the first invariant of sys
+// that s violates.
+func invariantsOf(sys *model.System) func(*model.State) string {
+	return func(s *model.State) string {
+		for _, inv := range sys.Invariants {
+			if !inv.Holds(s) {
+				return inv.Name
+			}
+		}
+		return ""
+	}
+}
+
+func dijkstraSys(t *testing.T, n, k int) *model.System {
+	t.Helper()
+	sys, err := dijkstra.Build(specs.Values{"n": n, "K": k}, specs.BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sys
+}
+
+// replay checks that a recorded path is an execution of sys.
+func replay(t *testing.T, sys *model.System, v *explore.SimViolation) {
+	t.Helper()
+	if len(v.States) != len(v.Steps)+1 {
+		t.Fatalf("path of %d states and %d steps", len(v.States), len(v.Steps))
+	}
+	exp, next := sys.NewExpander(), sys.NewState()
+	for i := range v.Steps {
+		if err := exp.Apply(v.States[i], &v.Steps[i], next); err != nil {
+			t.Fatalf("step %d: %v", i+1, err)
+		}
+		if !next.Equal(v.States[i+1]) {
+			t.Fatalf("step %d does not lead to the recorded state", i+1)
+		}
+	}
+}
+
+// labels is the path's steps as text, to compare paths.
+func labels(sys *model.System, v *explore.SimViolation) []string {
+	out := make([]string, len(v.Steps))
+	for i := range v.Steps {
+		out[i] = sys.Label(&v.Steps[i])
+	}
+	return out
+}
+
+func TestSimulateReproducible(t *testing.T) {
+	const size = 12
+	sys, a, _ := grid(t, size)
+	// A "violation" when a reaches its maximum: the path to it interleaves
+	// the two actions at random.
+	check := func(s *model.State) string {
+		if s.Get(0, a) == size-1 {
+			return "a-max"
+		}
+		return ""
+	}
+	sim := func(seed uint64) *explore.SimResult {
+		res, err := explore.Simulate(context.Background(), sys, explore.SimOptions{Steps: 100, Runs: 5, Seed: seed}, check, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	r1, r1again, r2 := sim(1), sim(1), sim(2)
+	if !reflect.DeepEqual(r1, r1again) {
+		t.Fatal("the same seed gave different results")
+	}
+	if r1.Violations != 5 || r1.First == nil || r1.First.Name != "a-max" || r1.First.Run != 0 {
+		t.Fatalf("want every run to reach a-max, got %+v", r1)
+	}
+	replay(t, sys, r1.First)
+	replay(t, sys, r2.First)
+	if reflect.DeepEqual(labels(sys, r1.First), labels(sys, r2.First)) {
+		t.Fatal("seeds 1 and 2 took the same path")
+	}
+}
+
+func TestSimulateDeadlock(t *testing.T) {
+	const size = 4
+	sys, a, b := grid(t, size)
+	res, err := explore.Simulate(context.Background(), sys, explore.SimOptions{Steps: 100, Runs: 3, Seed: 7}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Deadlocks != 3 || res.Violations != 0 || res.Steps != 3*2*(size-1) {
+		t.Fatalf("want 3 deadlocks after %d steps each, got %+v", 2*(size-1), res)
+	}
+	v := res.First
+	if v == nil || !v.Deadlock || v.Name != "deadlock" || len(v.Steps) != 2*(size-1) {
+		t.Fatalf("first violation %+v", v)
+	}
+	last := v.States[len(v.States)-1]
+	if last.Get(0, a) != size-1 || last.Get(0, b) != size-1 {
+		t.Fatal("the deadlock is not the corner of the grid")
+	}
+	replay(t, sys, v)
+
+	// Fewer steps than the deadlock needs: none.
+	res, err = explore.Simulate(context.Background(), sys, explore.SimOptions{Steps: 5, Runs: 3, Seed: 7}, nil, nil)
+	if err != nil || res.Deadlocks != 0 || res.First != nil || res.Steps != 15 {
+		t.Fatalf("5 steps: %+v, %v", res, err)
+	}
+}
+
+func TestSimulateValidEnd(t *testing.T) {
+	b := model.NewBuilder("count", model.UniRing, 1)
+	x := b.Var("x", model.IntRange(0, 3))
+	b.Action(model.Action{
+		Name:   "inc",
+		Guard:  func(c *model.Ctx) bool { return c.Get(x) < 3 },
+		Effect: func(c *model.Ctx, _ int) { c.Set(x, c.Get(x)+1) },
+	})
+	b.ValidEnd(model.Predicate{Name: "done", Holds: func(s *model.State) bool { return s.Get(0, x) == 3 }})
+	b.Initial(func(*model.System, *model.State) {})
+	sys, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := explore.Simulate(context.Background(), sys, explore.SimOptions{Steps: 10, Runs: 2, Seed: 1}, nil, nil)
+	if err != nil || res.Deadlocks != 0 || res.First != nil || res.Steps != 6 {
+		t.Fatalf("%+v, %v", res, err)
+	}
+}
+
+// After a transient fault, Dijkstra's ring (n=5, K=5, central daemon)
+// is legitimate again within its worst case of 24 steps, whatever the
+// schedule: with 200 steps left after the fault every run gets there, and
+// none violates the invariant once there (closure).
+func TestSimulateFaultDijkstra(t *testing.T) {
+	sys := dijkstraSys(t, 5, 5)
+	const runs, faultAt = 200, 10
+	res, err := explore.Simulate(context.Background(), sys,
+		explore.SimOptions{Steps: faultAt + 200, Runs: runs, Seed: 3, FaultAt: faultAt},
+		invariantsOf(sys), sys.Legitimate.Holds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Violations != 0 || res.Deadlocks != 0 || res.First != nil {
+		t.Fatalf("violation: %+v", res.First)
+	}
+	faulted, reached, lo, hi, mean := res.Recovery()
+	if faulted != runs || reached != runs {
+		t.Fatalf("%d runs faulted, %d recovered, want %d", faulted, reached, runs)
+	}
+	if lo < 0 || hi > 24 || mean <= 0 {
+		t.Fatalf("steps to L: min %d max %d mean %g, want within 0..24", lo, hi, mean)
+	}
+	for _, r := range res.Runs {
+		if r.Steps != faultAt+200 {
+			t.Fatalf("a run took %d steps", r.Steps)
+		}
+	}
+}
+
+// From every configuration, the one-privilege invariant is false in most:
+// runs violate it, most at once.
+func TestSimulateFromAll(t *testing.T) {
+	sys := dijkstraSys(t, 5, 5)
+	res, err := explore.Simulate(context.Background(), sys,
+		explore.SimOptions{Steps: 50, Runs: 20, Seed: 1, FromAll: true}, invariantsOf(sys), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Violations == 0 || res.First == nil || res.First.Name != "one-privilege" {
+		t.Fatalf("%+v", res)
+	}
+	if res.First.Deadlock || res.First.AfterFault {
+		t.Fatalf("%+v", res.First)
+	}
+	last := res.First.States[len(res.First.States)-1]
+	if sys.Invariants[0].Holds(last) {
+		t.Fatal("the path does not end in a violation")
+	}
+	replay(t, sys, res.First)
+
+	big := dijkstraSys(t, 32, 64)
+	if _, err := explore.Simulate(context.Background(), big, explore.SimOptions{Steps: 5, Runs: 1, FromAll: true}, nil, nil); err == nil {
+		t.Fatal("a space of 64^32 configurations was accepted")
+	}
+	if _, err := explore.Simulate(context.Background(), big, explore.SimOptions{Steps: 5, Runs: 1, FaultAt: 2}, nil, nil); err == nil {
+		t.Fatal("a fault in a space of 64^32 configurations was accepted")
+	}
+}
+
+func TestSimulateCancelled(t *testing.T) {
+	sys := dijkstraSys(t, 5, 5)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	res, err := explore.Simulate(ctx, sys, explore.SimOptions{Steps: 10, Runs: 5, Seed: 1}, nil, nil)
+	if err != nil || !res.Stopped || len(res.Runs) != 0 {
+		t.Fatalf("%+v, %v", res, err)
+	}
+}
+
+func TestSimulateAllocations(t *testing.T) {
+	sys := dijkstraSys(t, 5, 5)
+	opts := explore.SimOptions{Steps: 1000, Runs: 1, Seed: 1}
+	allocs := testing.AllocsPerRun(5, func() {
+		if _, err := explore.Simulate(context.Background(), sys, opts, nil, nil); err != nil {
+			t.Fatal(err)
+		}
+	})
+	// Setup only: the expander, a few states, the result; nothing per step.
+	if allocs > 100 {
+		t.Fatalf("%v allocations for 1000 steps", allocs)
+	}
+}

@@ -1,0 +1,15 @@
+package reports
+
+import (
+	_ "embed"
+	"slices"
+)
+
+//go:embed trace.schema.json
+var traceSchema []byte
+
+// TraceSchema is the JSON Schema (draft 2020-12) of the trace format that
+// WriteTraceJSON writes and ReadTrace reads. What a schema cannot say —
+// as many steps as the kind requires, loop_start and process indexing
+// what exists, process ids in order — ReadTrace's Validate checks.
+func TraceSchema() []byte { return slices.Clone(traceSchema) }
