@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
@@ -11,13 +10,11 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"text/tabwriter"
 	"time"
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
-	"github.com/jstemmer/go-junit-report/v2/junit"
 	"github.com/spf13/cobra"
 
 	"github.com/ringcheck/ringcheck/invariants"
@@ -103,17 +100,6 @@ type expectation struct {
 	verdict  invariants.Verdict
 }
 
-// regressOutcome is what running one case produced.
-type regressOutcome struct {
-	result  *reports.CheckResult
-	elapsed time.Duration
-	err     error
-	// propDiffs[i] is the mismatch of expect[i], "" if it matches.
-	propDiffs []string
-	// figureDiffs are the mismatches of states, worst case and budget.
-	figureDiffs []string
-}
-
 func runRegress(cmd *cobra.Command, path, junitPath string, workers int) error {
 	if workers < 1 {
 		return usageError("--workers must be at least 1")
@@ -148,7 +134,7 @@ func runRegress(cmd *cobra.Command, path, junitPath string, workers int) error {
 		c.plan = plan
 	}
 
-	outcomes := make([]*regressOutcome, len(cases))
+	outcomes := make([]*reports.RegressCase, len(cases))
 	sem := make(chan struct{}, workers)
 	var wg sync.WaitGroup
 	for i, c := range cases {
@@ -162,48 +148,49 @@ func runRegress(cmd *cobra.Command, path, junitPath string, workers int) error {
 	}
 	wg.Wait()
 
-	out := cmd.OutOrStdout()
-	failed := writeRegressTable(out, cases, outcomes)
-	for i, c := range cases {
-		o := outcomes[i]
-		if o.err != nil {
-			fmt.Fprintf(out, "FAIL %s: %v\n", c.name, o.err)
-		}
-		for _, d := range o.propDiffs {
-			if d != "" {
-				fmt.Fprintf(out, "FAIL %s: %s\n", c.name, d)
-			}
-		}
-		for _, d := range o.figureDiffs {
-			fmt.Fprintf(out, "FAIL %s: %s\n", c.name, d)
-		}
+	failed, err := reports.WriteRegressTable(cmd.OutOrStdout(), outcomes)
+	if err != nil {
+		return &exitError{code: exitUsage, err: fmt.Errorf("writing the table: %w", err)}
 	}
 	if junitPath != "" {
-		if err := writeRegressJUnit(junitPath, cases, outcomes); err != nil {
-			fmt.Fprintf(cmd.ErrOrStderr(), "ringcheck: --junit: %v\n", err)
-			return &exitError{code: exitUsage}
+		if err := writeJUnitFile(junitPath, outcomes); err != nil {
+			return &exitError{code: exitUsage, err: fmt.Errorf("--junit: %w", err)}
 		}
 	}
 	if failed > 0 {
-		fmt.Fprintf(out, "%d of %d cases failed\n", failed, len(cases))
 		return &exitError{code: exitViolated}
 	}
 	return nil
 }
 
+func writeJUnitFile(path string, cases []*reports.RegressCase) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	err = reports.WriteJUnit(f, cases)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
 // runCase runs one case, quietly (no progress lines from parallel
 // searches), and compares its result with the manifest.
-func runCase(cmd *cobra.Command, c *regressCase) *regressOutcome {
+func runCase(cmd *cobra.Command, c *regressCase) *reports.RegressCase {
 	quiet := &cobra.Command{}
 	quiet.SetContext(cmd.Context())
 	quiet.SetErr(io.Discard)
 	start := time.Now()
 	result, _, err := runPlan(quiet, c.plan, &c.flags)
-	o := &regressOutcome{elapsed: time.Since(start), err: err, result: result}
+	o := &reports.RegressCase{Name: c.name, Spec: c.spec, HasFigures: c.hasFigure, Elapsed: time.Since(start), Err: err, Result: result}
+	for _, e := range c.expect {
+		o.Expected = append(o.Expected, [2]string{string(e.property), string(e.verdict)})
+	}
 	if err != nil {
 		return o
 	}
-	o.propDiffs = make([]string, len(c.expect))
+	o.PropertyDiffs = make([]string, len(c.expect))
 	for i, e := range c.expect {
 		got := "missing"
 		if i < len(result.Properties) && result.Properties[i].Name == string(e.property) {
@@ -214,24 +201,24 @@ func runCase(cmd *cobra.Command, c *regressCase) *regressOutcome {
 			if i < len(result.Properties) && result.Properties[i].Reason != "" && got != string(invariants.Holds) {
 				d += " (" + result.Properties[i].Reason + ")"
 			}
-			o.propDiffs[i] = d
+			o.PropertyDiffs[i] = d
 		}
 	}
 	if c.states != nil && result.Stats.States != *c.states {
-		o.figureDiffs = append(o.figureDiffs, fmt.Sprintf("states: expected %d, got %d", *c.states, result.Stats.States))
+		o.FigureDiffs = append(o.FigureDiffs, fmt.Sprintf("states: expected %d, got %d", *c.states, result.Stats.States))
 	}
 	var steps, rounds *int
 	if st := result.Stabilization; st != nil {
 		steps, rounds = st.WorstCaseSteps, st.WorstCaseRounds
 	}
 	if c.steps != nil && (steps == nil || *steps != *c.steps) {
-		o.figureDiffs = append(o.figureDiffs, fmt.Sprintf("worst_case_steps: expected %d, got %s", *c.steps, intOrNone(steps)))
+		o.FigureDiffs = append(o.FigureDiffs, fmt.Sprintf("worst_case_steps: expected %d, got %s", *c.steps, intOrNone(steps)))
 	}
 	if c.rounds != nil && (rounds == nil || *rounds != *c.rounds) {
-		o.figureDiffs = append(o.figureDiffs, fmt.Sprintf("worst_case_rounds: expected %d, got %s", *c.rounds, intOrNone(rounds)))
+		o.FigureDiffs = append(o.FigureDiffs, fmt.Sprintf("worst_case_rounds: expected %d, got %s", *c.rounds, intOrNone(rounds)))
 	}
-	if c.budget > 0 && o.elapsed > c.budget {
-		o.figureDiffs = append(o.figureDiffs, fmt.Sprintf("budget: expected at most %s, took %s", c.budget, o.elapsed.Round(time.Millisecond)))
+	if c.budget > 0 && o.Elapsed > c.budget {
+		o.FigureDiffs = append(o.FigureDiffs, fmt.Sprintf("budget: expected at most %s, took %s", c.budget, o.Elapsed.Round(time.Millisecond)))
 	}
 	return o
 }
@@ -241,121 +228,6 @@ func intOrNone(p *int) string {
 		return "none"
 	}
 	return strconv.Itoa(*p)
-}
-
-func (o *regressOutcome) failed() bool {
-	if o.err != nil || len(o.figureDiffs) > 0 {
-		return true
-	}
-	return slices.ContainsFunc(o.propDiffs, func(d string) bool { return d != "" })
-}
-
-// writeRegressTable prints one row per case and returns how many failed.
-func writeRegressTable(w io.Writer, cases []*regressCase, outcomes []*regressOutcome) int {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "case\tverdicts (expected→got)\tstates\tworst steps\tworst rounds\tseconds\tresult")
-	failed := 0
-	for i, c := range cases {
-		o := outcomes[i]
-		var verdicts []string
-		states, steps, rounds := "-", "-", "-"
-		if o.result != nil {
-			for j, e := range c.expect {
-				got := "missing"
-				if j < len(o.result.Properties) {
-					got = o.result.Properties[j].Verdict
-				}
-				verdicts = append(verdicts, fmt.Sprintf("%s %s→%s", e.property, e.verdict, got))
-			}
-			states = strconv.FormatInt(o.result.Stats.States, 10)
-			if st := o.result.Stabilization; st != nil {
-				steps, rounds = intOrDash(st.WorstCaseSteps), intOrDash(st.WorstCaseRounds)
-			}
-		} else {
-			verdicts = append(verdicts, "error")
-		}
-		status := "PASS"
-		if o.failed() {
-			status = "FAIL"
-			failed++
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%.3f\t%s\n", c.name, strings.Join(verdicts, ", "), states, steps, rounds, o.elapsed.Seconds(), status)
-	}
-	tw.Flush()
-	return failed
-}
-
-func intOrDash(p *int) string {
-	if p == nil {
-		return "-"
-	}
-	return strconv.Itoa(*p)
-}
-
-// writeRegressJUnit writes the JUnit XML report: one testsuite, one
-// testcase per case and property, one per case for its figures.
-func writeRegressJUnit(path string, cases []*regressCase, outcomes []*regressOutcome) error {
-	suite := junit.Testsuite{Name: "ringcheck regress"}
-	var total time.Duration
-	for i, c := range cases {
-		o := outcomes[i]
-		total += o.elapsed
-		secs := fmt.Sprintf("%.3f", o.elapsed.Seconds())
-		if o.err != nil {
-			suite.AddTestcase(junit.Testcase{
-				Name: c.name, Classname: c.spec, Time: secs,
-				Error: &junit.Result{Message: o.err.Error(), Type: "error"},
-			})
-			continue
-		}
-		for j, e := range c.expect {
-			tc := junit.Testcase{Name: c.name + ": " + string(e.property), Classname: c.spec, Time: secs}
-			if d := o.propDiffs[j]; d != "" {
-				msg := "FAIL " + c.name + ": " + d
-				tc.Failure = &junit.Result{Message: msg, Type: "mismatch", Data: msg}
-			}
-			if j < len(o.result.Properties) {
-				if tr := o.result.Properties[j].Trace; tr != nil {
-					var b strings.Builder
-					if err := reports.WriteTraceText(&b, tr); err != nil {
-						return err
-					}
-					tc.SystemOut = &junit.Output{Data: b.String()}
-				}
-			}
-			suite.AddTestcase(tc)
-		}
-		if c.hasFigure {
-			tc := junit.Testcase{Name: c.name + ": states and worst case", Classname: c.spec, Time: secs}
-			if len(o.figureDiffs) > 0 {
-				var lines []string
-				for _, d := range o.figureDiffs {
-					lines = append(lines, "FAIL "+c.name+": "+d)
-				}
-				tc.Failure = &junit.Result{Message: lines[0], Type: "mismatch", Data: strings.Join(lines, "\n")}
-			}
-			suite.AddTestcase(tc)
-		}
-	}
-	suite.Time = fmt.Sprintf("%.3f", total.Seconds())
-	var suites junit.Testsuites
-	suites.AddSuite(suite)
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	_, err = io.WriteString(f, xml.Header)
-	if err == nil {
-		enc := xml.NewEncoder(f)
-		enc.Indent("", "\t")
-		if err = enc.Encode(suites); err == nil {
-			_, err = io.WriteString(f, "\n")
-		}
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
 }
 
 // manifestError is a malformed manifest: the file, the line and the path of

@@ -1,0 +1,169 @@
+package reports
+
+import (
+	"encoding/xml"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/jstemmer/go-junit-report/v2/junit"
+)
+
+// RegressCase is one case of a regression run as the reports render it:
+// what the manifest expected, what the check produced, and the mismatches
+// the command found between the two.
+type RegressCase struct {
+	Name string
+	Spec string
+	// Expected lists, per property in the manifest's order, its name and
+	// expected verdict.
+	Expected [][2]string
+	// HasFigures says the manifest gave states, a worst case or a budget.
+	HasFigures bool
+	Result     *CheckResult
+	Elapsed    time.Duration
+	Err        error
+	// PropertyDiffs[i] is the mismatch of Expected[i], "" if it matches;
+	// FigureDiffs are the mismatches of states, worst case and budget.
+	PropertyDiffs []string
+	FigureDiffs   []string
+}
+
+// Failed reports whether the case failed: an error or any mismatch.
+func (c *RegressCase) Failed() bool {
+	if c.Err != nil || len(c.FigureDiffs) > 0 {
+		return true
+	}
+	for _, d := range c.PropertyDiffs {
+		if d != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// WriteRegressTable prints one row per case (expected→got per property,
+// states, worst case, seconds, PASS/FAIL), then one line per mismatch, and
+// a count of the failed cases if any. It returns how many failed.
+func WriteRegressTable(w io.Writer, cases []*RegressCase) (int, error) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "case\tverdicts (expected→got)\tstates\tworst steps\tworst rounds\tseconds\tresult")
+	failed := 0
+	for _, c := range cases {
+		var verdicts []string
+		states, steps, rounds := "-", "-", "-"
+		if c.Result != nil {
+			for j, e := range c.Expected {
+				got := "missing"
+				if j < len(c.Result.Properties) {
+					got = c.Result.Properties[j].Verdict
+				}
+				verdicts = append(verdicts, fmt.Sprintf("%s %s→%s", e[0], e[1], got))
+			}
+			states = strconv.FormatInt(c.Result.Stats.States, 10)
+			if st := c.Result.Stabilization; st != nil {
+				steps, rounds = intOrDash(st.WorstCaseSteps), intOrDash(st.WorstCaseRounds)
+			}
+		} else {
+			verdicts = append(verdicts, "error")
+		}
+		status := "PASS"
+		if c.Failed() {
+			status = "FAIL"
+			failed++
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%.3f\t%s\n", c.Name, strings.Join(verdicts, ", "), states, steps, rounds, c.Elapsed.Seconds(), status)
+	}
+	if err := tw.Flush(); err != nil {
+		return failed, err
+	}
+	p := &printer{w: w}
+	for _, c := range cases {
+		if c.Err != nil {
+			p.printf("FAIL %s: %v\n", c.Name, c.Err)
+		}
+		for _, d := range c.PropertyDiffs {
+			if d != "" {
+				p.printf("FAIL %s: %s\n", c.Name, d)
+			}
+		}
+		for _, d := range c.FigureDiffs {
+			p.printf("FAIL %s: %s\n", c.Name, d)
+		}
+	}
+	if failed > 0 {
+		p.printf("%d of %d cases failed\n", failed, len(cases))
+	}
+	return failed, p.err
+}
+
+func intOrDash(p *int) string {
+	if p == nil {
+		return "-"
+	}
+	return strconv.Itoa(*p)
+}
+
+// WriteJUnit writes a JUnit XML report of a regression run: one testsuite,
+// one testcase per case and property (a violated property's counterexample
+// in its system-out), one per case for its figures, failures carrying the
+// mismatch.
+func WriteJUnit(w io.Writer, cases []*RegressCase) error {
+	suite := junit.Testsuite{Name: "ringcheck regress"}
+	var total time.Duration
+	for _, c := range cases {
+		total += c.Elapsed
+		secs := fmt.Sprintf("%.3f", c.Elapsed.Seconds())
+		if c.Err != nil {
+			suite.AddTestcase(junit.Testcase{
+				Name: c.Name, Classname: c.Spec, Time: secs,
+				Error: &junit.Result{Message: c.Err.Error(), Type: "error"},
+			})
+			continue
+		}
+		for j, e := range c.Expected {
+			tc := junit.Testcase{Name: c.Name + ": " + e[0], Classname: c.Spec, Time: secs}
+			if j < len(c.PropertyDiffs) && c.PropertyDiffs[j] != "" {
+				msg := "FAIL " + c.Name + ": " + c.PropertyDiffs[j]
+				tc.Failure = &junit.Result{Message: msg, Type: "mismatch", Data: msg}
+			}
+			if c.Result != nil && j < len(c.Result.Properties) {
+				if tr := c.Result.Properties[j].Trace; tr != nil {
+					var b strings.Builder
+					if err := WriteTraceText(&b, tr); err != nil {
+						return err
+					}
+					tc.SystemOut = &junit.Output{Data: b.String()}
+				}
+			}
+			suite.AddTestcase(tc)
+		}
+		if c.HasFigures {
+			tc := junit.Testcase{Name: c.Name + ": states and worst case", Classname: c.Spec, Time: secs}
+			if len(c.FigureDiffs) > 0 {
+				lines := make([]string, len(c.FigureDiffs))
+				for i, d := range c.FigureDiffs {
+					lines[i] = "FAIL " + c.Name + ": " + d
+				}
+				tc.Failure = &junit.Result{Message: lines[0], Type: "mismatch", Data: strings.Join(lines, "\n")}
+			}
+			suite.AddTestcase(tc)
+		}
+	}
+	suite.Time = fmt.Sprintf("%.3f", total.Seconds())
+	var suites junit.Testsuites
+	suites.AddSuite(suite)
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "\t")
+	if err := enc.Encode(suites); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}
