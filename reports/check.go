@@ -70,6 +70,8 @@ type PropertyResult struct {
 	Reason     string   `json:"reason,omitempty"`
 	Invariants []string `json:"invariants,omitempty"`
 	Trace      *Trace   `json:"trace,omitempty"`
+	// TraceFile is where --trace wrote the trace (text summary only).
+	TraceFile string `json:"-"`
 }
 
 // Run is what a check produced, with the context a report needs.
@@ -174,6 +176,9 @@ func WriteCheckText(w io.Writer, c *CheckResult) error {
 			detail += " (in the starting configuration below)"
 		default:
 			detail += fmt.Sprintf(" (%s of %d step%s below)", pr.Trace.Kind, len(pr.Trace.Steps), plural(len(pr.Trace.Steps)))
+		}
+		if pr.TraceFile != "" {
+			detail += "; trace written to " + pr.TraceFile
 		}
 		// No trailing blanks when there is no detail (a plain "holds").
 		p.printf("%s\n", strings.TrimRight(fmt.Sprintf("  %-12s %-9s %s", pr.Name, pr.Verdict, detail), " "))

@@ -282,6 +282,13 @@ func runCheck(cmd *cobra.Command, specName string, f *checkFlags) error {
 	if err != nil {
 		return err
 	}
+	if f.tracePath != "" {
+		// The verdict stands whatever happens to the file: a failure to
+		// write it is reported, and the exit status is still the verdict's.
+		if err := writeTraceFile(f.tracePath, f.traceFormat, result, stderr); err != nil {
+			fmt.Fprintf(stderr, "ringcheck: %v\n", err)
+		}
+	}
 	out := cmd.OutOrStdout()
 	if f.asJSON {
 		err = reports.WriteCheckJSON(out, result)
@@ -290,13 +297,6 @@ func runCheck(cmd *cobra.Command, specName string, f *checkFlags) error {
 	}
 	if err != nil {
 		return &exitError{code: exitUsage, err: fmt.Errorf("writing the result: %w", err)}
-	}
-	if f.tracePath != "" {
-		// The verdict stands whatever happens to the file: a failure to
-		// write it is reported, and the exit status is still the verdict's.
-		if err := writeTraceFile(f.tracePath, f.traceFormat, result, stderr); err != nil {
-			fmt.Fprintf(stderr, "ringcheck: %v\n", err)
-		}
 	}
 	return verdictExit(rep.Violated(), rep.Unknown())
 }
@@ -424,8 +424,9 @@ const traceFormatList = "json, text, dot, svg, mermaid"
 
 // writeTraceFile writes the first counterexample of the result, in the
 // order of --check.
+// It records the file in the property's result, for the text summary.
 func writeTraceFile(path, format string, result *reports.CheckResult, stderr io.Writer) error {
-	for _, p := range result.Properties {
+	for i, p := range result.Properties {
 		if p.Trace == nil {
 			continue
 		}
@@ -440,6 +441,7 @@ func writeTraceFile(path, format string, result *reports.CheckResult, stderr io.
 		if err != nil {
 			return fmt.Errorf("--trace: writing %s: %w", path, err)
 		}
+		result.Properties[i].TraceFile = path
 		return nil
 	}
 	fmt.Fprintf(stderr, "ringcheck: no counterexample, %s not written\n", path)
