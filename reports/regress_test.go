@@ -16,7 +16,7 @@ import (
 func regressCases() []*reports.RegressCase {
 	return []*reports.RegressCase{
 		{Name: "passes", Spec: "dijkstra", Expected: [][2]string{{"safety", "holds"}},
-			Result: &reports.CheckResult{Properties: []reports.PropertyResult{{Name: "safety", Verdict: "holds"}}},
+			Result:        &reports.CheckResult{Properties: []reports.PropertyResult{{Name: "safety", Verdict: "holds"}}},
 			PropertyDiffs: []string{""}, Elapsed: time.Second},
 		{Name: "fails", Spec: "kl-naive", Expected: [][2]string{{"deadlock", "holds"}}, HasFigures: true,
 			Result:        &reports.CheckResult{Properties: []reports.PropertyResult{{Name: "deadlock", Verdict: "violated"}}},
