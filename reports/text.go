@@ -36,7 +36,11 @@ func WriteTraceText(w io.Writer, t *Trace) error {
 			p.printf("-- loop starts here: the steps from state %d on repeat forever --\n", i)
 		}
 		if i == 0 {
-			p.printf("state 0 (initial)\n")
+			if t.Start == "fault" {
+				p.printf("state 0 (left by a transient fault)\n")
+			} else {
+				p.printf("state 0 (initial)\n")
+			}
 			writeState(p, &t.States[0], nil)
 			continue
 		}

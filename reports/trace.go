@@ -26,9 +26,13 @@ type Trace struct {
 	Kind      string         `json:"kind"`
 	LoopStart *int           `json:"loop_start,omitempty"`
 	// Process is the process the violation is about: the one that starves.
-	Process *int         `json:"process,omitempty"`
-	States  []TraceState `json:"states"`
-	Steps   []TraceStep  `json:"steps"`
+	Process *int `json:"process,omitempty"`
+	// Start says what the first state is when it is not an initial
+	// configuration: "fault" for the configuration a transient fault left
+	// (simulate --fault-at).
+	Start  string       `json:"start,omitempty"`
+	States []TraceState `json:"states"`
+	Steps  []TraceStep  `json:"steps"`
 }
 
 // TraceState is one configuration of a trace.

@@ -175,6 +175,9 @@ func runSimulate(cmd *cobra.Command, specName string, f *simFlags) error {
 		trace = reports.NewTrace(sys, plan.values, simProperty(v), &invariants.Counterexample{
 			Kind: invariants.Path, States: v.States, Steps: v.Steps,
 		})
+		if v.AfterFault {
+			trace.Start = "fault"
+		}
 	}
 	out := cmd.OutOrStdout()
 	if f.asJSON {
