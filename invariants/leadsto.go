@@ -103,7 +103,7 @@ func checkLeadsTo(ctx context.Context, g *explore.ReachGraph, fairness Fairness,
 		}
 		ce.Process = &p
 		o.Verdict, o.Counterexample = Violated, ce
-		o.Reason = fmt.Sprintf("process %d: %s holds, and %s never does after it (%s fairness)", p, lt.From, lt.To, fairness)
+		o.Reason = fmt.Sprintf("process %d: %s holds, and %s never does after it (fairness %s)", p, lt.From, lt.To, fairness)
 		return o, nil
 	}
 	return o, nil

@@ -467,9 +467,9 @@ func checkStarvation(ctx context.Context, g *explore.ReachGraph, fairness Fairne
 	}
 	if len(starving) > 0 {
 		o.Verdict, o.Counterexample = Violated, first
-		o.Reason = fmt.Sprintf("process %d can request and never enter its critical section (%s fairness)", starving[0], fairness)
+		o.Reason = fmt.Sprintf("process %d can request and never enter its critical section (fairness %s)", starving[0], fairness)
 		if len(starving) > 1 {
-			o.Reason = fmt.Sprintf("processes %v can request and never enter their critical section; the trace shows process %d (%s fairness)", starving, starving[0], fairness)
+			o.Reason = fmt.Sprintf("processes %v can request and never enter their critical section; the trace shows process %d (fairness %s)", starving, starving[0], fairness)
 		}
 		o.Starving = starving
 	}
