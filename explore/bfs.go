@@ -261,14 +261,9 @@ func (b *bfsPaths) path(id StateID) ([]*model.State, []model.Step, error) {
 		b.sys.Unpack(b.store.get(sid), st)
 		states[len(ids)-1-i] = st
 	}
-	ex := b.sys.NewExpander()
-	steps := make([]model.Step, len(states)-1)
-	for i := range steps {
-		st, err := stepBetween(ex, b.sys, states[i], states[i+1])
-		if err != nil {
-			return nil, nil, err
-		}
-		steps[i] = st
+	steps, err := stepsThrough(b.sys, states, false)
+	if err != nil {
+		return nil, nil, err
 	}
 	return states, steps, nil
 }

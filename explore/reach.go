@@ -102,21 +102,9 @@ func (g *ReachGraph) Trace(ids []uint32, closed bool) ([]*model.State, []model.S
 		g.sys.Unpack(g.store.get(int64(id)), st)
 		states[i] = st
 	}
-	ex := g.sys.NewExpander()
-	var steps []model.Step
-	for i := 0; i+1 < len(states); i++ {
-		st, err := stepBetween(ex, g.sys, states[i], states[i+1])
-		if err != nil {
-			return nil, nil, err
-		}
-		steps = append(steps, st)
-	}
-	if closed {
-		st, err := stepBetween(ex, g.sys, states[len(states)-1], states[0])
-		if err != nil {
-			return nil, nil, err
-		}
-		steps = append(steps, st)
+	steps, err := stepsThrough(g.sys, states, closed)
+	if err != nil {
+		return nil, nil, err
 	}
 	return states, steps, nil
 }

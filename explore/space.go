@@ -372,21 +372,9 @@ func (sp *Space) Trace(ranks []uint32, closed bool) ([]*model.State, []model.Ste
 		}
 		states[i] = st
 	}
-	ex := sp.sys.NewExpander()
-	var steps []model.Step
-	for i := 0; i+1 < len(states); i++ {
-		st, err := stepBetween(ex, sp.sys, states[i], states[i+1])
-		if err != nil {
-			return nil, nil, err
-		}
-		steps = append(steps, st)
-	}
-	if closed {
-		st, err := stepBetween(ex, sp.sys, states[len(states)-1], states[0])
-		if err != nil {
-			return nil, nil, err
-		}
-		steps = append(steps, st)
+	steps, err := stepsThrough(sp.sys, states, closed)
+	if err != nil {
+		return nil, nil, err
 	}
 	return states, steps, nil
 }

@@ -201,3 +201,24 @@ func TestConvergenceUnderFairness(t *testing.T) {
 		}
 	}
 }
+
+// TestReplayRejectsForgedTraces: Replay accepts the checker's own
+// counterexample and rejects one whose states or steps were tampered with.
+func TestReplayRejectsForgedTraces(t *testing.T) {
+	sys := counterRing(t, 5, 0, false)
+	ce := check(t, sys, invariants.Deadlock).Outcomes[0].Counterexample
+	if err := ce.Replay(sys); err != nil {
+		t.Fatalf("the checker's own counterexample: %v", err)
+	}
+	forged := *ce
+	forged.States = append([]*model.State(nil), ce.States...)
+	forged.States[2] = ce.States[3]
+	if forged.Replay(sys) == nil {
+		t.Error("a trace with a skipped state replays")
+	}
+	short := *ce
+	short.Steps = ce.Steps[:len(ce.Steps)-1]
+	if short.Replay(sys) == nil {
+		t.Error("a trace with a missing step replays")
+	}
+}

@@ -19,6 +19,9 @@ type LeadsTo struct {
 // String renders the property as "requesting ~> inCS".
 func (l LeadsTo) String() string { return l.From + " ~> " + l.To }
 
+// noParent marks a vertex with no breadth-first parent.
+const noParent = ^uint32(0)
+
 // checkLeadsTo decides From(p) ~> To(p) for every process p over the
 // reachable graph. A violation is a reachable state where From(p) holds and
 // To(p) does not, followed by a fair execution that avoids To(p) forever: it
@@ -45,7 +48,12 @@ func checkLeadsTo(ctx context.Context, g *explore.ReachGraph, fairness Fairness,
 		// The states an execution avoiding To(p) since a From(p) state
 		// can be in, with a breadth-first parent toward such a start.
 		marked := explore.NewBits(n)
-		parent := make(map[uint32]uint32)
+		// parent[v] is v's breadth-first parent, or noParent for a start
+		// state and the states not marked.
+		parent := make([]uint32, n)
+		for i := range parent {
+			parent[i] = noParent
+		}
 		var queue []uint32
 		for v := uint32(0); uint64(v) < n; v++ {
 			if !avoid(v) {
@@ -92,7 +100,7 @@ func checkLeadsTo(ctx context.Context, g *explore.ReachGraph, fairness Fairness,
 		// stretch starts from.
 		entry := viol.prefix[len(viol.prefix)-1]
 		inside := []uint32{entry}
-		for u, ok := parent[entry]; ok; u, ok = parent[u] {
+		for u := parent[entry]; u != noParent; u = parent[u] {
 			inside = append(inside, u)
 		}
 		slices.Reverse(inside)

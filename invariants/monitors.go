@@ -8,9 +8,10 @@ import (
 	"github.com/ringcheck/ringcheck/model"
 )
 
-// witness is the least state id at which a monitor saw a violation: with
-// ids in breadth-first order, the least is on a shortest path, and the
-// answer does not depend on the order in which workers report.
+// witness is the least state id at which a monitor saw a violation (and,
+// for the same id, the least detail): with ids in breadth-first order, the
+// least is on a shortest path, and the answer does not depend on the order
+// in which workers report.
 type witness struct {
 	mu     sync.Mutex
 	found  atomic.Bool
@@ -22,7 +23,7 @@ type witness struct {
 func (w *witness) offer(id explore.StateID, detail int, step *model.Step) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.found.Load() && w.id <= id {
+	if w.found.Load() && (w.id < id || (w.id == id && w.detail <= detail)) {
 		return
 	}
 	w.id, w.detail = id, detail

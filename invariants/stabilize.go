@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/ringcheck/ringcheck/explore"
@@ -46,22 +45,6 @@ type stabilityResult struct {
 	elapsed              time.Duration
 }
 
-// minWitness keeps the least-ranked violation of one kind, with the edge
-// that shows it.
-type minWitness struct {
-	mu       sync.Mutex
-	found    bool
-	from, to uint32
-}
-
-func (w *minWitness) offer(from, to uint32) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if !w.found || from < w.from || (from == w.from && to < w.to) {
-		w.found, w.from, w.to = true, from, to
-	}
-}
-
 // analyseStability decides closure and convergence from every
 // configuration, and measures stabilization time when the spec converges.
 //
@@ -88,7 +71,9 @@ func analyseStability(ctx context.Context, sys *model.System, opts Options, want
 	legit := sys.Legitimate.Holds
 	workers := max(1, opts.Search.Workers)
 	inL := explore.NewBits(sp.Size())
-	var closureW, deadW minWitness
+	// The least-ranked violations: closure's with the step's target as
+	// detail, deadlock's alone.
+	var closureW, deadW witness
 	trans := make([]struct {
 		n int64
 		_ [56]byte // keep workers' counters on separate cache lines
@@ -98,7 +83,7 @@ func analyseStability(ctx context.Context, sys *model.System, opts Options, want
 			inL.Set(v)
 			n, err := c.Successors(st, func(_ *model.Step, to uint32, next *model.State) {
 				if !legit(next) {
-					closureW.offer(v, to)
+					closureW.offer(explore.StateID(v), int(to), nil)
 				}
 			})
 			trans[w].n += int64(n)
@@ -106,7 +91,7 @@ func analyseStability(ctx context.Context, sys *model.System, opts Options, want
 		}
 		n, err := c.Count(st)
 		if n == 0 && err == nil {
-			deadW.offer(v, v)
+			deadW.offer(explore.StateID(v), 0, nil)
 		}
 		trans[w].n += int64(n)
 		return err
@@ -120,8 +105,8 @@ func analyseStability(ctx context.Context, sys *model.System, opts Options, want
 	}
 	if wantClosure {
 		o := Outcome{Property: Closure, Verdict: Holds}
-		if closureW.found {
-			states, steps, err := sp.Trace([]uint32{closureW.from, closureW.to}, false)
+		if closureW.found.Load() {
+			states, steps, err := sp.Trace([]uint32{uint32(closureW.id), uint32(closureW.detail)}, false)
 			if err != nil {
 				return nil, err
 			}
@@ -136,8 +121,8 @@ func analyseStability(ctx context.Context, sys *model.System, opts Options, want
 	}
 	conv := Outcome{Property: Convergence, Verdict: Holds}
 	res.convergence = &conv
-	if deadW.found {
-		states, _, err := sp.Trace([]uint32{deadW.from}, false)
+	if deadW.found.Load() {
+		states, _, err := sp.Trace([]uint32{uint32(deadW.id)}, false)
 		if err != nil {
 			return nil, err
 		}

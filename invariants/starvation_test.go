@@ -90,17 +90,10 @@ func CheckStarvationLasso(t *testing.T, sys *model.System, ce *invariants.Counte
 	if !isInit {
 		t.Fatal("the lasso does not start in an initial configuration")
 	}
-	ex := sys.NewExpander()
-	next := sys.NewState()
-	for i := range ce.Steps {
-		to := ce.LoopStart
-		if i+1 < len(ce.States) {
-			to = i + 1
-		}
-		if err := ex.Apply(ce.States[i], &ce.Steps[i], next); err != nil || !next.Equal(ce.States[to]) {
-			t.Fatalf("step %d does not lead to state %d: %v", i, to, err)
-		}
+	if err := ce.Replay(sys); err != nil {
+		t.Fatal(err)
 	}
+	ex := sys.NewExpander()
 	req, _ := sys.ProcessPredicateByName("requesting")
 	cs, _ := sys.ProcessPredicateByName("inCS")
 	type role struct {

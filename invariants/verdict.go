@@ -85,3 +85,32 @@ type Outcome struct {
 	// Starving lists the processes that can starve (starvation only).
 	Starving []int
 }
+
+// Replay checks that the counterexample is an execution of sys: every step
+// is enabled in the state before it and leads to the state after it, and a
+// lasso's last step leads back to States[LoopStart]. It does not check
+// where the execution starts.
+func (ce *Counterexample) Replay(sys *model.System) error {
+	want := len(ce.States) - 1
+	if ce.Kind == Lasso {
+		want++
+	}
+	if len(ce.Steps) != want {
+		return fmt.Errorf("a %s of %d states has %d steps", ce.Kind, len(ce.States), len(ce.Steps))
+	}
+	ex := sys.NewExpander()
+	next := sys.NewState()
+	for i := range ce.Steps {
+		to := i + 1
+		if to == len(ce.States) {
+			to = ce.LoopStart
+		}
+		if err := ex.Apply(ce.States[i], &ce.Steps[i], next); err != nil {
+			return fmt.Errorf("step %d: %w", i, err)
+		}
+		if !next.Equal(ce.States[to]) {
+			return fmt.Errorf("step %d does not lead to state %d", i, to)
+		}
+	}
+	return nil
+}

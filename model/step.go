@@ -195,6 +195,19 @@ func (c *Ctx) TypeOf(m Msg) MsgType { return MsgType(c.lay.letterType[m]) }
 // Field returns field i of m.
 func (c *Ctx) Field(m Msg, i int) int { return c.sys.Field(m, i) }
 
+// effect runs alternative k of act, reporting a fault of the spec (a value
+// set outside its domain, a bad channel) as an error.
+func (c *Ctx) effect(act *Action, k int) error {
+	act.Effect(c, k)
+	if c.badSet {
+		c.setFault()
+	}
+	if c.err != nil {
+		return fmt.Errorf("action %s: %w", act.Label(k), c.err)
+	}
+	return nil
+}
+
 func (c *Ctx) setFault() {
 	c.badSet = false
 	c.fail(fmt.Errorf("process %d sets %s to %d, outside %s", c.P, c.sys.Vars[c.badVar].Name, c.badVal, c.sys.Vars[c.badVar].Domain))
@@ -289,12 +302,8 @@ func (e *Expander) Count(st *State) (n int, overflow *Step, err error) {
 				continue
 			}
 			for k := 0; k < act.Choices; k++ {
-				act.Effect(c, k)
-				if c.badSet {
-					c.setFault()
-				}
-				if c.err != nil {
-					return n, nil, e.wrap(fmt.Errorf("action %s: %w", act.Label(k), c.err))
+				if err := c.effect(act, k); err != nil {
+					return n, nil, e.wrap(err)
 				}
 				n++
 			}
@@ -366,12 +375,8 @@ func (e *Expander) central(st *State, yield func(*Step, *State) bool) (int, erro
 			for k := 0; k < act.Choices; k++ {
 				e.next.CopyFrom(st)
 				c.blocked, c.overflow = false, false
-				act.Effect(c, k)
-				if c.badSet {
-					c.setFault()
-				}
-				if c.err != nil {
-					return count, e.wrap(fmt.Errorf("action %s: %w", act.Label(k), c.err))
+				if err := c.effect(act, k); err != nil {
+					return count, e.wrap(err)
 				}
 				if c.blocked {
 					continue
@@ -451,12 +456,8 @@ func (e *Expander) concurrent(st *State, yield func(*Step, *State) bool) (int, e
 				act := &e.sys.Processes[p].Actions[m.Action]
 				c.at(p)
 				c.blocked, c.overflow = false, false
-				act.Effect(c, int(m.Choice))
-				if c.badSet {
-					c.setFault()
-				}
-				if c.err != nil {
-					return count, e.wrap(fmt.Errorf("action %s: %w", act.Label(int(m.Choice)), c.err))
+				if err := c.effect(act, int(m.Choice)); err != nil {
+					return count, e.wrap(err)
 				}
 				blocked = blocked || c.blocked
 				e.step.Overflow = e.step.Overflow || c.overflow

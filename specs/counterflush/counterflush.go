@@ -137,16 +137,12 @@ type Vars struct {
 // Build returns the model for parameters n and Cmax. Counters and message
 // values range over 0..M-1 with M = n(Cmax+1).
 func Build(p specs.Values, opts specs.BuildOptions) (*model.System, error) {
-	sys, _, err := build(p, opts)
+	sys, _, err := BuildVars(p, opts)
 	return sys, err
 }
 
 // BuildVars is Build, also returning the handles.
 func BuildVars(p specs.Values, opts specs.BuildOptions) (*model.System, Vars, error) {
-	return build(p, opts)
-}
-
-func build(p specs.Values, opts specs.BuildOptions) (*model.System, Vars, error) {
 	n, cmax := p["n"], p["Cmax"]
 	var v Vars
 	if n < 2 || cmax < 1 {

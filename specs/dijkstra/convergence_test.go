@@ -131,19 +131,8 @@ func replayOutsideL(t *testing.T, sys *model.System, n int, ce *invariants.Count
 
 func replaySteps(t *testing.T, sys *model.System, ce *invariants.Counterexample) {
 	t.Helper()
-	ex := sys.NewExpander()
-	next := sys.NewState()
-	for i := range ce.Steps {
-		to := ce.LoopStart
-		if i+1 < len(ce.States) {
-			to = i + 1
-		}
-		if err := ex.Apply(ce.States[i], &ce.Steps[i], next); err != nil {
-			t.Fatalf("step %d: %v", i, err)
-		}
-		if !next.Equal(ce.States[to]) {
-			t.Fatalf("step %d does not lead to state %d", i, to)
-		}
+	if err := ce.Replay(sys); err != nil {
+		t.Fatal(err)
 	}
 }
 

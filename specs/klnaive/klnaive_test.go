@@ -96,15 +96,8 @@ func replay(t *testing.T, sys *model.System, ce *invariants.Counterexample) {
 	if !isInit {
 		t.Fatal("the trace does not start in an initial configuration")
 	}
-	ex := sys.NewExpander()
-	next := sys.NewState()
-	for i := range ce.Steps {
-		if err := ex.Apply(ce.States[i], &ce.Steps[i], next); err != nil {
-			t.Fatalf("step %d: %v", i, err)
-		}
-		if !next.Equal(ce.States[i+1]) {
-			t.Fatalf("step %d does not lead to state %d", i, i+1)
-		}
+	if err := ce.Replay(sys); err != nil {
+		t.Fatal(err)
 	}
 }
 

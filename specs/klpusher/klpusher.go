@@ -107,16 +107,12 @@ type Vars struct {
 
 // Build returns the model for parameters n, L, K and Cmax.
 func Build(p specs.Values, opts specs.BuildOptions) (*model.System, error) {
-	sys, _, err := build(p, opts)
+	sys, _, err := BuildVars(p, opts)
 	return sys, err
 }
 
 // BuildVars is Build, also returning the variable handles.
 func BuildVars(p specs.Values, opts specs.BuildOptions) (*model.System, Vars, error) {
-	return build(p, opts)
-}
-
-func build(p specs.Values, opts specs.BuildOptions) (*model.System, Vars, error) {
 	n, l, k, cmax := p["n"], p["L"], p["K"], p["Cmax"]
 	var v Vars
 	if k < 1 || k > l {

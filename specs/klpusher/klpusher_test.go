@@ -492,19 +492,8 @@ func TestFigure2Starvation(t *testing.T) {
 	if ce == nil || ce.Kind != invariants.Lasso {
 		t.Fatalf("counterexample %+v, want a lasso", ce)
 	}
-	ex := sys.NewExpander()
-	next := sys.NewState()
-	for i := range ce.Steps {
-		if err := ex.Apply(ce.States[i], &ce.Steps[i], next); err != nil {
-			t.Fatalf("step %d: %v", i, err)
-		}
-		to := i + 1
-		if to == len(ce.States) {
-			to = ce.LoopStart
-		}
-		if !next.Equal(ce.States[to]) {
-			t.Fatalf("step %d does not lead to state %d", i, to)
-		}
+	if err := ce.Replay(sys); err != nil {
+		t.Fatal(err)
 	}
 }
 
