@@ -5,6 +5,7 @@ import (
 	"github.com/ringcheck/ringcheck/specs"
 	"github.com/ringcheck/ringcheck/specs/counterflush"
 	"github.com/ringcheck/ringcheck/specs/dijkstra"
+	"github.com/ringcheck/ringcheck/specs/klddhl"
 	"github.com/ringcheck/ringcheck/specs/klnaive"
 	"github.com/ringcheck/ringcheck/specs/klpusher"
 )
@@ -17,5 +18,6 @@ func Registry() (*specs.Registry, error) {
 		klnaive.Spec(),
 		klpusher.Spec(),
 		counterflush.Spec(),
+		klddhl.Spec(),
 	)
 }
