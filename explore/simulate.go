@@ -133,8 +133,9 @@ func (r *SimResult) Recovery() (faulted, reached, min, max int, mean float64) {
 // the first violation is rebuilt by replaying its run, which the seeding
 // makes deterministic.
 //
-// Simulate returns an error when a spec misbehaves or, for FromAll or a
-// fault, when the configuration space does not fit in 63 bits. A cancelled
+// Random configurations (FromAll, faults) are drawn uniformly from the full
+// space, however large. Simulate returns an error when a spec misbehaves. A
+// cancelled
 // ctx stops it between steps; the result then holds the completed runs and
 // Stopped.
 func Simulate(ctx context.Context, sys *model.System, opts SimOptions, check func(s *model.State) (violated string), legit func(*model.State) bool) (*SimResult, error) {
@@ -149,13 +150,6 @@ func Simulate(ctx context.Context, sys *model.System, opts SimOptions, check fun
 		inits: sys.Initial(), cur: sys.NewState(), next: sys.NewState(),
 	}
 	sm.pickFn = sm.pick
-	if opts.FromAll || opts.FaultAt > 0 {
-		total, ok := sys.Configurations()
-		if !ok {
-			return nil, fmt.Errorf("simulate: the configuration space of %s does not fit in 63 bits: no uniformly random configuration", sys.Name)
-		}
-		sm.total = total
-	}
 	if !opts.FromAll && len(sm.inits) == 0 {
 		return nil, fmt.Errorf("simulate: %s has no initial configuration", sys.Name)
 	}
@@ -216,7 +210,6 @@ type simulator struct {
 	check func(*model.State) string
 	legit func(*model.State) bool
 	inits []*model.State
-	total uint64
 
 	// cur is the configuration; next receives the chosen successor, and
 	// step the chosen step, while Expand enumerates them.
@@ -243,7 +236,8 @@ func (sm *simulator) pick(st *model.Step, next *model.State) bool {
 
 // random replaces st by a uniformly random configuration.
 func (sm *simulator) random(st *model.State) error {
-	return sm.sys.Unrank(sm.rng.Uint64N(sm.total), st)
+	sm.sys.RandomConfiguration(sm.rng, st)
+	return nil
 }
 
 // run executes run i; with path non-nil it records the path (from the

@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 )
 
 // Words is the number of 64-bit words of a packed configuration.
@@ -74,26 +75,60 @@ func (s *System) Unrank(r uint64, st *State) error {
 		r /= l.varSize[i]
 	}
 	for c := range l.chanCount {
-		d := r % l.chanCount[c]
+		l.setChannel(st, c, r%l.chanCount[c])
 		r /= l.chanCount[c]
-		a := uint64(len(l.chanGlobal[c]))
-		n, pow := 0, uint64(1)
-		for d >= pow {
-			d -= pow
-			pow *= a
-			n++
-		}
-		off := int(l.chanOff[c])
-		for i := 0; i < l.chanCap[c]; i++ {
-			st.Msgs[off+i] = 0
-			if i < n {
-				st.Msgs[off+i] = l.chanGlobal[c][d%a]
-				d /= a
-			}
-		}
-		st.Lens[c] = int32(n)
 	}
 	return nil
+}
+
+// setChannel overwrites channel c of st with its contents number d, in the
+// order of Unrank: by length, then as base-alphabet digits, head first.
+func (l *layout) setChannel(st *State, c int, d uint64) {
+	a := uint64(len(l.chanGlobal[c]))
+	n, pow := 0, uint64(1)
+	for d >= pow {
+		d -= pow
+		pow *= a
+		n++
+	}
+	off := int(l.chanOff[c])
+	for i := 0; i < l.chanCap[c]; i++ {
+		st.Msgs[off+i] = 0
+		if i < n {
+			st.Msgs[off+i] = l.chanGlobal[c][d%a]
+			d /= a
+		}
+	}
+	st.Lens[c] = int32(n)
+}
+
+// ConfigurationsLog10 is the decimal logarithm of the full configuration
+// space's size, which says how large a space is that Configurations cannot
+// count.
+func (s *System) ConfigurationsLog10() float64 {
+	l := &s.layout
+	sum := 0.0
+	for _, size := range l.varSize {
+		sum += math.Log10(float64(size))
+	}
+	for _, count := range l.chanCount {
+		sum += math.Log10(float64(count))
+	}
+	return sum
+}
+
+// RandomConfiguration overwrites st with a configuration drawn uniformly
+// from the full configuration space, which need not be countable in 64
+// bits: every variable and every channel's contents are drawn
+// independently and uniformly.
+func (s *System) RandomConfiguration(rng *rand.Rand, st *State) {
+	l := &s.layout
+	for i := 0; i < l.nvars; i++ {
+		st.Vars[i] = int32(rng.Uint64N(l.varSize[i])) + l.varMin[i]
+	}
+	for c := range l.chanCount {
+		l.setChannel(st, c, rng.Uint64N(l.chanCount[c]))
+	}
 }
 
 // RankFrom returns the rank of to, given the rank of from: it only visits

@@ -1,6 +1,8 @@
 package model_test
 
 import (
+	"math"
+	"math/rand/v2"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -242,4 +244,42 @@ func TestRankFrom(t *testing.T) {
 			t.Fatalf("RankFrom = %d, Rank = %d", got, want)
 		}
 	})
+}
+
+// TestRandomConfigurationIsUniform draws configurations of a small space
+// and checks that each is valid and every one of them comes up about as
+// often as uniformity says (within six standard deviations), and that the
+// space's logarithmic size agrees with its exact one.
+func TestRandomConfigurationIsUniform(t *testing.T) {
+	b := model.NewBuilder("tiny", model.UniRing, 2)
+	b.Var("x", model.IntRange(0, 2))
+	tok := b.Message("Tok", model.Var{Name: "c", Domain: model.IntRange(0, 1)})
+	b.LinkChannels(2, model.Drop, tok)
+	b.Action(model.Action{Name: "noop", Guard: func(*model.Ctx) bool { return false }, Effect: func(*model.Ctx, int) {}})
+	b.Initial(func(*model.System, *model.State) {})
+	sys, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	total, _ := sys.Configurations() // 3·3 · 7·7 = 441
+	if got := math.Pow(10, sys.ConfigurationsLog10()); math.Abs(got-float64(total)) > 1e-6*float64(total) {
+		t.Fatalf("10^ConfigurationsLog10 = %v, want %d", got, total)
+	}
+	const draws = 441 * 400
+	seen := make([]int, total)
+	rng := rand.New(rand.NewPCG(1, 2))
+	st := sys.NewState()
+	for range draws {
+		sys.RandomConfiguration(rng, st)
+		if err := sys.Validate(st); err != nil {
+			t.Fatal(err)
+		}
+		seen[sys.Rank(st)]++
+	}
+	mean := float64(draws) / float64(total)
+	for r, k := range seen {
+		if math.Abs(float64(k)-mean) > 6*math.Sqrt(mean) {
+			t.Fatalf("configuration %d drawn %d times, expected about %.0f", r, k, mean)
+		}
+	}
 }

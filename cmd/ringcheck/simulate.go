@@ -135,7 +135,7 @@ func runSimulate(cmd *cobra.Command, specName string, f *simFlags) error {
 	plan, err := planCheck(specName, &checkFlags{
 		params: f.params, checks: string(invariants.Deadlock), from: f.from, fromSet: true,
 		daemon: f.daemon, fairness: string(invariants.NoFairness), traceFormat: "json",
-		workers: 1, tracePath: f.tracePath,
+		workers: 1, tracePath: f.tracePath, drawn: true,
 	}, nil)
 	if err != nil {
 		return err
@@ -148,9 +148,6 @@ func runSimulate(cmd *cobra.Command, specName string, f *simFlags) error {
 	if f.faultAt > 0 {
 		if legit == nil {
 			return usageError("spec %s declares no legitimacy predicate: --fault-at measures the recovery to it", sys.Name)
-		}
-		if _, ok := sys.Configurations(); !ok {
-			return usageError("spec %s (%s): the configuration space does not fit in 63 bits: no random fault", plan.spec.Name, plan.values)
 		}
 	}
 	check := func(s *model.State) string {

@@ -95,10 +95,17 @@
 //     retransmission a Timeout action whose guard is "no Priv message is in
 //     any channel", a perfect timer, as in specs/counterflush (which
 //     explains why).
-//   - Channels are FIFO and block when full. Cmax defaults to L+3, so every
-//     message of a legitimate configuration (L Tokens, the Pusher, the
-//     Priority and the privilege) fits in any one channel and no send from
-//     a legitimate configuration ever blocks. The counter domain is
+//   - Channels are FIFO, and a send to a full channel is lost (drop). Cmax
+//     defaults to L+3, so every message of a legitimate configuration (L
+//     Tokens, the Pusher, the Priority and the privilege) fits in any one
+//     channel: no send from a legitimate configuration ever finds its
+//     channel full, and the policy only matters after a fault. There, block
+//     deadlocks: with every channel full and every head a message whose
+//     receipt sends (a valid privilege, a token to forward), no process can
+//     move (ringcheck simulate finds such configurations at once; the
+//     test TestBlockingDeadlocksAfterAFault keeps one). Loss is what counter
+//     flushing tolerates (the root's timeout regenerates the privilege, and
+//     the regulator recreates lost tokens). The counter domain is
 //     n(Cmax+1), as the paper says.
 //   - The initial configuration is the one the root produces at the end of
 //     a reset: every process idle, all counters C_i = M-1 except C_0 = 0, and
@@ -227,7 +234,7 @@ func BuildVars(p specs.Values, opts specs.BuildOptions) (*model.System, Vars, er
 		model.Var{Name: "pri", Domain: model.IntRange(0, 2)},
 		model.Var{Name: "mark", Domain: model.IntRange(0, 1)},
 	)
-	overflow := model.Block
+	overflow := model.Drop
 	if opts.Overflow != nil {
 		overflow = *opts.Overflow
 	}

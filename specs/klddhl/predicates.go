@@ -44,10 +44,10 @@ func (v Vars) declarePredicates(b *model.Builder) {
 		Holds: v.inCS,
 	})
 	b.ProcessPredicate(model.ProcessPredicate{
-		Name: "grantable",
-		Doc:  "the process requests no more units than are free: requesting with need ≤ L - units in use (seed 000's set J)",
+		Name: "servedOrFull",
+		Doc:  "the process is in its critical section or needs more units than are free (need > L - units in use); requesting ~> servedOrFull is (k,L)-liveness for the process",
 		Holds: func(s *model.State, p int) bool {
-			return v.waitingAt(s, p) && s.Get(p, v.Need) <= v.L-v.unitsInUse(s)
+			return v.inCS(s, p) || s.Get(p, v.Need) > v.L-v.unitsInUse(s)
 		},
 	})
 }
