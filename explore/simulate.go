@@ -47,6 +47,12 @@ type SimRun struct {
 	// configuration), or -1 if the run did not reach one, or had no fault,
 	// or no legitimacy predicate was given.
 	StepsToLegit int
+	// RoundsToLegit is the number of asynchronous rounds those steps
+	// took, counted as the stabilization analysis counts them (Dolev: a
+	// round ends once every process enabled at its start has moved or been
+	// disabled; the round in which L is reached counts), or -1 as for
+	// StepsToLegit.
+	RoundsToLegit int
 }
 
 // SimViolation is the first violation or deadlock of a simulation, with
@@ -78,6 +84,35 @@ type SimResult struct {
 	First *SimViolation
 	// Stopped: the context was cancelled before every run completed.
 	Stopped bool
+}
+
+// RecoveryRounds summarizes the rounds the runs that reached a legitimate
+// configuration after their fault took: minimum, mean and maximum (0 if
+// none did).
+func (r *SimResult) RecoveryRounds() (min, max int, mean float64) {
+	sum, reached := 0, 0
+	for _, run := range r.Runs {
+		if !run.Faulted || run.RoundsToLegit < 0 {
+			continue
+		}
+		if reached == 0 || run.RoundsToLegit < min {
+			min = run.RoundsToLegit
+		}
+		max = maxInt(max, run.RoundsToLegit)
+		reached++
+		sum += run.RoundsToLegit
+	}
+	if reached > 0 {
+		mean = float64(sum) / float64(reached)
+	}
+	return min, max, mean
+}
+
+func maxInt(a, b int) int {
+	if a > b {
+		return a
+	}
+	return b
 }
 
 // Recovery summarizes the runs that had a fault: how many there were,
@@ -218,7 +253,10 @@ type simulator struct {
 	rng       *rand.Rand
 	pcg       *rand.PCG
 	seen      int
-	pickFn    func(*model.Step, *model.State) bool
+	// enabled collects the processes that have a step in cur while
+	// Expand enumerates them.
+	enabled uint64
+	pickFn  func(*model.Step, *model.State) bool
 }
 
 // pick is Expand's callback: the k-th successor replaces the one chosen
@@ -226,12 +264,22 @@ type simulator struct {
 // 1/n once all n are seen.
 func (sm *simulator) pick(st *model.Step, next *model.State) bool {
 	sm.seen++
+	sm.enabled |= moverMask(st)
 	if sm.seen == 1 || sm.rng.IntN(sm.seen) == 0 {
 		sm.next.CopyFrom(next)
 		sm.step.Moves = append(sm.step.Moves[:0], st.Moves...)
 		sm.step.Overflow = st.Overflow
 	}
 	return true
+}
+
+// moverMask returns the processes that move in a step, as a bit mask.
+func moverMask(st *model.Step) uint64 {
+	var m uint64
+	for _, mv := range st.Moves {
+		m |= 1 << mv.Proc
+	}
+	return m
 }
 
 // random replaces st by a uniformly random configuration.
@@ -248,7 +296,15 @@ func (sm *simulator) run(i int, path *SimViolation) (SimRun, error) {
 		sm.rng = rand.New(sm.pcg)
 	}
 	sm.pcg.Seed(sm.opts.Seed, uint64(i))
-	r := SimRun{StepsToLegit: -1}
+	r := SimRun{StepsToLegit: -1, RoundsToLegit: -1}
+	// The rounds since the fault: the count, and the processes of the
+	// current round that have neither moved nor been disabled (newRound:
+	// the round starts at the current configuration).
+	var (
+		rounds   int
+		pending  uint64
+		newRound bool
+	)
 	if sm.opts.FromAll {
 		if err := sm.random(sm.cur); err != nil {
 			return r, err
@@ -263,6 +319,7 @@ func (sm *simulator) run(i int, path *SimViolation) (SimRun, error) {
 	for {
 		if recovering && sm.legit(sm.cur) {
 			r.StepsToLegit = r.Steps - sm.opts.FaultAt
+			r.RoundsToLegit = rounds
 			recovering, checking = false, true
 		}
 		if checking {
@@ -280,6 +337,7 @@ func (sm *simulator) run(i int, path *SimViolation) (SimRun, error) {
 			}
 			r.Faulted = true
 			checking, recovering = false, sm.legit != nil
+			rounds, pending, newRound = 0, 0, true
 			if path != nil {
 				path.AfterFault, path.Start = true, r.Steps
 				path.States = append(path.States[:0], sm.cur.Clone())
@@ -290,10 +348,20 @@ func (sm *simulator) run(i int, path *SimViolation) (SimRun, error) {
 		if r.Steps&4095 == 4095 && sm.ctx.Err() != nil {
 			return r, errStopped
 		}
-		sm.seen = 0
+		sm.seen, sm.enabled = 0, 0
 		n, err := sm.exp.Expand(sm.cur, sm.pickFn)
 		if err != nil {
 			return r, err
+		}
+		if recovering && n > 0 {
+			// Processes disabled here are neutralized; an empty pending set
+			// ends the round, and the next starts here.
+			pending &= sm.enabled
+			if newRound || pending == 0 {
+				rounds++
+				pending, newRound = sm.enabled, false
+			}
+			pending &^= moverMask(&sm.step)
 		}
 		if n == 0 {
 			r.Deadlock = sm.sys.ValidEnd == nil || !sm.sys.ValidEnd.Holds(sm.cur)

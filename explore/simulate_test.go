@@ -223,3 +223,35 @@ func TestSimulateAllocations(t *testing.T) {
 		t.Fatalf("%v allocations for 1000 steps", allocs)
 	}
 }
+
+// TestSimulatedRoundsWithinWorstCase checks the rounds a simulated
+// recovery counts against the exhaustive analysis: Dijkstra's ring with
+// n=5, K=5 stabilizes in at most 7 rounds and 24 steps (pinned by the
+// stabilization tests), so no run may take more; a run takes no more rounds
+// than steps, and at least one if it takes a step; over many runs some take
+// several rounds.
+func TestSimulatedRoundsWithinWorstCase(t *testing.T) {
+	sys := dijkstraSys(t, 5, 5)
+	res, err := explore.Simulate(context.Background(), sys,
+		explore.SimOptions{Steps: 200, Runs: 2000, Seed: 5, FaultAt: 10}, invariantsOf(sys), sys.Legitimate.Holds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	most := 0
+	for i, run := range res.Runs {
+		if run.StepsToLegit < 0 || run.RoundsToLegit < 0 {
+			t.Fatalf("run %d did not recover: %+v", i, run)
+		}
+		if run.RoundsToLegit > 7 || run.StepsToLegit > 24 {
+			t.Fatalf("run %d: %d rounds, %d steps, beyond the worst case of 7 and 24", i, run.RoundsToLegit, run.StepsToLegit)
+		}
+		if run.RoundsToLegit > run.StepsToLegit || (run.StepsToLegit > 0) != (run.RoundsToLegit > 0) {
+			t.Fatalf("run %d: %d rounds for %d steps", i, run.RoundsToLegit, run.StepsToLegit)
+		}
+		most = max(most, run.RoundsToLegit)
+	}
+	lo, hi, mean := res.RecoveryRounds()
+	if hi != most || lo > hi || mean < float64(lo) || mean > float64(hi) || hi < 3 {
+		t.Fatalf("RecoveryRounds = %d, %d, %.2f; the runs' largest is %d", lo, hi, mean, most)
+	}
+}

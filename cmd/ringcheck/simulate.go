@@ -114,6 +114,9 @@ type recoveryJSON struct {
 	MinSteps   int     `json:"min_steps"`
 	MeanSteps  float64 `json:"mean_steps"`
 	MaxSteps   int     `json:"max_steps"`
+	MinRounds  int     `json:"min_rounds"`
+	MeanRounds float64 `json:"mean_rounds"`
+	MaxRounds  int     `json:"max_rounds"`
 }
 
 type violationJSON struct {
@@ -231,8 +234,9 @@ func writeSimJSON(w io.Writer, plan *checkPlan, f *simFlags, res *explore.SimRes
 	}
 	if f.faultAt > 0 {
 		faulted, reached, lo, hi, mean := res.Recovery()
+		rlo, rhi, rmean := res.RecoveryRounds()
 		out.Recovery = &recoveryJSON{Faulted: faulted, Reached: reached, NotReached: faulted - reached,
-			MinSteps: lo, MeanSteps: mean, MaxSteps: hi}
+			MinSteps: lo, MeanSteps: mean, MaxSteps: hi, MinRounds: rlo, MeanRounds: rmean, MaxRounds: rhi}
 	}
 	if v := res.First; v != nil {
 		out.Violation = &violationJSON{Run: v.Run, Property: simProperty(v), Name: v.Name,
@@ -253,7 +257,8 @@ func writeSimText(w io.Writer, plan *checkPlan, f *simFlags, res *explore.SimRes
 		faulted, reached, lo, hi, mean := res.Recovery()
 		p.printf("  after the fault at step %d: %d of %d runs reached L", f.faultAt, reached, faulted)
 		if reached > 0 {
-			p.printf(", in min %d / mean %.1f / max %d steps", lo, mean, hi)
+			rlo, rhi, rmean := res.RecoveryRounds()
+			p.printf(", in min %d / mean %.1f / max %d steps, min %d / mean %.1f / max %d rounds", lo, mean, hi, rlo, rmean, rhi)
 		}
 		p.printf("; %d did not\n", faulted-reached)
 	}
