@@ -34,7 +34,18 @@ type Claim struct {
 	// weak or strong; empty means none.
 	Fairness string
 	Source   string
+	// Found is what ringcheck finds when it is not the paper's verdict:
+	// the other verdict (a finding, written up in the README with its
+	// counterexample), or OutOfReach when the instance's full configuration
+	// space is too large to enumerate. Empty: ringcheck agrees.
+	Found string
 }
+
+// OutOfReach is Claim.Found for a claim about every configuration of an
+// instance whose full configuration space ringcheck cannot enumerate (its
+// size does not fit in 63 bits); randomized evidence (simulate with faults)
+// is all it offers there, and that is never a verdict.
+const OutOfReach = "out-of-reach"
 
 // BuildOptions are the choices the command line may override.
 type BuildOptions struct {

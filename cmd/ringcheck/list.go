@@ -27,6 +27,9 @@ type listedClaim struct {
 	From     string         `json:"from"`
 	Fairness string         `json:"fairness,omitempty"`
 	Source   string         `json:"source"`
+	// Found is ringcheck's verdict where it differs from the paper's, or
+	// "out-of-reach".
+	Found string `json:"found,omitempty"`
 }
 
 // listedAction is an action's name, kind and role under fairness.
@@ -120,6 +123,13 @@ func newListCmd() *cobra.Command {
 						under = ", " + c.Fairness + " fairness"
 					}
 					fmt.Fprintf(out, "  claim:      %s %s for %s from %s%s: %s\n", c.Property, c.Verdict, specs.Values(c.Params), c.From, under, c.Source)
+					switch c.Found {
+					case "":
+					case specs.OutOfReach:
+						fmt.Fprintf(out, "              ringcheck: out of reach (the full configuration space is too large; see 'simulate --fault-at')\n")
+					default:
+						fmt.Fprintf(out, "              ringcheck: %s (a finding: see the README)\n", c.Found)
+					}
 				}
 			}
 			return nil
@@ -138,7 +148,7 @@ func listed(s *specs.Spec) (listedSpec, error) {
 		l.Params = append(l.Params, listedParam{Name: p.Name, Default: p.Default, Min: p.Min, Max: p.Max, Doc: p.Doc})
 	}
 	for _, c := range s.Claims {
-		l.Claims = append(l.Claims, listedClaim{Property: c.Property, Verdict: c.Verdict, Params: c.Params, From: c.From, Fairness: c.Fairness, Source: c.Source})
+		l.Claims = append(l.Claims, listedClaim{Property: c.Property, Verdict: c.Verdict, Params: c.Params, From: c.From, Fairness: c.Fairness, Source: c.Source, Found: c.Found})
 	}
 	vals, err := s.Resolve(nil)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"github.com/ringcheck/ringcheck/specs/counterflush"
 	"github.com/ringcheck/ringcheck/specs/dijkstra"
 	"github.com/ringcheck/ringcheck/specs/klddhl"
+	"github.com/ringcheck/ringcheck/specs/kldhv"
 	"github.com/ringcheck/ringcheck/specs/klnaive"
 	"github.com/ringcheck/ringcheck/specs/klpusher"
 )
@@ -19,5 +20,6 @@ func Registry() (*specs.Registry, error) {
 		klpusher.Spec(),
 		counterflush.Spec(),
 		klddhl.Spec(),
+		kldhv.Spec(),
 	)
 }
