@@ -25,8 +25,11 @@
 // distributed and synchronous daemons are defined for the state-reading model
 // only: a system with channels is an asynchronous interleaving (central).
 //
-// When a process declares FirstEnabledOnly, only its first enabled action in
-// declaration order may fire.
+// When a process declares FirstEnabledOnly, only its first enabled protocol
+// or timeout action in declaration order may fire ("only the first enabled
+// action (as per the text of the protocol) is executed", seed 000);
+// environment actions (the application requesting or leaving) stand
+// outside the rule and may fire whenever their guards hold.
 //
 // # Channels
 //

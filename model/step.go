@@ -296,8 +296,12 @@ func (e *Expander) Count(st *State) (n int, overflow *Step, err error) {
 	for p := range e.sys.Processes {
 		proc := &e.sys.Processes[p]
 		c.at(p)
+		taken := false // a protocol or timeout action of a FirstEnabledOnly process was enabled
 		for a := range proc.Actions {
 			act := &proc.Actions[a]
+			if taken && act.Kind != Environment {
+				continue
+			}
 			if !act.Guard(c) {
 				continue
 			}
@@ -307,8 +311,8 @@ func (e *Expander) Count(st *State) (n int, overflow *Step, err error) {
 				}
 				n++
 			}
-			if proc.FirstEnabledOnly {
-				break
+			if proc.FirstEnabledOnly && act.Kind != Environment {
+				taken = true
 			}
 		}
 	}
@@ -364,8 +368,12 @@ func (e *Expander) central(st *State, yield func(*Step, *State) bool) (int, erro
 	for p := range e.sys.Processes {
 		proc := &e.sys.Processes[p]
 		c.at(p)
+		taken := false // as in Count
 		for a := range proc.Actions {
 			act := &proc.Actions[a]
+			if taken && act.Kind != Environment {
+				continue
+			}
 			if !act.Guard(c) {
 				if c.err != nil {
 					return count, e.wrap(c.err)
@@ -388,8 +396,8 @@ func (e *Expander) central(st *State, yield func(*Step, *State) bool) (int, erro
 					return count, nil
 				}
 			}
-			if proc.FirstEnabledOnly {
-				break
+			if proc.FirstEnabledOnly && act.Kind != Environment {
+				taken = true
 			}
 		}
 	}
@@ -407,8 +415,12 @@ func (e *Expander) concurrent(st *State, yield func(*Step, *State) bool) (int, e
 		proc := &e.sys.Processes[p]
 		c.at(p)
 		e.enabled[p] = e.enabled[p][:0]
+		taken := false // as in Count
 		for a := range proc.Actions {
 			act := &proc.Actions[a]
+			if taken && act.Kind != Environment {
+				continue
+			}
 			if !act.Guard(c) {
 				if c.err != nil {
 					return 0, e.wrap(c.err)
@@ -418,8 +430,8 @@ func (e *Expander) concurrent(st *State, yield func(*Step, *State) bool) (int, e
 			for k := 0; k < act.Choices; k++ {
 				e.enabled[p] = append(e.enabled[p], Move{Proc: int32(p), Action: int32(a), Choice: int32(k)})
 			}
-			if proc.FirstEnabledOnly {
-				break
+			if proc.FirstEnabledOnly && act.Kind != Environment {
+				taken = true
 			}
 		}
 		if len(e.enabled[p]) > 0 {

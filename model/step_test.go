@@ -247,3 +247,36 @@ func TestSpecFaultsAreErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestFirstEnabledOnlyLeavesTheEnvironmentOut: under FirstEnabledOnly the
+// first enabled protocol or timeout action hides the later ones, but an
+// environment action fires whenever its guard holds, wherever it is
+// declared; Expand, Count and the distributed daemon agree.
+func TestFirstEnabledOnlyLeavesTheEnvironmentOut(t *testing.T) {
+	for _, d := range []model.Daemon{model.Central, model.Distributed} {
+		b := model.NewBuilder("first", model.UniRing, 2)
+		b.Daemon(d)
+		x := b.Var("x", model.IntRange(0, 3))
+		always := func(*model.Ctx) bool { return true }
+		set := func(v int) func(*model.Ctx, int) { return func(c *model.Ctx, _ int) { c.Set(x, v) } }
+		b.Action(model.Action{Name: "request", Kind: model.Environment, Guard: always, Effect: set(1)}, 0)
+		b.Action(model.Action{Name: "a", Guard: always, Effect: set(2)}, 0)
+		b.Action(model.Action{Name: "leave", Kind: model.Environment, Guard: always, Effect: set(3)}, 0)
+		b.Action(model.Action{Name: "b", Guard: always, Effect: set(0)}, 0)
+		b.FirstEnabledOnly(0)
+		b.Initial(func(*model.System, *model.State) {})
+		sys, err := b.Build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := sys.Initial()[0]
+		got := successors(t, sys, st)
+		want := []string{"a→20", "leave→30", "request→10"}
+		if strings.Join(got, " | ") != strings.Join(want, " | ") {
+			t.Errorf("%v: successors %v, want %v", d, got, want)
+		}
+		if n, _, err := sys.NewExpander().Count(st); err != nil || n != len(want) {
+			t.Errorf("%v: Count = %d (%v), want %d", d, n, err, len(want))
+		}
+	}
+}

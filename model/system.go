@@ -378,8 +378,9 @@ func (b *Builder) Action(a Action, procs ...int) {
 	b.forProcs(procs, func(p *Process) { p.Actions = append(p.Actions, a) })
 }
 
-// FirstEnabledOnly declares that only the first enabled action, in
-// declaration order, of each listed process (every process if none) may fire.
+// FirstEnabledOnly declares that only the first enabled protocol or timeout
+// action, in declaration order, of each listed process (every process if
+// none) may fire; environment actions stay outside the rule.
 func (b *Builder) FirstEnabledOnly(procs ...int) {
 	b.forProcs(procs, func(p *Process) { p.FirstEnabledOnly = true })
 }

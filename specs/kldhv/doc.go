@@ -14,9 +14,8 @@
 //
 // Actions, in the text's order (Root: A_c1 A_c2 A_c3 A_l1..A_l6; the
 // others: A_c4 A_c5 A_l7..A_l12). "Only the first enabled action (as per
-// the text of the protocol) is executed" is built into the guards: an
-// action is enabled iff its condition holds and no earlier protocol
-// action's condition does (see "first-enabled rule" below).
+// the text of the protocol) is executed" is b.FirstEnabledOnly (see
+// "first-enabled rule" below).
 //
 //	A_c1   <CToken,Seq>, Seq = MySeq → MySeq := MySeq+1 mod (MaxSeq+1); START; send <CToken,MySeq>
 //	A_c1-stale <CToken,Seq>, Seq ≠ MySeq → receive (discard)
@@ -54,15 +53,14 @@
 // Choices the paper leaves open, or where its text is garbled, each pinned
 // by a test (kldhv_test.go):
 //
-//   - First-enabled rule. b.FirstEnabledOnly is NOT used: in model/step.go
-//     it ranges over all of a process's actions, environment ones included,
-//     so an idle process's "request" (declared first) would silence its
-//     protocol actions, or (declared last) "leave" would be enabled only
-//     while the process has no protocol action enabled, which weak fairness
-//     then never forces. The rule is about the protocol's actions ("the
-//     first enabled action (as per the text of the protocol)"), so it is
-//     built into the protocol guards and the application's actions stand
-//     outside it. The timeout A_c3 takes its place in the text (after A_c2).
+//   - First-enabled rule. b.FirstEnabledOnly: among a process's protocol
+//     actions (and the timeout A_c3, in its place in the text after A_c2)
+//     only the first enabled one may fire; the application's actions
+//     (request, leave) are environment actions, which the model keeps
+//     outside the rule: "the first enabled action (as per the text of the
+//     protocol)" is about the protocol's text. (Inside the rule, an idle
+//     process's "request" would silence its protocol actions or be silenced
+//     by them, and weak fairness could then never force "leave".)
 //   - A_l1/A_l7's printed guard, STATE ∈ {Request, Out} ∧ T_h+T_d > 0, is
 //     also true for a requesting process that does not hold enough enabled
 //     tokens, where its statement does nothing; under the first-enabled

@@ -85,26 +85,8 @@ func Build(p specs.Values, opts specs.BuildOptions) (*model.System, error) {
 	return sys, err
 }
 
-// cond is one action's condition, before the first-enabled rule.
+// cond is one action's guard.
 type cond func(c *model.Ctx) bool
-
-// firstEnabled returns the guard of action i of a process whose protocol
-// actions have conditions conds, in the text's order: action i is enabled
-// iff its condition holds and no earlier action's does.
-func firstEnabled(conds []cond, i int) func(c *model.Ctx) bool {
-	own, before := conds[i], conds[:i]
-	return func(c *model.Ctx) bool {
-		if !own(c) {
-			return false
-		}
-		for _, f := range before {
-			if f(c) {
-				return false
-			}
-		}
-		return true
-	}
-}
 
 // BuildVars is Build, also returning the handles.
 func BuildVars(p specs.Values, opts specs.BuildOptions) (*model.System, Vars, error) {
@@ -195,20 +177,16 @@ func BuildVars(p specs.Values, opts specs.BuildOptions) (*model.System, Vars, er
 		{"A_l11", model.Protocol, h.headIs(v.Collect), h.collect},
 		{"A_l12", model.Protocol, h.headIs(v.Disable), h.disable},
 	}
-	rootConds := make([]cond, len(root))
-	for i, a := range root {
-		rootConds[i] = a.cond
+	for _, a := range root {
+		b.Action(model.Action{Name: a.name, Kind: a.kind, Guard: a.cond, Effect: a.eff}, 0)
 	}
-	for i, a := range root {
-		b.Action(model.Action{Name: a.name, Kind: a.kind, Guard: firstEnabled(rootConds, i), Effect: a.eff}, 0)
+	for _, a := range other {
+		b.Action(model.Action{Name: a.name, Kind: a.kind, Guard: a.cond, Effect: a.eff}, others...)
 	}
-	otherConds := make([]cond, len(other))
-	for i, a := range other {
-		otherConds[i] = a.cond
-	}
-	for i, a := range other {
-		b.Action(model.Action{Name: a.name, Kind: a.kind, Guard: firstEnabled(otherConds, i), Effect: a.eff}, others...)
-	}
+	// "Only the first enabled action (as per the text of the protocol) is
+	// executed": the protocol's actions and the timeout; the application's
+	// (environment) actions below stand outside the rule.
+	b.FirstEnabledOnly()
 
 	// The application: environment actions, outside the first-enabled rule.
 	state, need, th, td := v.State, v.Need, v.Th, v.Td
