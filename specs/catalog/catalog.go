@@ -9,6 +9,8 @@ import (
 	"github.com/ringcheck/ringcheck/specs/kldhv"
 	"github.com/ringcheck/ringcheck/specs/klnaive"
 	"github.com/ringcheck/ringcheck/specs/klpusher"
+	"github.com/ringcheck/ringcheck/specs/raynal"
+	"github.com/ringcheck/ringcheck/specs/raynaland"
 )
 
 // Registry returns a new registry of all the specs, in the order `list`
@@ -21,5 +23,7 @@ func Registry() (*specs.Registry, error) {
 		counterflush.Spec(),
 		klddhl.Spec(),
 		kldhv.Spec(),
+		raynal.Spec(),
+		raynaland.Spec(),
 	)
 }
