@@ -11,6 +11,7 @@ import (
 	"github.com/ringcheck/ringcheck/specs/klpusher"
 	"github.com/ringcheck/ringcheck/specs/raynal"
 	"github.com/ringcheck/ringcheck/specs/raynaland"
+	"github.com/ringcheck/ringcheck/specs/thiare"
 )
 
 // Registry returns a new registry of all the specs, in the order `list`
@@ -25,5 +26,6 @@ func Registry() (*specs.Registry, error) {
 		kldhv.Spec(),
 		raynal.Spec(),
 		raynaland.Spec(),
+		thiare.Spec(),
 	)
 }
