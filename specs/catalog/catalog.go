@@ -9,6 +9,7 @@ import (
 	"github.com/ringcheck/ringcheck/specs/kldhv"
 	"github.com/ringcheck/ringcheck/specs/klnaive"
 	"github.com/ringcheck/ringcheck/specs/klpusher"
+	"github.com/ringcheck/ringcheck/specs/lejeune"
 	"github.com/ringcheck/ringcheck/specs/raynal"
 	"github.com/ringcheck/ringcheck/specs/raynaland"
 	"github.com/ringcheck/ringcheck/specs/thiare"
@@ -27,5 +28,6 @@ func Registry() (*specs.Registry, error) {
 		raynal.Spec(),
 		raynaland.Spec(),
 		thiare.Spec(),
+		lejeune.Spec(),
 	)
 }
