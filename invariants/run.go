@@ -180,11 +180,18 @@ func Check(ctx context.Context, sys *model.System, opts Options) (*Report, error
 		if opts.From != FromAll {
 			return nil, errors.New("closure and convergence are about every configuration: check them --from all")
 		}
-		if size, ok := sys.Configurations(); opts.Search.MaxStates > 0 && (!ok || size > uint64(opts.Search.MaxStates)) {
-			return stoppedStability(opts, explore.StateBound), nil
-		}
 		var err error
-		stability, err = analyseStability(ctx, sys, opts, wantClosure, wantConverg)
+		if enumeratesClosure(sys, wantClosure, wantConverg) {
+			if len(mons) > 0 {
+				return nil, fmt.Errorf("spec %s: the full configuration space is too large to sweep; closure alone is decided from its enumeration of the legitimate configurations, so check it on its own", sys.Name)
+			}
+			stability, err = closureByEnumeration(ctx, sys, opts)
+		} else {
+			if size, ok := sys.Configurations(); opts.Search.MaxStates > 0 && (!ok || size > uint64(opts.Search.MaxStates)) {
+				return stoppedStability(opts, explore.StateBound), nil
+			}
+			stability, err = analyseStability(ctx, sys, opts, wantClosure, wantConverg)
+		}
 		if why, stopped := stopReason(err); stopped {
 			return stoppedStability(opts, why), nil
 		}

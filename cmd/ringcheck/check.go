@@ -250,9 +250,14 @@ func planCheck(specName string, f *checkFlags, extra map[string]int) (*checkPlan
 	if err := invariants.Applicable(sys, props, leadsTo); err != nil {
 		return nil, usageError("--check: %v", err)
 	}
-	if from == invariants.FromAll && !f.drawn {
+	closureOnly := len(props) == 1 && props[0] == invariants.Closure && sys.LegitimateConfigurations != nil
+	if from == invariants.FromAll && !f.drawn && !closureOnly {
 		if _, ok := sys.Configurations(); !ok {
-			return nil, usageError("spec %s (%s): the full configuration space has about 10^%.0f configurations, too many to sweep; 'ringcheck simulate %s --from all' or --fault-at gives randomized evidence", spec.Name, values, sys.ConfigurationsLog10(), spec.Name)
+			also := ""
+			if sys.LegitimateConfigurations != nil {
+				also = " (closure alone is decided from the spec's enumeration of L: --check closure)"
+			}
+			return nil, usageError("spec %s (%s): the full configuration space has about 10^%.0f configurations, too many to sweep%s; 'ringcheck simulate %s --fault-at N' gives randomized evidence", spec.Name, values, sys.ConfigurationsLog10(), also, spec.Name)
 		}
 	}
 	return &checkPlan{

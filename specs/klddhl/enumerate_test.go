@@ -1,0 +1,198 @@
+package klddhl_test
+
+import (
+	"context"
+	"sync"
+	"testing"
+
+	"github.com/ringcheck/ringcheck/explore"
+	"github.com/ringcheck/ringcheck/invariants"
+	"github.com/ringcheck/ringcheck/model"
+	"github.com/ringcheck/ringcheck/specs"
+	"github.com/ringcheck/ringcheck/specs/klddhl"
+)
+
+// key packs a configuration into a map key.
+func key(sys *model.System, s *model.State) string {
+	words := make([]uint64, sys.Words())
+	sys.Pack(s, words)
+	b := make([]byte, 0, 8*len(words))
+	for _, w := range words {
+		for i := 0; i < 8; i++ {
+			b = append(b, byte(w>>(8*i)))
+		}
+	}
+	return string(b)
+}
+
+// inSet is a monitor that records the visited states missing from a set.
+type inSet struct {
+	sys     *model.System
+	set     map[string]bool
+	mu      sync.Mutex
+	missing int
+}
+
+func (m *inSet) Observe(v *explore.Visit) {
+	if !m.set[key(m.sys, v.State)] {
+		m.mu.Lock()
+		m.missing++
+		m.mu.Unlock()
+	}
+}
+
+func (m *inSet) Decided() bool { return false }
+
+// TestEnumeratedLegitimateConfigurations checks the enumeration closure is
+// decided from: every configuration it yields is legitimate, none twice,
+// and every configuration reachable from init (all legitimate, as the
+// safety check shows) is among them; and closure holds over them.
+func TestEnumeratedLegitimateConfigurations(t *testing.T) {
+	for _, tc := range []struct{ n, l, k, want int }{
+		{2, 1, 1, 16680},
+		{2, 2, 2, 0},
+		{3, 1, 1, 0},
+	} {
+		sys, _, err := klddhl.BuildVars(specs.Values{"n": tc.n, "L": tc.l, "K": tc.k, "Cmax": 0, "staycs": 0}, specs.BuildOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		set := make(map[string]bool)
+		sys.LegitimateConfigurations(sys, func(s *model.State) bool {
+			if !sys.Legitimate.Holds(s) {
+				t.Fatalf("n=%d L=%d: an enumerated configuration is not legitimate", tc.n, tc.l)
+			}
+			k := key(sys, s)
+			if set[k] {
+				t.Fatalf("n=%d L=%d: a configuration enumerated twice", tc.n, tc.l)
+			}
+			set[k] = true
+			return true
+		})
+		if tc.want > 0 && len(set) != tc.want {
+			t.Errorf("n=%d L=%d K=%d: %d legitimate configurations, want %d", tc.n, tc.l, tc.k, len(set), tc.want)
+		}
+		mon := &inSet{sys: sys, set: set}
+		res, err := explore.BFS(context.Background(), sys, mon, explore.Options{Workers: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if mon.missing != 0 {
+			t.Fatalf("n=%d L=%d K=%d: %d of the %d reachable configurations are not enumerated", tc.n, tc.l, tc.k, mon.missing, res.States)
+		}
+		rep, err := invariants.Check(context.Background(), sys, invariants.Options{
+			Properties: []invariants.Property{invariants.Closure}, From: invariants.FromAll, Search: explore.Options{Workers: 2},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o := rep.Outcomes[0]; o.Verdict != invariants.Holds || rep.Search.States != int64(len(set)) {
+			t.Fatalf("n=%d L=%d K=%d: closure %s over %d configurations, want holds over %d", tc.n, tc.l, tc.k, o.Verdict, rep.Search.States, len(set))
+		}
+		t.Logf("n=%d L=%d K=%d: %d legitimate configurations, %d reachable from init", tc.n, tc.l, tc.k, len(set), res.States)
+	}
+}
+
+// TestEnumerationHasNoLegitimateNeighbourMissing is a completeness check
+// independent of the initial configuration: every configuration one edit
+// away from an enumerated one (any variable set to any value of its
+// domain; any message of a channel replaced by any message or removed; any
+// message appended to a channel; every counter value rotated by one) that is
+// legitimate must be enumerated too.
+func TestEnumerationHasNoLegitimateNeighbourMissing(t *testing.T) {
+	sys, v, err := klddhl.BuildVars(specs.Values{"n": 2, "L": 1, "K": 1, "Cmax": 0, "staycs": 0}, specs.BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all []*model.State
+	set := make(map[string]bool)
+	sys.LegitimateConfigurations(sys, func(s *model.State) bool {
+		all = append(all, s.Clone())
+		set[key(sys, s)] = true
+		return true
+	})
+	letters := []model.Msg{sys.Msg(v.Token), sys.Msg(v.Pusher), sys.Msg(v.Priority)}
+	for c := 0; c < v.M; c++ {
+		for tok := 0; tok <= v.L+1; tok++ {
+			for pri := 0; pri <= 2; pri++ {
+				for mark := 0; mark <= 1; mark++ {
+					letters = append(letters, sys.Msg(v.Priv, c, tok, pri, mark))
+				}
+			}
+		}
+	}
+	capacity := sys.Channels[0].Capacity
+	check := func(s *model.State, what string) {
+		if sys.Legitimate.Holds(s) && !set[key(sys, s)] {
+			t.Fatalf("a legitimate configuration (%s of an enumerated one) is not enumerated", what)
+		}
+	}
+	contents := func(s *model.State, ch model.ChanID) []model.Msg {
+		out := make([]model.Msg, s.Len(ch))
+		for i := range out {
+			out[i] = s.At(ch, i)
+		}
+		return out
+	}
+	refill := func(s *model.State, ch model.ChanID, msgs []model.Msg) {
+		for s.Len(ch) > 0 {
+			s.Pop(ch)
+		}
+		for _, m := range msgs {
+			s.Push(ch, m)
+		}
+	}
+	edit := sys.NewState()
+	for _, s := range all {
+		// The counter rotated: every C_i and the privilege's value + 1.
+		edit.CopyFrom(s)
+		for p := range sys.Processes {
+			edit.Set(p, v.C, (s.Get(p, v.C)+1)%v.M)
+		}
+		for c := range sys.Channels {
+			ch := model.ChanID(c)
+			msgs := contents(s, ch)
+			for i, m := range msgs {
+				if sys.TypeOf(m) == v.Priv {
+					msgs[i] = sys.Msg(v.Priv, (sys.Field(m, 0)+1)%v.M, sys.Field(m, 1), sys.Field(m, 2), sys.Field(m, 3))
+				}
+			}
+			refill(edit, ch, msgs)
+		}
+		check(edit, "the counter rotated")
+		for p := range sys.Processes {
+			for _, id := range sys.Processes[p].Vars {
+				d := sys.Vars[id].Domain
+				for val := d.Min; val <= d.Max; val++ {
+					edit.CopyFrom(s)
+					edit.Set(p, id, val)
+					check(edit, "a variable")
+				}
+			}
+		}
+		for c := range sys.Channels {
+			ch := model.ChanID(c)
+			msgs := contents(s, ch)
+			for i := range msgs {
+				for _, l := range letters {
+					edit.CopyFrom(s)
+					changed := append([]model.Msg(nil), msgs...)
+					changed[i] = l
+					refill(edit, ch, changed)
+					check(edit, "a replaced message")
+				}
+				edit.CopyFrom(s)
+				refill(edit, ch, append(append([]model.Msg(nil), msgs[:i]...), msgs[i+1:]...))
+				check(edit, "a removed message")
+			}
+			if len(msgs) < capacity {
+				for _, l := range letters {
+					edit.CopyFrom(s)
+					refill(edit, ch, append(append([]model.Msg(nil), msgs...), l))
+					check(edit, "an appended message")
+				}
+			}
+		}
+	}
+	t.Logf("%d legitimate configurations, and no legitimate neighbour missing", len(all))
+}
