@@ -12,6 +12,7 @@ import (
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/specs"
 	"github.com/ringcheck/ringcheck/specs/counterflush"
+	"github.com/ringcheck/ringcheck/specs/spectest"
 )
 
 func build(t *testing.T, n, cmax int, opts specs.BuildOptions) (*model.System, counterflush.Vars) {
@@ -331,11 +332,6 @@ func TestClosureBruteForce(t *testing.T) {
 	}
 }
 
-type noop struct{}
-
-func (noop) Observe(*explore.Visit) {}
-func (noop) Decided() bool          { return false }
-
 // TestReachableFromInit: from the initial configuration (v=0, j=n-1) the
 // ring walks the legitimate cycle. Each step either moves the token one
 // process on (j → j+1) or, at the root, starts a new value (v → v+1 mod M,
@@ -346,7 +342,7 @@ func TestReachableFromInit(t *testing.T) {
 	for _, nc := range [][2]int{{3, 1}, {2, 1}, {3, 3}, {5, 2}, {6, 3}} {
 		n, cmax := nc[0], nc[1]
 		sys, _ := build(t, n, cmax, specs.BuildOptions{})
-		res, err := explore.BFS(context.Background(), sys, noop{}, explore.Options{Workers: 2})
+		res, err := explore.BFS(context.Background(), sys, spectest.NopMonitor{}, explore.Options{Workers: 2})
 		if err != nil {
 			t.Fatal(err)
 		}

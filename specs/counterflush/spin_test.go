@@ -9,6 +9,7 @@ import (
 	"github.com/ringcheck/ringcheck/invariants"
 	"github.com/ringcheck/ringcheck/specs"
 	"github.com/ringcheck/ringcheck/specs/counterflush"
+	"github.com/ringcheck/ringcheck/specs/spectest"
 	"github.com/ringcheck/ringcheck/specs/spintest"
 )
 
@@ -35,7 +36,7 @@ func TestSPINTwinReachable(t *testing.T) {
 	if err != nil {
 		t.Fatalf("building the model: %v", err)
 	}
-	ours, err := explore.BFS(context.Background(), sys, noop{}, explore.Options{})
+	ours, err := explore.BFS(context.Background(), sys, spectest.NopMonitor{}, explore.Options{})
 	if err != nil {
 		t.Fatalf("exploring from init: %v", err)
 	}

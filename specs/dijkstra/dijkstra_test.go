@@ -10,6 +10,7 @@ import (
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/specs"
 	"github.com/ringcheck/ringcheck/specs/dijkstra"
+	"github.com/ringcheck/ringcheck/specs/spectest"
 )
 
 // The oracle below is written from the design's definition of the ring,
@@ -74,22 +75,9 @@ func oracleSuccessors(x []int, k int, daemon string) [][]int {
 }
 
 func oracleReachable(n, k int, daemon string) (states, transitions int) {
-	start := make([]int, n)
-	seen := map[string]bool{fmt.Sprint(start): true}
-	queue := [][]int{start}
-	for len(queue) > 0 {
-		x := queue[0]
-		queue = queue[1:]
-		succ := oracleSuccessors(x, k, daemon)
-		transitions += len(succ)
-		for _, y := range succ {
-			if key := fmt.Sprint(y); !seen[key] {
-				seen[key] = true
-				queue = append(queue, y)
-			}
-		}
-	}
-	return len(seen), transitions
+	s, t := spectest.CountReachableByKey(make([]int, n), func(x []int) string { return fmt.Sprint(x) },
+		func(x []int) [][]int { return oracleSuccessors(x, k, daemon) })
+	return int(s), int(t)
 }
 
 // oracleAll counts the transitions of the full space and the
@@ -122,11 +110,6 @@ func oracleAll(n, k int, daemon string) (configs, transitions, illegitimate int)
 	}
 }
 
-type counter struct{}
-
-func (counter) Observe(*explore.Visit) {}
-func (counter) Decided() bool          { return false }
-
 func build(t *testing.T, n, k int, d model.Daemon) *model.System {
 	t.Helper()
 	sys, err := dijkstra.Build(specs.Values{"n": n, "K": k}, specs.BuildOptions{Daemon: d})
@@ -144,7 +127,7 @@ func TestReachableMatchesOracle(t *testing.T) {
 					sys := build(t, n, k, daemon)
 					wantStates, wantTrans := oracleReachable(n, k, daemon.String())
 					for _, workers := range []int{1, 2} {
-						res, err := explore.BFS(context.Background(), sys, counter{}, explore.Options{Workers: workers})
+						res, err := explore.BFS(context.Background(), sys, spectest.NopMonitor{}, explore.Options{Workers: workers})
 						if err != nil {
 							t.Fatal(err)
 						}

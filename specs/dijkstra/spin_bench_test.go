@@ -9,17 +9,12 @@ import (
 	"github.com/ringcheck/ringcheck/explore"
 	"github.com/ringcheck/ringcheck/specs"
 	"github.com/ringcheck/ringcheck/specs/dijkstra"
+	"github.com/ringcheck/ringcheck/specs/spectest"
 	"github.com/ringcheck/ringcheck/specs/spintest"
 )
 
 // twin is the Promela twin of the spec.
 const twin = "testdata/dijkstra.pml"
-
-// nopMonitor watches nothing and never decides, so a search runs to the end.
-type nopMonitor struct{}
-
-func (nopMonitor) Observe(*explore.Visit) {}
-func (nopMonitor) Decided() bool          { return false }
 
 // configs returns K^n, the number of configurations of the ring.
 func configs(n, k int) int64 {
@@ -53,7 +48,7 @@ func TestSPINTwinAgrees(t *testing.T) {
 	if err != nil {
 		t.Fatalf("building the model: %v", err)
 	}
-	ours, err := explore.Sweep(context.Background(), sys, nopMonitor{}, explore.Options{})
+	ours, err := explore.Sweep(context.Background(), sys, spectest.NopMonitor{}, explore.Options{})
 	if err != nil {
 		t.Fatalf("sweeping the configurations: %v", err)
 	}

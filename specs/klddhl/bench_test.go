@@ -11,6 +11,7 @@ import (
 	"github.com/ringcheck/ringcheck/invariants"
 	"github.com/ringcheck/ringcheck/specs"
 	"github.com/ringcheck/ringcheck/specs/klddhl"
+	"github.com/ringcheck/ringcheck/specs/spectest"
 	"github.com/ringcheck/ringcheck/specs/spintest"
 )
 
@@ -46,7 +47,7 @@ func BenchmarkReachable(b *testing.B) {
 		)
 		for b.Loop() {
 			heap := explore.StartHeapSampler(10 * time.Millisecond)
-			res, err = explore.BFS(context.Background(), sys, watchNothing{}, explore.Options{Workers: runtime.GOMAXPROCS(0)})
+			res, err = explore.BFS(context.Background(), sys, spectest.NopMonitor{}, explore.Options{Workers: runtime.GOMAXPROCS(0)})
 			peak = max(peak, heap.Stop())
 			if err != nil {
 				b.Fatal(err)
@@ -114,32 +115,12 @@ func BenchmarkStarvation(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		var (
-			rep     *invariants.Report
-			peak    uint64
-			elapsed time.Duration
-		)
-		for b.Loop() {
-			heap := explore.StartHeapSampler(10 * time.Millisecond)
-			start := time.Now()
-			rep, err = invariants.Check(context.Background(), sys, invariants.Options{
-				Properties: []invariants.Property{invariants.Starvation},
-				From:       invariants.FromInit,
-				Fairness:   invariants.WeakFairness,
-				Search:     explore.Options{Workers: runtime.GOMAXPROCS(0)},
-			})
-			elapsed = time.Since(start)
-			peak = max(peak, heap.Stop())
-			if err != nil {
-				b.Fatal(err)
-			}
-		}
+		opts := spectest.WeakFairnessFromInit(invariants.Starvation)
+		opts.Search.Workers = runtime.GOMAXPROCS(0)
+		rep, elapsed, peak := spectest.TimeCheck(b, sys, opts)
 		if o := rep.Outcomes[0]; o.Verdict != invariants.Holds || rep.Search.States != benchStates {
 			b.Fatalf("starvation %s (%s) over %d states; the spec claims it holds, over %d", o.Verdict, o.Reason, rep.Search.States, benchStates)
 		}
-		b.ReportMetric(float64(rep.Search.States), "states")
-		b.ReportMetric(float64(rep.Search.States)/elapsed.Seconds(), "states/s")
-		b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
-		b.ReportMetric(float64(peak)/float64(rep.Search.States), "bytes/state")
+		spectest.ReportCheckMetrics(b, rep.Search.States, elapsed, peak)
 	})
 }

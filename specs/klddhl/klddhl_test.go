@@ -10,6 +10,7 @@ import (
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/specs"
 	"github.com/ringcheck/ringcheck/specs/klddhl"
+	"github.com/ringcheck/ringcheck/specs/spectest"
 )
 
 func build(t testing.TB, n, l, k int, opts specs.BuildOptions) (*model.System, klddhl.Vars) {
@@ -306,19 +307,6 @@ func TestInitialIsLegitimate(t *testing.T) {
 	}
 }
 
-func check(t testing.TB, sys *model.System, opts invariants.Options) []invariants.Outcome {
-	t.Helper()
-	opts.Search = explore.Options{Workers: 2}
-	rep, err := invariants.Check(context.Background(), sys, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !rep.Search.Complete() {
-		t.Fatalf("search incomplete: %v", rep.Search.Stop)
-	}
-	return rep.Outcomes
-}
-
 // TestPaperClaimsFromInit decides safety (which includes "every reachable
 // configuration is legitimate", closure along every execution from init),
 // deadlock and starvation on the smallest ring with a choice of requests
@@ -330,10 +318,11 @@ func check(t testing.TB, sys *model.System, opts invariants.Options) []invariant
 // what it collects.
 func TestPaperClaimsFromInit(t *testing.T) {
 	sys, _ := build(t, 2, 2, 2, specs.BuildOptions{})
-	outcomes := check(t, sys, invariants.Options{
+	outcomes := spectest.CheckComplete(t, sys, invariants.Options{
 		Properties: []invariants.Property{invariants.Safety, invariants.Deadlock, invariants.Starvation},
+		Search:     explore.Options{Workers: spectest.Workers},
 		From:       invariants.FromInit, Fairness: invariants.NoFairness,
-	})
+	}).Outcomes
 	for _, o := range outcomes {
 		if o.Verdict != invariants.Holds {
 			t.Errorf("%s: %s (%s)", o.Property, o.Verdict, o.Reason)
@@ -352,11 +341,12 @@ func TestKLLivenessFails(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := check(t, sys, invariants.Options{
+	o := spectest.CheckComplete(t, sys, invariants.Options{
 		Properties: []invariants.Property{invariants.LeadsToProperty},
 		LeadsTo:    invariants.LeadsTo{From: "requesting", To: "servedOrFull"},
+		Search:     explore.Options{Workers: spectest.Workers},
 		From:       invariants.FromInit, Fairness: invariants.WeakFairness,
-	})[0]
+	}).Outcomes[0]
 	if o.Verdict != invariants.Violated {
 		t.Fatalf("(k,L)-liveness %s, want violated", o.Verdict)
 	}

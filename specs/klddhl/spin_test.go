@@ -1,7 +1,6 @@
 package klddhl_test
 
 import (
-	"context"
 	"fmt"
 	"math/bits"
 	"testing"
@@ -10,18 +9,12 @@ import (
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/specs"
 	"github.com/ringcheck/ringcheck/specs/klddhl"
+	"github.com/ringcheck/ringcheck/specs/spectest"
 	"github.com/ringcheck/ringcheck/specs/spintest"
 )
 
 // twin is the Promela twin of the spec.
 const twin = "testdata/klddhl.pml"
-
-// watchNothing is an explore.Monitor that watches nothing and never
-// decides, so a search runs to the end.
-type watchNothing struct{}
-
-func (watchNothing) Observe(*explore.Visit) {}
-func (watchNothing) Decided() bool          { return false }
 
 // ddhlPanFlags are the pan options for a search of about states states: a
 // depth bound above the depth pan's depth-first search reaches (a fifth of
@@ -45,14 +38,7 @@ func reachableDDHL(t testing.TB, n, l, k int) *explore.Result {
 	if err != nil {
 		t.Fatalf("building the model: %v", err)
 	}
-	res, err := explore.BFS(context.Background(), sys, watchNothing{}, explore.Options{Workers: 2})
-	if err != nil {
-		t.Fatalf("exploring the model: %v", err)
-	}
-	if !res.Complete() {
-		t.Fatalf("ringcheck's search stopped early: %v", res.Stop)
-	}
-	return res
+	return spectest.Reachable(t, sys)
 }
 
 // TestSPINTwinAgrees checks testdata/klddhl.pml against ringcheck's model

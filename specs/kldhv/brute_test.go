@@ -1,11 +1,10 @@
 package kldhv_test
 
 import (
-	"context"
 	"fmt"
 	"testing"
 
-	"github.com/ringcheck/ringcheck/explore"
+	"github.com/ringcheck/ringcheck/specs/spectest"
 )
 
 // The brute-force model: kl-dhv written again over a plain Go struct,
@@ -267,26 +266,8 @@ func bruteReachable(p bparams) (states, transitions int64) {
 		init.send(p, p.n-1, bmsg{t: bToken})
 	}
 	init.send(p, p.n-1, bmsg{t: bCToken})
-	seen := map[bstate]bool{init: true}
-	queue := []bstate{init}
-	for len(queue) > 0 {
-		s := queue[0]
-		queue = queue[1:]
-		for _, t := range bruteSuccessors(s, p) {
-			transitions++
-			if !seen[t] {
-				seen[t] = true
-				queue = append(queue, t)
-			}
-		}
-	}
-	return int64(len(seen)), transitions
+	return spectest.CountReachable(init, func(s bstate) []bstate { return bruteSuccessors(s, p) })
 }
-
-type nopMonitor struct{}
-
-func (nopMonitor) Observe(*explore.Visit) {}
-func (nopMonitor) Decided() bool          { return false }
 
 // TestReachableCountMatchesBruteForce: ringcheck's reachable states and
 // transitions equal the brute-force encoding's, including instances whose
@@ -304,10 +285,7 @@ func TestReachableCountMatchesBruteForce(t *testing.T) {
 	} {
 		t.Run(fmt.Sprintf("n=%d,L=%d,K=%d,Cmax=%d,MaxSeq=%d", tc.n, tc.l, tc.k, tc.cmax, tc.maxSeq), func(t *testing.T) {
 			sys, v := build(t, "n", tc.n, "L", tc.l, "K", tc.k, "Cmax", tc.cmax, "MaxSeq", tc.maxSeq)
-			res, err := explore.BFS(context.Background(), sys, nopMonitor{}, explore.Options{Workers: 2})
-			if err != nil || !res.Complete() {
-				t.Fatalf("BFS: %v %v", err, res.Stop)
-			}
+			res := spectest.Reachable(t, sys)
 			states, trans := bruteReachable(bparams{n: tc.n, l: tc.l, k: tc.k, cap: v.Cmax, maxSeq: v.MaxSeq, maxVc: v.MaxVc, maxTa: v.MaxTa})
 			t.Logf("ringcheck %d states %d transitions; brute force %d, %d", res.States, res.Transitions, states, trans)
 			if res.States != states || res.Transitions != trans {

@@ -14,20 +14,13 @@ import (
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/specs"
 	"github.com/ringcheck/ringcheck/specs/kldhv"
+	"github.com/ringcheck/ringcheck/specs/spectest"
 )
 
 // params returns the spec's defaults overridden by kv ("n", 3, "L", 2, ...).
 func params(t testing.TB, kv ...any) specs.Values {
 	t.Helper()
-	over := map[string]int{}
-	for i := 0; i+1 < len(kv); i += 2 {
-		over[kv[i].(string)] = kv[i+1].(int)
-	}
-	vals, err := kldhv.Spec().Resolve(over)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return vals
+	return spectest.Resolve(t, kldhv.Spec(), kv...)
 }
 
 func buildP(t testing.TB, p specs.Values, opts specs.BuildOptions) (*model.System, kldhv.Vars) {
@@ -623,19 +616,13 @@ func TestDefaultCmaxIsSmallest(t *testing.T) {
 	}
 }
 
+// check checks props, with lt for leads-to, from init under weak fairness,
+// and fails unless the search was complete.
 func check(t testing.TB, sys *model.System, props []invariants.Property, lt invariants.LeadsTo) *invariants.Report {
 	t.Helper()
-	rep, err := invariants.Check(context.Background(), sys, invariants.Options{
-		Properties: props, From: invariants.FromInit, Fairness: invariants.WeakFairness, LeadsTo: lt,
-		Search: explore.Options{Workers: 2},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !rep.Search.Complete() {
-		t.Fatalf("search stopped: %v", rep.Search.Stop)
-	}
-	return rep
+	opts := spectest.WeakFairnessFromInit(props...)
+	opts.LeadsTo = lt
+	return spectest.CheckComplete(t, sys, opts)
 }
 
 // TestSafetyAndDeadlockHold: the paper's safety and deadlock freedom, from

@@ -1,7 +1,6 @@
 package klnaive_test
 
 import (
-	"context"
 	"fmt"
 	"math/bits"
 	"strings"
@@ -10,17 +9,12 @@ import (
 	"github.com/ringcheck/ringcheck/explore"
 	"github.com/ringcheck/ringcheck/specs"
 	"github.com/ringcheck/ringcheck/specs/klnaive"
+	"github.com/ringcheck/ringcheck/specs/spectest"
 	"github.com/ringcheck/ringcheck/specs/spintest"
 )
 
 // twin is the Promela twin of the spec.
 const twin = "testdata/klnaive.pml"
-
-// nopMonitor watches nothing and never decides, so a search runs to the end.
-type nopMonitor struct{}
-
-func (nopMonitor) Observe(*explore.Visit) {}
-func (nopMonitor) Decided() bool          { return false }
 
 // panFlags are the pan options for a search of about states states: a depth
 // bound above the depth pan's depth-first search reaches (about a third of
@@ -37,14 +31,7 @@ func reachable(t testing.TB, n, l, k int) *explore.Result {
 	if err != nil {
 		t.Fatalf("building the model: %v", err)
 	}
-	res, err := explore.BFS(context.Background(), sys, nopMonitor{}, explore.Options{})
-	if err != nil {
-		t.Fatalf("exploring the model: %v", err)
-	}
-	if !res.Complete() {
-		t.Fatalf("ringcheck's search stopped early: %v", res.Stop)
-	}
-	return res
+	return spectest.Reachable(t, sys)
 }
 
 // TestSPINTwinAgrees checks testdata/klnaive.pml against ringcheck's model

@@ -1,16 +1,14 @@
 package klpusher_test
 
 import (
-	"context"
 	"fmt"
 	"runtime"
 	"testing"
-	"time"
 
-	"github.com/ringcheck/ringcheck/explore"
 	"github.com/ringcheck/ringcheck/invariants"
 	"github.com/ringcheck/ringcheck/specs"
 	"github.com/ringcheck/ringcheck/specs/klpusher"
+	"github.com/ringcheck/ringcheck/specs/spectest"
 )
 
 // BenchmarkStarvationCheck explores every state reachable from the initial
@@ -30,33 +28,13 @@ func BenchmarkStarvationCheck(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			var (
-				rep     *invariants.Report
-				peak    uint64
-				elapsed time.Duration
-			)
-			for b.Loop() {
-				heap := explore.StartHeapSampler(10 * time.Millisecond)
-				start := time.Now()
-				rep, err = invariants.Check(context.Background(), sys, invariants.Options{
-					Properties: []invariants.Property{invariants.Starvation},
-					From:       invariants.FromInit,
-					Fairness:   invariants.WeakFairness,
-					Search:     explore.Options{Workers: runtime.GOMAXPROCS(0)},
-				})
-				elapsed = time.Since(start)
-				peak = max(peak, heap.Stop())
-				if err != nil {
-					b.Fatal(err)
-				}
-			}
+			opts := spectest.WeakFairnessFromInit(invariants.Starvation)
+			opts.Search.Workers = runtime.GOMAXPROCS(0)
+			rep, elapsed, peak := spectest.TimeCheck(b, sys, opts)
 			if rep.Outcomes[0].Verdict != invariants.Violated {
 				b.Fatalf("starvation %s, the paper's Figure 2 says violated", rep.Outcomes[0].Verdict)
 			}
-			b.ReportMetric(float64(rep.Search.States), "states")
-			b.ReportMetric(float64(rep.Search.States)/elapsed.Seconds(), "states/s")
-			b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
-			b.ReportMetric(float64(peak)/float64(rep.Search.States), "bytes/state")
+			spectest.ReportCheckMetrics(b, rep.Search.States, elapsed, peak)
 		})
 	}
 }

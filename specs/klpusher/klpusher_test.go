@@ -12,6 +12,7 @@ import (
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/specs"
 	"github.com/ringcheck/ringcheck/specs/klpusher"
+	"github.com/ringcheck/ringcheck/specs/spectest"
 )
 
 func buildC(t testing.TB, n, l, k, cmax int) (*model.System, klpusher.Vars) {
@@ -89,18 +90,6 @@ func (cf config) matches(sys *model.System, v klpusher.Vars, s *model.State) boo
 
 func (cf config) String() string { return fmt.Sprintf("need=%v cnt=%v in=%q", cf.need, cf.cnt, cf.in) }
 
-// actionIndex returns the index of the named action of process p.
-func actionIndex(t testing.TB, sys *model.System, p int, name string) int32 {
-	t.Helper()
-	for a, act := range sys.Processes[p].Actions {
-		if act.Name == name {
-			return int32(a)
-		}
-	}
-	t.Fatalf("process %d has no action %s", p, name)
-	return -1
-}
-
 // TestPush drives the push action on hand-built configurations of a
 // 3-process ring (process 1 receives the pusher from 0 and sends to 2).
 func TestPush(t *testing.T) {
@@ -164,7 +153,7 @@ func TestPush(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			sys, v := buildC(t, 3, tc.l, tc.k, tc.cmax)
 			st := tc.before.state(t, sys, v)
-			push := actionIndex(t, sys, 1, "push")
+			push := spectest.ActionIndex(t, sys, 1, "push")
 			var got []*model.State
 			_, err := sys.NewExpander().Expand(st, func(step *model.Step, next *model.State) bool {
 				if m := step.Moves[0]; m.Proc == 1 && m.Action == push {
@@ -274,17 +263,11 @@ func TestOnePusherInvariant(t *testing.T) {
 // no deadlock, each from a complete search.
 func TestSafetyAndDeadlockHold(t *testing.T) {
 	sys, _ := build(t, 3, 3, 2)
-	rep, err := invariants.Check(context.Background(), sys, invariants.Options{
+	rep := spectest.CheckComplete(t, sys, invariants.Options{
 		Properties: []invariants.Property{invariants.Safety, invariants.Deadlock},
 		From:       invariants.FromInit,
-		Search:     explore.Options{Workers: 2},
+		Search:     explore.Options{Workers: spectest.Workers},
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !rep.Search.Complete() {
-		t.Fatalf("search stopped: %v", rep.Search.Stop)
-	}
 	for _, o := range rep.Outcomes {
 		if o.Verdict != invariants.Holds {
 			t.Errorf("%s %s, want holds", o.Property, o.Verdict)
@@ -423,7 +406,7 @@ func TestFigure2Lasso(t *testing.T) {
 	next := sys.NewState()
 	sched := make([]bool, 3)
 	leaveOK := make([]bool, 3)
-	leave := actionIndex(t, sys, 0, "leave")
+	leave := spectest.ActionIndex(t, sys, 0, "leave")
 	for i, m := range cycle {
 		if nd := cur.Get(2, v.Need); !(nd > 0 && cur.Get(2, v.Cnt) < nd) {
 			t.Fatalf("before step %d process 2 is not requesting", i+1)
@@ -440,7 +423,7 @@ func TestFigure2Lasso(t *testing.T) {
 				leaveOK[p] = true
 			}
 		}
-		step := model.Step{Moves: []model.Move{{Proc: int32(m.p), Action: actionIndex(t, sys, m.p, m.action), Choice: int32(m.choice)}}}
+		step := model.Step{Moves: []model.Move{{Proc: int32(m.p), Action: spectest.ActionIndex(t, sys, m.p, m.action), Choice: int32(m.choice)}}}
 		if err := ex.Apply(cur, &step, next); err != nil {
 			t.Fatalf("step %d (p%d %s): %v", i+1, m.p, m.action, err)
 		}
@@ -588,40 +571,14 @@ func bruteReachable(n, l, k, capacity int) (states, transitions int64) {
 		init.push(j%n, 'T')
 	}
 	init.push(0, 'P')
-	seen := map[bstate]bool{init: true}
-	queue := []bstate{init}
-	for len(queue) > 0 {
-		s := queue[0]
-		queue = queue[1:]
-		for _, t := range bruteSuccessors(s, n, k, capacity) {
-			transitions++
-			if !seen[t] {
-				seen[t] = true
-				queue = append(queue, t)
-			}
-		}
-	}
-	return int64(len(seen)), transitions
+	return spectest.CountReachable(init, func(s bstate) []bstate { return bruteSuccessors(s, n, k, capacity) })
 }
-
-// nopMonitor watches nothing and never decides, so a search runs to the end.
-type nopMonitor struct{}
-
-func (nopMonitor) Observe(*explore.Visit) {}
-func (nopMonitor) Decided() bool          { return false }
 
 // reachable explores every state ringcheck reaches from init.
 func reachable(t testing.TB, n, l, k, cmax int) *explore.Result {
 	t.Helper()
 	sys, _ := buildC(t, n, l, k, cmax)
-	res, err := explore.BFS(context.Background(), sys, nopMonitor{}, explore.Options{Workers: 2})
-	if err != nil {
-		t.Fatalf("exploring the model: %v", err)
-	}
-	if !res.Complete() {
-		t.Fatalf("ringcheck's search stopped early: %v", res.Stop)
-	}
-	return res
+	return spectest.Reachable(t, sys)
 }
 
 // TestReachableCountMatchesBruteForce: ringcheck's reachable states and

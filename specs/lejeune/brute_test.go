@@ -1,11 +1,10 @@
 package lejeune_test
 
 import (
-	"context"
 	"fmt"
 	"testing"
 
-	"github.com/ringcheck/ringcheck/explore"
+	"github.com/ringcheck/ringcheck/specs/spectest"
 )
 
 // The brute-force model: the algorithm for one resource (M = 1, so no
@@ -365,20 +364,7 @@ func bruteReachable(n, r int) (states, transitions int64) {
 			w.p[i].dir = -1
 		}
 	}
-	seen := map[string]bool{w.key(): true}
-	queue := []*bworld{w}
-	for len(queue) > 0 {
-		s := queue[0]
-		queue = queue[1:]
-		for _, t := range bruteSuccessors(s) {
-			transitions++
-			if k := t.key(); !seen[k] {
-				seen[k] = true
-				queue = append(queue, t)
-			}
-		}
-	}
-	return int64(len(seen)), transitions
+	return spectest.CountReachableByKey(w, (*bworld).key, bruteSuccessors)
 }
 
 // TestReachableCountMatchesBruteForce: on one resource, ringcheck's
@@ -387,13 +373,7 @@ func TestReachableCountMatchesBruteForce(t *testing.T) {
 	for _, tc := range []struct{ n, r int }{{2, 1}, {3, 1}, {2, 2}, {2, 3}} {
 		t.Run(fmt.Sprintf("N=%d,M=1,R=%d", tc.n, tc.r), func(t *testing.T) {
 			sys, _ := build(t, tc.n, 1, tc.r, 0, 1)
-			res, err := explore.BFS(context.Background(), sys, nopMonitor{}, explore.Options{Workers: 2})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !res.Complete() {
-				t.Fatalf("search stopped: %v", res.Stop)
-			}
+			res := spectest.Reachable(t, sys)
 			states, trans := bruteReachable(tc.n, tc.r)
 			t.Logf("ringcheck %d states %d transitions; brute force %d states %d transitions", res.States, res.Transitions, states, trans)
 			if res.States != states || res.Transitions != trans {
@@ -402,8 +382,3 @@ func TestReachableCountMatchesBruteForce(t *testing.T) {
 		})
 	}
 }
-
-type nopMonitor struct{}
-
-func (nopMonitor) Observe(*explore.Visit) {}
-func (nopMonitor) Decided() bool          { return false }

@@ -1,15 +1,14 @@
 package lejeune_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 
-	"github.com/ringcheck/ringcheck/explore"
 	"github.com/ringcheck/ringcheck/invariants"
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/specs"
 	"github.com/ringcheck/ringcheck/specs/lejeune"
+	"github.com/ringcheck/ringcheck/specs/spectest"
 )
 
 func build(t testing.TB, n, m, r, loan, strict int) (*model.System, *lejeune.Vars) {
@@ -92,21 +91,11 @@ func msgs(sys *model.System, v *lejeune.Vars, s *model.State, p, q int) string {
 	return strings.Join(parts, " ")
 }
 
+// check checks props from init under weak fairness, and fails unless the
+// search was complete or found a violation.
 func check(t testing.TB, sys *model.System, props ...invariants.Property) *invariants.Report {
 	t.Helper()
-	rep, err := invariants.Check(context.Background(), sys, invariants.Options{
-		Properties: props,
-		From:       invariants.FromInit,
-		Fairness:   invariants.WeakFairness,
-		Search:     explore.Options{Workers: 2},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !rep.Search.Complete() && !rep.Violated() {
-		t.Fatalf("search stopped: %v", rep.Search.Stop)
-	}
-	return rep
+	return spectest.Check(t, sys, spectest.WeakFairnessFromInit(props...))
 }
 
 // TestInitialConfiguration pins Figure 9: process 0 (the elected node)

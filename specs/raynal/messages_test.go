@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/ringcheck/ringcheck/model"
+	"github.com/ringcheck/ringcheck/specs/internal/raynaltest"
 )
 
 // perUse returns the least and largest number of messages of one use of
@@ -26,7 +27,7 @@ func perUse(t testing.TB, p params) (lo, hi int, states int64) {
 	}
 	lo, hi = 1<<30, -1
 	unsound := false
-	res := visitAll(t, sys, func(s *model.State) {
+	res := raynaltest.Visit(t, sys, func(s *model.State) {
 		unsound = unsound || !sound.Holds(s)
 		for i := 0; i < v.N; i++ {
 			if s.Get(i, v.Ok) == 1 {
@@ -98,14 +99,14 @@ func TestGhostIsInert(t *testing.T) {
 	for _, p := range []params{{n: 2, m: 2, r: 2}, {n: 2, m: 2, r: 2, asked: 1}, {n: 3, m: 1, r: 1}} {
 		sys0, v0 := build(t, p)
 		plain := map[string]bool{}
-		visitAll(t, sys0, func(s *model.State) { plain[render(sys0, v0, s)] = true })
+		raynaltest.Visit(t, sys0, func(s *model.State) { plain[render(sys0, v0, s)] = true })
 		g := p
 		g.count = 1
 		sys1, v1 := build(t, g)
 		erased := v1
 		erased.Count = false
 		ghost := map[string]bool{}
-		visitAll(t, sys1, func(s *model.State) { ghost[render(sys1, erased, s)] = true })
+		raynaltest.Visit(t, sys1, func(s *model.State) { ghost[render(sys1, erased, s)] = true })
 		if len(plain) != len(ghost) {
 			t.Errorf("%s: %d states without the ghost, %d with it erased", p, len(plain), len(ghost))
 		}

@@ -26,7 +26,10 @@
 // The bodies are the paper's, statement by statement (§3 for asked=0, §5.1
 // for asked=1). The "wait (ok_i)" ending the request statement is the state
 // scdem_i ∧ ¬ok_i: the process is requesting; it is in its critical section
-// (using its k_i resources) while ok_i.
+// (using its k_i resources) while ok_i. They are written once, with the
+// variables, actions and predicates, in specs/internal/raynalcore, which
+// specs/raynaland runs over several resource types; this model is its one
+// type in §3's layout.
 //
 // Bounds. Timestamps are unbounded in the paper; here every process makes
 // at most R requests (parameter requests) and stays idle for ever after,
@@ -131,10 +134,10 @@ package raynal
 
 import (
 	"fmt"
-	"strconv"
 
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/specs"
+	"github.com/ringcheck/ringcheck/specs/internal/raynalcore"
 )
 
 // MaxN is the largest number of processes the spec builds.
@@ -200,6 +203,8 @@ type Vars struct {
 	// N, M, KMax, R, Clock are n, M, K (resolved), R and nR.
 	N, M, KMax, R, Clock int
 	Variant, Count       bool
+
+	algo *raynalcore.Algo
 }
 
 // Build returns the model for parameters n, M, K, requests, asked, count
@@ -209,7 +214,9 @@ func Build(p specs.Values, opts specs.BuildOptions) (*model.System, error) {
 	return sys, err
 }
 
-// BuildVars is Build, also returning the handles.
+// BuildVars is Build, also returning the handles. The variables, actions
+// and statements are specs/internal/raynalcore's, with one type in §3's
+// layout.
 func BuildVars(p specs.Values, opts specs.BuildOptions) (*model.System, Vars, error) {
 	n, m, kmax, r, cmax := p["n"], p["M"], p["K"], p["requests"], p["Cmax"]
 	var v Vars
@@ -219,105 +226,27 @@ func BuildVars(p specs.Values, opts specs.BuildOptions) (*model.System, Vars, er
 	if n < 2 || n > MaxN || m < 1 || r < 1 || kmax < 1 || kmax > m {
 		return nil, v, fmt.Errorf("raynal: need 2 ≤ n ≤ %d, M ≥ 1, 1 ≤ K ≤ M, requests ≥ 1; got n=%d M=%d K=%d requests=%d", MaxN, n, m, kmax, r)
 	}
-	if cmax == 0 {
-		cmax = 3 * r
+	b, a, err := raynalcore.Begin("raynal", raynalcore.Config{
+		N: n, Types: 1, M: m, KMax: kmax, R: r, Cmax: cmax,
+		Variant: p["asked"] == 1, Count: p["count"] == 1,
+	}, opts)
+	if err != nil {
+		return nil, v, err
 	}
-	v.N, v.M, v.KMax, v.R, v.Clock = n, m, kmax, r, n*r
-	v.Variant, v.Count = p["asked"] == 1, p["count"] == 1
-	clock := v.Clock
-
-	b := model.NewBuilder("raynal", model.Complete, n)
-	b.Daemon(opts.Daemon)
-	v.Scdem = b.Var("scdem", model.Bool())
-	v.Ok = b.Var("ok", model.Bool())
-	v.K = b.Var("k", model.IntRange(0, kmax))
-	v.H = b.Var("h", model.IntRange(0, clock))
-	v.MaxH = b.Var("maxh", model.IntRange(0, clock))
-	v.Reqs = b.Var("reqs", model.IntRange(0, r))
-	v.Used = make([]model.VarID, n)
-	v.Delayed = make([]model.VarID, n)
-	if v.Variant {
-		v.Asked = make([]model.VarID, n)
-	}
-	for j := 0; j < n; j++ {
-		others := othersThan(n, j)
-		v.Used[j] = b.Var("used["+strconv.Itoa(j)+"]", model.IntRange(-r*m, r*m), others...)
-		v.Delayed[j] = b.Var("delayed["+strconv.Itoa(j)+"]", model.Bool(), others...)
-		if v.Variant {
-			v.Asked[j] = b.Var("asked["+strconv.Itoa(j)+"]", model.Bool(), others...)
-		}
-	}
-	v.Msgs = -1
-	if v.Count {
-		v.Msgs = b.Var("msgs", model.IntRange(0, 3*(n-1)))
-	}
-	v.Req = b.Message("req", model.Var{Name: "h", Domain: model.IntRange(1, clock)})
-	if v.Count {
-		v.Free = b.Message("free", model.Var{Name: "y", Domain: model.IntRange(1, m)},
-			model.Var{Name: "answer", Domain: model.IntRange(0, 2)})
-	} else {
-		v.Free = b.Message("free", model.Var{Name: "y", Domain: model.IntRange(1, m)})
-	}
-	overflow := model.Error
-	if opts.Overflow != nil {
-		overflow = *opts.Overflow
-	}
-	b.LinkChannels(cmax, overflow, v.Req, v.Free)
-
-	a := &algo{Vars: v}
-	b.Action(model.Action{
-		Name:        "request",
-		Kind:        model.Environment,
-		Liveness:    model.Optional,
-		Choices:     kmax,
-		ChoiceLabel: func(c int) string { return "k=" + strconv.Itoa(c+1) },
-		Guard:       a.canRequest,
-		Effect:      a.request,
-	})
-	b.Action(model.Action{
-		Name:     "leave",
-		Kind:     model.Environment,
-		Liveness: model.Finite,
-		Guard:    a.inCS,
-		Effect:   a.release,
-	})
-	for j := 0; j < n; j++ {
-		j := j
-		others := othersThan(n, j)
-		b.Action(model.Action{
-			Name:   "recvReq(" + strconv.Itoa(j) + ")",
-			Guard:  func(c *model.Ctx) bool { return c.HeadIs(c.In(j), a.Req) },
-			Effect: func(c *model.Ctx, _ int) { a.receiveReq(c, j) },
-		}, others...)
-		b.Action(model.Action{
-			Name:   "recvFree(" + strconv.Itoa(j) + ")",
-			Guard:  func(c *model.Ctx) bool { return c.HeadIs(c.In(j), a.Free) },
-			Effect: func(c *model.Ctx, _ int) { a.receiveFree(c, j) },
-		}, others...)
+	t := a.Types[0]
+	v = Vars{
+		Scdem: t.Scdem, Ok: t.Ok, K: t.K, H: a.H, MaxH: a.MaxH, Reqs: a.Reqs,
+		Used: t.Used, Delayed: t.Delayed, Asked: t.Asked, Msgs: a.Msgs,
+		Req: a.Req, Free: a.Free,
+		N: n, M: m, KMax: kmax, R: r, Clock: a.Clock,
+		Variant: a.Variant, Count: a.Count,
+		algo: a,
 	}
 
 	var sys *model.System
-	b.Invariant(model.Predicate{
-		Name:  "units-allocated",
-		Doc:   "the units allocated, Σ k_i over processes with ok_i, never exceed M",
-		Holds: func(s *model.State) bool { return Allocated(v, s) <= m },
-	})
-	b.Invariant(model.Predicate{
-		Name: "used-nonnegative",
-		Doc:  "used_i[j] ≥ 0 for every i ≠ j (proposition P1)",
-		Holds: func(s *model.State) bool {
-			for i := 0; i < n; i++ {
-				for j := 0; j < n; j++ {
-					if j != i && s.Get(i, v.Used[j]) < 0 {
-						return false
-					}
-				}
-			}
-			return true
-		},
-	})
+	var extra []model.Predicate
 	if v.Count {
-		b.Invariant(model.Predicate{
+		extra = append(extra, model.Predicate{
 			Name: "count-sound",
 			Doc:  "ghost: no process that is idle or in its critical section has the first free of an answer in transit to it",
 			Holds: func(s *model.State) bool {
@@ -325,30 +254,13 @@ func BuildVars(p specs.Values, opts specs.BuildOptions) (*model.System, Vars, er
 			},
 		})
 	}
-	b.ValidEnd(model.Predicate{
-		Name:  "all-requests-served",
-		Doc:   "every process has made its R requests and is idle, and every channel is empty",
-		Holds: func(s *model.State) bool { return AllServed(v, s) },
-	})
-	b.ProcessPredicate(model.ProcessPredicate{
-		Name:  "requesting",
-		Doc:   "scdem_i: the process waits for its k_i resources",
-		Holds: func(s *model.State, p int) bool { return s.Get(p, v.Scdem) == 1 },
-	})
-	b.ProcessPredicate(model.ProcessPredicate{
-		Name:  "inCS",
-		Doc:   "ok_i: the process uses its k_i resources",
-		Holds: func(s *model.State, p int) bool { return s.Get(p, v.Ok) == 1 },
-	})
-	b.Initial(func(_ *model.System, s *model.State) {
-		for i := 0; i < n; i++ {
-			for j := 0; j < n; j++ {
-				if j != i {
-					s.Set(i, v.Used[j], 0)
-				}
-			}
-		}
-	})
+	a.AddPredicates(b, raynalcore.Docs{
+		UnitsAllocated:  "the units allocated, Σ k_i over processes with ok_i, never exceed M",
+		UsedNonnegative: "used_i[j] ≥ 0 for every i ≠ j (proposition P1)",
+		ValidEnd:        "every process has made its R requests and is idle, and every channel is empty",
+		Requesting:      "scdem_i: the process waits for its k_i resources",
+		InCS:            "ok_i: the process uses its k_i resources",
+	}, extra...)
 	built, err := b.Build()
 	if err != nil {
 		return nil, v, err
@@ -357,44 +269,13 @@ func BuildVars(p specs.Values, opts specs.BuildOptions) (*model.System, Vars, er
 	return sys, v, nil
 }
 
-// othersThan lists 0..n-1 without j.
-func othersThan(n, j int) []int {
-	out := make([]int, 0, n-1)
-	for i := 0; i < n; i++ {
-		if i != j {
-			out = append(out, i)
-		}
-	}
-	return out
-}
-
 // Allocated is the number of units allocated in s: Σ k_i over the
 // processes with ok_i.
-func Allocated(v Vars, s *model.State) int {
-	sum := 0
-	for i := 0; i < v.N; i++ {
-		if s.Get(i, v.Ok) == 1 {
-			sum += s.Get(i, v.K)
-		}
-	}
-	return sum
-}
+func Allocated(v Vars, s *model.State) int { return v.algo.Allocated(s, 0) }
 
 // AllServed reports whether s is a valid end state: every process idle
 // with its R requests made, every channel empty.
-func AllServed(v Vars, s *model.State) bool {
-	for i := 0; i < v.N; i++ {
-		if s.Get(i, v.Reqs) != v.R || s.Get(i, v.Scdem) == 1 || s.Get(i, v.Ok) == 1 {
-			return false
-		}
-	}
-	for c := range s.Lens {
-		if s.Lens[c] != 0 {
-			return false
-		}
-	}
-	return true
-}
+func AllServed(v Vars, s *model.State) bool { return v.algo.AllServed(s) }
 
 func countSound(sys *model.System, v Vars, s *model.State) bool {
 	for i := 0; i < v.N; i++ {
@@ -415,159 +296,4 @@ func countSound(sys *model.System, v Vars, s *model.State) bool {
 		}
 	}
 	return true
-}
-
-// algo holds the handles the actions use; its methods are the paper's
-// statements.
-type algo struct{ Vars }
-
-func (a *algo) canRequest(c *model.Ctx) bool {
-	return c.Get(a.Scdem) == 0 && c.Get(a.Ok) == 0 && c.Get(a.Reqs) < a.R
-}
-
-func (a *algo) inCS(c *model.Ctx) bool { return c.Get(a.Ok) == 1 }
-
-// request is "when requesting resources" (§3, or §5.1 with asked=1).
-func (a *algo) request(c *model.Ctx, choice int) {
-	i, k := c.P, choice+1
-	h := c.Get(a.MaxH) + 1
-	c.Set(a.K, k)
-	c.Set(a.H, h)
-	c.Set(a.Reqs, c.Get(a.Reqs)+1)
-	req := c.Msg(a.Req, h)
-	if !a.Variant {
-		c.Set(a.Scdem, 1)
-		c.Set(a.Ok, 0)
-		for j := 0; j < a.N; j++ {
-			if j != i {
-				c.Set(a.Used[j], c.Get(a.Used[j])+a.M)
-				c.Send(c.Out(j), req)
-			}
-		}
-		if a.Count {
-			c.Set(a.Msgs, a.N-1)
-		}
-		return
-	}
-	sum, sent := 0, 0
-	for j := 0; j < a.N; j++ {
-		if j == i {
-			continue
-		}
-		u := c.Get(a.Used[j])
-		if u == 0 {
-			u = a.M
-			c.Set(a.Used[j], u)
-			c.Set(a.Asked[j], 1)
-			c.Send(c.Out(j), req)
-			sent++
-		} else {
-			c.Set(a.Asked[j], 0)
-		}
-		sum += u
-	}
-	ok := sum+k <= a.M
-	c.Set(a.Ok, b2i(ok))
-	c.Set(a.Scdem, b2i(!ok))
-	if a.Count {
-		c.Set(a.Msgs, sent)
-	}
-}
-
-// release is "when releasing the resources"; k_i and h_i are then reset to
-// 0 (see the package comment).
-func (a *algo) release(c *model.Ctx, _ int) {
-	k := c.Get(a.K)
-	c.Set(a.Ok, 0)
-	for j := 0; j < a.N; j++ {
-		if j != c.P && c.Get(a.Delayed[j]) == 1 {
-			c.Send(c.Out(j), a.free(c, k, k == a.M))
-			c.Set(a.Delayed[j], 0)
-		}
-	}
-	c.Set(a.K, 0)
-	c.Set(a.H, 0)
-}
-
-// free builds free(y); first says whether it is the first free of its
-// answer, and then (ghost) how many frees the answer takes.
-func (a *algo) free(c *model.Ctx, y int, first bool) model.Msg {
-	if !a.Count {
-		return c.Msg(a.Free, y)
-	}
-	answer := 0
-	if first {
-		answer = 1
-		if y < a.M {
-			answer = 2
-		}
-	}
-	return c.Msg(a.Free, y, answer)
-}
-
-// receiveReq is "when receiving req(h, j) from P_j".
-func (a *algo) receiveReq(c *model.Ctx, j int) {
-	i := c.P
-	msg := c.Receive(c.In(j))
-	h := c.Field(msg, 0)
-	if mh := c.Get(a.MaxH); h > mh {
-		c.Set(a.MaxH, h)
-	}
-	hi := c.Get(a.H)
-	prio := (c.Get(a.Scdem) == 1 || c.Get(a.Ok) == 1) && (hi < h || hi == h && i < j)
-	out := c.Out(j)
-	switch {
-	case !prio:
-		c.Send(out, a.free(c, a.M, true))
-	case !a.Variant && c.Get(a.Delayed[j]) == 1: // (XX)
-		c.Send(out, a.free(c, a.M, true))
-	default:
-		if k := c.Get(a.K); k != a.M {
-			// The answer's first free: free(M-k_i) now, free(k_i) on release.
-			c.Send(out, a.free(c, a.M-k, true))
-		}
-		c.Set(a.Delayed[j], 1)
-	}
-}
-
-// receiveFree is "when receiving free(y) from P_j".
-func (a *algo) receiveFree(c *model.Ctx, j int) {
-	i := c.P
-	msg := c.Receive(c.In(j))
-	u := c.Get(a.Used[j]) - c.Field(msg, 0)
-	scdem := c.Get(a.Scdem) == 1
-	msgs := 0
-	if a.Count {
-		msgs = c.Get(a.Msgs) + c.Field(msg, 1)
-	}
-	if a.Variant && scdem && u == 0 && c.Get(a.Asked[j]) == 0 {
-		u = a.M
-		c.Send(c.Out(j), c.Msg(a.Req, c.Get(a.H)))
-		c.Set(a.Asked[j], 1)
-		msgs++
-	}
-	c.Set(a.Used[j], u)
-	if a.Count {
-		c.Set(a.Msgs, msgs)
-	}
-	if !scdem {
-		return
-	}
-	sum := u + c.Get(a.K)
-	for x := 0; x < a.N; x++ {
-		if x != i && x != j {
-			sum += c.Get(a.Used[x])
-		}
-	}
-	if sum <= a.M {
-		c.Set(a.Scdem, 0)
-		c.Set(a.Ok, 1)
-	}
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }

@@ -1,17 +1,16 @@
 package raynal_test
 
 import (
-	"context"
 	"fmt"
 	"strings"
-	"sync"
 	"testing"
 
-	"github.com/ringcheck/ringcheck/explore"
 	"github.com/ringcheck/ringcheck/invariants"
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/specs"
+	"github.com/ringcheck/ringcheck/specs/internal/raynaltest"
 	"github.com/ringcheck/ringcheck/specs/raynal"
+	"github.com/ringcheck/ringcheck/specs/spectest"
 )
 
 // params is an instance: n, M, K (0: M), R, asked, count.
@@ -116,34 +115,6 @@ func b2i(b bool) int {
 		return 1
 	}
 	return 0
-}
-
-// step returns the successor of s by process p's action (alternative
-// choice), or nil if it is not enabled.
-func step(t testing.TB, sys *model.System, s *model.State, p int, action string, choice int) *model.State {
-	t.Helper()
-	a := actionIndex(t, sys, p, action)
-	var got *model.State
-	if _, err := sys.NewExpander().Expand(s, func(st *model.Step, next *model.State) bool {
-		if m := st.Moves[0]; m.Proc == int32(p) && m.Action == a && m.Choice == int32(choice) {
-			got = next.Clone()
-		}
-		return true
-	}); err != nil {
-		t.Fatal(err)
-	}
-	return got
-}
-
-func actionIndex(t testing.TB, sys *model.System, p int, name string) int32 {
-	t.Helper()
-	for a, act := range sys.Processes[p].Actions {
-		if act.Name == name {
-			return int32(a)
-		}
-	}
-	t.Fatalf("process %d has no action %s", p, name)
-	return -1
 }
 
 // used lists used_i[0..n-1] (the entry for i itself is ignored).
@@ -325,7 +296,7 @@ func TestActionSemantics(t *testing.T) {
 					tc.after.p[i].used = make([]int, v.N)
 				}
 			}
-			got := step(t, sys, tc.before.state(t, sys, v), tc.proc, tc.action, tc.choice)
+			got := raynaltest.Step(t, sys, tc.before.state(t, sys, v), tc.proc, tc.action, tc.choice)
 			if tc.disabled {
 				if got != nil {
 					t.Fatalf("enabled, want disabled: leads to %s", render(sys, v, got))
@@ -374,27 +345,6 @@ func TestDomainsAndChannels(t *testing.T) {
 	}
 }
 
-// check runs invariants.Check on an instance from init under weak
-// fairness.
-func check(t testing.TB, sys *model.System, props ...invariants.Property) *invariants.Report {
-	t.Helper()
-	rep, err := invariants.Check(context.Background(), sys, invariants.Options{
-		Properties: props,
-		From:       invariants.FromInit,
-		Fairness:   invariants.WeakFairness,
-		Search:     explore.Options{Workers: 2},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !rep.Search.Complete() && !rep.Violated() {
-		t.Fatalf("search stopped: %v", rep.Search.Stop)
-	}
-	return rep
-}
-
-var all = []invariants.Property{invariants.Safety, invariants.Deadlock, invariants.Starvation}
-
 // TestBasicAlgorithmHolds: the algorithm of §3 is safe (at most M units
 // allocated, used ≥ 0), deadlock-free and starvation-free under weak
 // fairness, for at most R requests per process, on small instances. The
@@ -414,20 +364,8 @@ func TestBasicAlgorithmHolds(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.p.String(), func(t *testing.T) {
-			if testing.Short() && tc.states > 100000 {
-				t.Skip("large instance")
-			}
 			sys, _ := build(t, tc.p)
-			rep := check(t, sys, all...)
-			t.Logf("%d states, %d transitions, %v", rep.Search.States, rep.Search.Transitions, rep.Search.Elapsed)
-			for _, o := range rep.Outcomes {
-				if o.Verdict != invariants.Holds {
-					t.Errorf("%s %s (%s), want holds", o.Property, o.Verdict, o.Reason)
-				}
-			}
-			if tc.states != 0 && rep.Search.States != tc.states {
-				t.Errorf("%d states, want %d", rep.Search.States, tc.states)
-			}
+			raynaltest.Holds(t, sys, tc.states)
 		})
 	}
 }
@@ -455,7 +393,7 @@ func TestBasicAlgorithmHolds(t *testing.T) {
 // with M = 1 or R = 1 it holds. Deadlock and starvation freedom hold.
 func TestVariantUnsafe(t *testing.T) {
 	sys, v := build(t, params{n: 2, m: 2, r: 2, asked: 1})
-	rep := check(t, sys, all...)
+	rep := spectest.Check(t, sys, spectest.WeakFairnessFromInit(raynaltest.All...))
 	safety, deadlock, starvation := rep.Outcomes[0], rep.Outcomes[1], rep.Outcomes[2]
 	if deadlock.Verdict != invariants.Holds || starvation.Verdict != invariants.Holds {
 		t.Errorf("deadlock %s, starvation %s; want both holds", deadlock.Verdict, starvation.Verdict)
@@ -491,7 +429,7 @@ func TestVariantUnsafe(t *testing.T) {
 	}
 	// The same with three processes (the claim's instance): still violated.
 	sys3, _ := build(t, params{n: 3, m: 2, r: 2, asked: 1})
-	if o := check(t, sys3, invariants.Safety).Outcomes[0]; o.Verdict != invariants.Violated {
+	if o := spectest.Check(t, sys3, spectest.WeakFairnessFromInit(invariants.Safety)).Outcomes[0]; o.Verdict != invariants.Violated {
 		t.Errorf("n=3, M=2, R=2: safety %s, want violated", o.Verdict)
 	}
 }
@@ -501,39 +439,11 @@ func TestVariantUnsafe(t *testing.T) {
 // R ≥ 2; without either the variant is correct on these instances.
 func TestVariantHoldsWithOneUnitOrOneRequest(t *testing.T) {
 	for _, p := range []params{{n: 2, m: 1, r: 3, asked: 1}, {n: 3, m: 1, r: 2, asked: 1}, {n: 3, m: 2, r: 1, asked: 1}} {
-		sys, _ := build(t, p)
-		for _, o := range check(t, sys, all...).Outcomes {
-			if o.Verdict != invariants.Holds {
-				t.Errorf("%s: %s %s, want holds", p, o.Property, o.Verdict)
-			}
-		}
+		t.Run(p.String(), func(t *testing.T) {
+			sys, _ := build(t, p)
+			raynaltest.Holds(t, sys, 0)
+		})
 	}
-}
-
-// stateMonitor calls f on every visited state, serialized.
-type stateMonitor struct {
-	mu sync.Mutex
-	f  func(s *model.State)
-}
-
-func (m *stateMonitor) Observe(v *explore.Visit) {
-	m.mu.Lock()
-	m.f(v.State)
-	m.mu.Unlock()
-}
-
-func (m *stateMonitor) Decided() bool { return false }
-
-func visitAll(t testing.TB, sys *model.System, f func(s *model.State)) *explore.Result {
-	t.Helper()
-	res, err := explore.BFS(context.Background(), sys, &stateMonitor{f: f}, explore.Options{Workers: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !res.Complete() {
-		t.Fatalf("search stopped: %v", res.Stop)
-	}
-	return res
 }
 
 // TestClockBoundIsReached: nR is the smallest sound clock bound, as
@@ -543,7 +453,7 @@ func TestClockBoundIsReached(t *testing.T) {
 	for _, p := range []params{{n: 2, m: 1, r: 2}, {n: 3, m: 1, r: 1}, {n: 2, m: 2, r: 3, asked: 1}} {
 		sys, v := build(t, p)
 		maxH, maxLen := 0, 0
-		visitAll(t, sys, func(s *model.State) {
+		raynaltest.Visit(t, sys, func(s *model.State) {
 			for i := 0; i < v.N; i++ {
 				maxH = max(maxH, s.Get(i, v.H), s.Get(i, v.MaxH))
 			}
@@ -573,7 +483,7 @@ func TestXXCase(t *testing.T) {
 	} {
 		sys, v := build(t, tc.p)
 		found := false
-		visitAll(t, sys, func(s *model.State) {
+		raynaltest.Visit(t, sys, func(s *model.State) {
 			for i := 0; i < v.N; i++ {
 				for j := 0; j < v.N; j++ {
 					if i != j && s.Get(i, v.Delayed[j]) == 1 {
@@ -595,29 +505,20 @@ func TestXXCase(t *testing.T) {
 // hot path), with and without the variant and the ghost.
 func TestExpandDoesNotAllocate(t *testing.T) {
 	for _, p := range []params{{n: 3, m: 2, r: 2}, {n: 3, m: 2, r: 2, asked: 1, count: 1}} {
-		sys, v := build(t, p)
-		// Every action enabled somewhere: two requesting processes with
-		// messages both ways and a process in its critical section.
-		st := conf{p: []pc{
-			{st: "wait", k: 1, h: 1, reqs: 1, used: used(0, 2, 2), delayed: []int{2}},
-			{st: "CS", k: 1, h: 2, maxh: 1, reqs: 1, used: used(0, 0, 0), delayed: []int{0}},
-			{st: "idle", maxh: 1, reqs: 1, used: used(1, 0, 0)},
-		}, ch: map[string]string{"0>1": "req(1)", "1>0": "req(2)", "0>2": "free(1)", "2>0": "free(2)"}}
-		if p.count == 1 {
-			st.ch["0>2"], st.ch["2>0"] = "free(1|0)", "free(2|1)"
-		}
-		s := st.state(t, sys, v)
-		ex := sys.NewExpander()
-		count := 0
-		yield := func(*model.Step, *model.State) bool { count++; return true }
-		allocs := testing.AllocsPerRun(100, func() {
-			if _, err := ex.Expand(s, yield); err != nil {
-				t.Fatal(err)
+		t.Run(p.String(), func(t *testing.T) {
+			sys, v := build(t, p)
+			// Every action enabled somewhere: two requesting processes with
+			// messages both ways and a process in its critical section.
+			st := conf{p: []pc{
+				{st: "wait", k: 1, h: 1, reqs: 1, used: used(0, 2, 2), delayed: []int{2}},
+				{st: "CS", k: 1, h: 2, maxh: 1, reqs: 1, used: used(0, 0, 0), delayed: []int{0}},
+				{st: "idle", maxh: 1, reqs: 1, used: used(1, 0, 0)},
+			}, ch: map[string]string{"0>1": "req(1)", "1>0": "req(2)", "0>2": "free(1)", "2>0": "free(2)"}}
+			if p.count == 1 {
+				st.ch["0>2"], st.ch["2>0"] = "free(1|0)", "free(2|1)"
 			}
+			raynaltest.ExpandDoesNotAllocate(t, sys, st.state(t, sys, v))
 		})
-		if allocs != 0 || count == 0 {
-			t.Errorf("%s: %v allocations per expansion (%d steps)", p, allocs, count)
-		}
 	}
 }
 

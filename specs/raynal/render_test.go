@@ -6,6 +6,7 @@ import (
 
 	"github.com/ringcheck/ringcheck/invariants"
 	"github.com/ringcheck/ringcheck/model"
+	"github.com/ringcheck/ringcheck/specs/internal/raynaltest"
 	"github.com/ringcheck/ringcheck/specs/raynal"
 )
 
@@ -24,63 +25,25 @@ func render(sys *model.System, v raynal.Vars, s *model.State) string {
 		case s.Get(i, v.Ok) == 1:
 			st = "CS"
 		}
-		fmt.Fprintf(&b, "P%d[%s k=%d h=%d maxh=%d reqs=%d used=", i, st, s.Get(i, v.K), s.Get(i, v.H), s.Get(i, v.MaxH), s.Get(i, v.Reqs))
-		sep := ""
-		for j := 0; j < v.N; j++ {
-			if j == i {
-				b.WriteString(sep + "-")
-			} else {
-				fmt.Fprintf(&b, "%s%d", sep, s.Get(i, v.Used[j]))
-			}
-			sep = ","
-		}
-		b.WriteString(" delayed={")
-		sep = ""
-		for j := 0; j < v.N; j++ {
-			if j != i && s.Get(i, v.Delayed[j]) == 1 {
-				fmt.Fprintf(&b, "%s%d", sep, j)
-				sep = ","
-			}
-		}
-		b.WriteString("}")
+		fmt.Fprintf(&b, "P%d[%s k=%d h=%d maxh=%d reqs=%d used=%s delayed=%s", i, st, s.Get(i, v.K), s.Get(i, v.H), s.Get(i, v.MaxH), s.Get(i, v.Reqs),
+			raynaltest.PeerValues(s, i, v.N, v.Used), raynaltest.PeerSet(s, i, v.N, v.Delayed))
 		if v.Variant {
-			b.WriteString(" asked={")
-			sep = ""
-			for j := 0; j < v.N; j++ {
-				if j != i && s.Get(i, v.Asked[j]) == 1 {
-					fmt.Fprintf(&b, "%s%d", sep, j)
-					sep = ","
-				}
-			}
-			b.WriteString("}")
+			b.WriteString(" asked=" + raynaltest.PeerSet(s, i, v.N, v.Asked))
 		}
 		if v.Count {
 			fmt.Fprintf(&b, " msgs=%d", s.Get(i, v.Msgs))
 		}
 		b.WriteString("] ")
 	}
-	for i := 0; i < v.N; i++ {
-		for j := 0; j < v.N; j++ {
-			if i == j {
-				continue
-			}
-			ch := sys.ChanBetween(i, j)
-			if s.Len(ch) == 0 {
-				continue
-			}
-			fmt.Fprintf(&b, " %d→%d:", i, j)
-			for x := 0; x < s.Len(ch); x++ {
-				m := s.At(ch, x)
-				if sys.TypeOf(m) == v.Req {
-					fmt.Fprintf(&b, " req(%d)", sys.Field(m, 0))
-				} else if v.Count {
-					fmt.Fprintf(&b, " free(%d|%d)", sys.Field(m, 0), sys.Field(m, 1))
-				} else {
-					fmt.Fprintf(&b, " free(%d)", sys.Field(m, 0))
-				}
-			}
+	b.WriteString(raynaltest.Channels(sys, s, func(m model.Msg) string {
+		switch {
+		case sys.TypeOf(m) == v.Req:
+			return fmt.Sprintf("req(%d)", sys.Field(m, 0))
+		case v.Count:
+			return fmt.Sprintf("free(%d|%d)", sys.Field(m, 0), sys.Field(m, 1))
 		}
-	}
+		return fmt.Sprintf("free(%d)", sys.Field(m, 0))
+	}))
 	return b.String()
 }
 

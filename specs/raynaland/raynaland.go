@@ -7,7 +7,9 @@
 // (specs/raynal, asked=0) run once per type, with one timestamp per demand
 // shared by every type, "Giving a unique timestamp to each demand allow to
 // solve all the conflicts in the same way whatever is (or are) the
-// resource(s) concerned".
+// resource(s) concerned". The statements are written once, in
+// specs/internal/raynalcore, shared with specs/raynal; this model is
+// raynalcore's AND layout.
 //
 // n processes on a complete graph, reliable FIFO channels, one per ordered
 // pair; every process shares every type (GR(α) is every process). Every
@@ -76,11 +78,10 @@ package raynaland
 
 import (
 	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/specs"
+	"github.com/ringcheck/ringcheck/specs/internal/raynalcore"
 )
 
 // MaxN and MaxTypes bound the instances the spec builds.
@@ -135,6 +136,8 @@ type Vars struct {
 	// Demands lists the request alternatives: Demands[c][α] is k(α) of
 	// choice c.
 	Demands [][]int
+
+	algo *raynalcore.Algo
 }
 
 // Build returns the model for parameters n, types, M, K, requests, Cmax.
@@ -143,7 +146,8 @@ func Build(p specs.Values, opts specs.BuildOptions) (*model.System, error) {
 	return sys, err
 }
 
-// BuildVars is Build, also returning the handles.
+// BuildVars is Build, also returning the handles. The variables, actions
+// and statements are specs/internal/raynalcore's, in §6's layout.
 func BuildVars(p specs.Values, opts specs.BuildOptions) (*model.System, Vars, error) {
 	n, nt, m, kmax, r, cmax := p["n"], p["types"], p["M"], p["K"], p["requests"], p["Cmax"]
 	var v Vars
@@ -154,335 +158,45 @@ func BuildVars(p specs.Values, opts specs.BuildOptions) (*model.System, Vars, er
 		return nil, v, fmt.Errorf("raynal-and: need 2 ≤ n ≤ %d, 1 ≤ types ≤ %d, M ≥ 1, 1 ≤ K ≤ M, requests ≥ 1; got n=%d types=%d M=%d K=%d requests=%d",
 			MaxN, MaxTypes, n, nt, m, kmax, r)
 	}
-	if cmax == 0 {
-		cmax = 3 * r * nt
+	b, a, err := raynalcore.Begin("raynal-and", raynalcore.Config{N: n, Types: nt, M: m, KMax: kmax, R: r, Cmax: cmax, AND: true}, opts)
+	if err != nil {
+		return nil, v, err
 	}
-	v.N, v.T, v.M, v.KMax, v.R, v.Clock = n, nt, m, kmax, r, n*r
-	// Every vector in 0..K per type but the zero one, in lexicographic
-	// order of (k(0), ..., k(T-1)).
-	total := 1
-	for range nt {
-		total *= kmax + 1
+	v = Vars{
+		H: a.H, MaxH: a.MaxH, Reqs: a.Reqs,
+		Req: a.Req, Free: a.Free,
+		N: n, T: nt, M: m, KMax: kmax, R: r, Clock: a.Clock,
+		Demands: a.Demands,
+		algo:    a,
 	}
-	for c := 1; c < total; c++ {
-		d := make([]int, nt)
-		x := c
-		for a := nt - 1; a >= 0; a-- {
-			d[a] = x % (kmax + 1)
-			x /= kmax + 1
-		}
-		v.Demands = append(v.Demands, d)
+	for _, t := range a.Types {
+		v.Scdem = append(v.Scdem, t.Scdem)
+		v.Ok = append(v.Ok, t.Ok)
+		v.K = append(v.K, t.K)
+		v.Used = append(v.Used, t.Used)
+		v.Delayed = append(v.Delayed, t.Delayed)
 	}
-
-	b := model.NewBuilder("raynal-and", model.Complete, n)
-	b.Daemon(opts.Daemon)
-	v.H = b.Var("h", model.IntRange(0, v.Clock))
-	v.MaxH = b.Var("maxh", model.IntRange(0, v.Clock))
-	v.Reqs = b.Var("reqs", model.IntRange(0, r))
-	v.Scdem = make([]model.VarID, nt)
-	v.Ok = make([]model.VarID, nt)
-	v.K = make([]model.VarID, nt)
-	v.Used = make([][]model.VarID, nt)
-	v.Delayed = make([][]model.VarID, nt)
-	for a := 0; a < nt; a++ {
-		t := "(" + strconv.Itoa(a) + ")"
-		v.Scdem[a] = b.Var("scdem"+t, model.Bool())
-		v.Ok[a] = b.Var("ok"+t, model.Bool())
-		v.K[a] = b.Var("k"+t, model.IntRange(0, kmax))
-		v.Used[a] = make([]model.VarID, n)
-		v.Delayed[a] = make([]model.VarID, n)
-		for j := 0; j < n; j++ {
-			others := othersThan(n, j)
-			v.Used[a][j] = b.Var("used"+t+"["+strconv.Itoa(j)+"]", model.IntRange(-r*m, r*m), others...)
-			v.Delayed[a][j] = b.Var("delayed"+t+"["+strconv.Itoa(j)+"]", model.Bool(), others...)
-		}
-	}
-	typeDom := model.IntRange(0, nt-1)
-	v.Req = b.Message("req", model.Var{Name: "type", Domain: typeDom}, model.Var{Name: "h", Domain: model.IntRange(1, v.Clock)})
-	v.Free = b.Message("free", model.Var{Name: "type", Domain: typeDom}, model.Var{Name: "y", Domain: model.IntRange(1, m)})
-	overflow := model.Error
-	if opts.Overflow != nil {
-		overflow = *opts.Overflow
-	}
-	b.LinkChannels(cmax, overflow, v.Req, v.Free)
-
-	a := &algo{Vars: v}
-	b.Action(model.Action{
-		Name:     "request",
-		Kind:     model.Environment,
-		Liveness: model.Optional,
-		Choices:  len(v.Demands),
-		ChoiceLabel: func(c int) string {
-			parts := make([]string, nt)
-			for x, k := range v.Demands[c] {
-				parts[x] = strconv.Itoa(k)
-			}
-			return "k=" + strings.Join(parts, ",")
-		},
-		Guard:  a.canRequest,
-		Effect: a.request,
-	})
-	b.Action(model.Action{
-		Name:     "leave",
-		Kind:     model.Environment,
-		Liveness: model.Finite,
-		Guard:    a.inCS,
-		Effect:   a.release,
-	})
-	for j := 0; j < n; j++ {
-		j := j
-		others := othersThan(n, j)
-		b.Action(model.Action{
-			Name:   "recvReq(" + strconv.Itoa(j) + ")",
-			Guard:  func(c *model.Ctx) bool { return c.HeadIs(c.In(j), a.Req) },
-			Effect: func(c *model.Ctx, _ int) { a.receiveReq(c, j) },
-		}, others...)
-		b.Action(model.Action{
-			Name:   "recvFree(" + strconv.Itoa(j) + ")",
-			Guard:  func(c *model.Ctx) bool { return c.HeadIs(c.In(j), a.Free) },
-			Effect: func(c *model.Ctx, _ int) { a.receiveFree(c, j) },
-		}, others...)
-	}
-
-	b.Invariant(model.Predicate{
-		Name: "units-allocated",
-		Doc:  "for every type α, Σ k_i(α) over processes with ok_i(α) never exceeds M",
-		Holds: func(s *model.State) bool {
-			for x := 0; x < nt; x++ {
-				if Allocated(v, s, x) > m {
-					return false
-				}
-			}
-			return true
-		},
-	})
-	b.Invariant(model.Predicate{
-		Name: "used-nonnegative",
-		Doc:  "used_i(α)[j] ≥ 0 for every type α and i ≠ j (proposition P1)",
-		Holds: func(s *model.State) bool {
-			for x := 0; x < nt; x++ {
-				for i := 0; i < n; i++ {
-					for j := 0; j < n; j++ {
-						if j != i && s.Get(i, v.Used[x][j]) < 0 {
-							return false
-						}
-					}
-				}
-			}
-			return true
-		},
-	})
-	b.ValidEnd(model.Predicate{
-		Name:  "all-requests-served",
-		Doc:   "every process has made its R demands and is idle, and every channel is empty",
-		Holds: func(s *model.State) bool { return AllServed(v, s) },
-	})
-	b.ProcessPredicate(model.ProcessPredicate{
-		Name:  "requesting",
-		Doc:   "some scdem_i(α): the process waits for resources",
-		Holds: func(s *model.State, p int) bool { return Requesting(v, s, p) },
-	})
-	b.ProcessPredicate(model.ProcessPredicate{
-		Name:  "inCS",
-		Doc:   "the process has a demand and ok_i(α) for every type it names",
-		Holds: func(s *model.State, p int) bool { return InCS(v, s, p) },
-	})
-	b.Initial(func(_ *model.System, s *model.State) {
-		for x := 0; x < nt; x++ {
-			for i := 0; i < n; i++ {
-				for j := 0; j < n; j++ {
-					if j != i {
-						s.Set(i, v.Used[x][j], 0)
-					}
-				}
-			}
-		}
+	a.AddPredicates(b, raynalcore.Docs{
+		UnitsAllocated:  "for every type α, Σ k_i(α) over processes with ok_i(α) never exceeds M",
+		UsedNonnegative: "used_i(α)[j] ≥ 0 for every type α and i ≠ j (proposition P1)",
+		ValidEnd:        "every process has made its R demands and is idle, and every channel is empty",
+		Requesting:      "some scdem_i(α): the process waits for resources",
+		InCS:            "the process has a demand and ok_i(α) for every type it names",
 	})
 	sys, err := b.Build()
 	return sys, v, err
 }
 
-func othersThan(n, j int) []int {
-	out := make([]int, 0, n-1)
-	for i := 0; i < n; i++ {
-		if i != j {
-			out = append(out, i)
-		}
-	}
-	return out
-}
-
 // Allocated is the number of units of type x allocated in s: Σ k_i(x)
 // over the processes with ok_i(x).
-func Allocated(v Vars, s *model.State, x int) int {
-	sum := 0
-	for i := 0; i < v.N; i++ {
-		if s.Get(i, v.Ok[x]) == 1 {
-			sum += s.Get(i, v.K[x])
-		}
-	}
-	return sum
-}
+func Allocated(v Vars, s *model.State, x int) int { return v.algo.Allocated(s, x) }
 
 // Requesting reports whether process p waits for some type.
-func Requesting(v Vars, s *model.State, p int) bool {
-	for x := 0; x < v.T; x++ {
-		if s.Get(p, v.Scdem[x]) == 1 {
-			return true
-		}
-	}
-	return false
-}
+func Requesting(v Vars, s *model.State, p int) bool { return v.algo.Requesting(s, p) }
 
 // InCS reports whether process p has a demand and every type it names
 // granted.
-func InCS(v Vars, s *model.State, p int) bool {
-	named := false
-	for x := 0; x < v.T; x++ {
-		if s.Get(p, v.K[x]) > 0 {
-			named = true
-			if s.Get(p, v.Ok[x]) == 0 {
-				return false
-			}
-		}
-	}
-	return named
-}
+func InCS(v Vars, s *model.State, p int) bool { return v.algo.InCS(s, p) }
 
 // AllServed reports whether s is a valid end state.
-func AllServed(v Vars, s *model.State) bool {
-	for i := 0; i < v.N; i++ {
-		if s.Get(i, v.Reqs) != v.R {
-			return false
-		}
-		for x := 0; x < v.T; x++ {
-			if s.Get(i, v.Scdem[x]) == 1 || s.Get(i, v.Ok[x]) == 1 {
-				return false
-			}
-		}
-	}
-	for c := range s.Lens {
-		if s.Lens[c] != 0 {
-			return false
-		}
-	}
-	return true
-}
-
-type algo struct{ Vars }
-
-// canRequest: idle (no type requested or granted) and requests left.
-func (a *algo) canRequest(c *model.Ctx) bool {
-	if c.Get(a.Reqs) >= a.R {
-		return false
-	}
-	for x := 0; x < a.T; x++ {
-		if c.Get(a.Scdem[x]) == 1 || c.Get(a.Ok[x]) == 1 {
-			return false
-		}
-	}
-	return true
-}
-
-// inCS: a demand whose every named type is granted.
-func (a *algo) inCS(c *model.Ctx) bool {
-	named := false
-	for x := 0; x < a.T; x++ {
-		if c.Get(a.K[x]) > 0 {
-			named = true
-			if c.Get(a.Ok[x]) == 0 {
-				return false
-			}
-		}
-	}
-	return named
-}
-
-// request is §6's "when requesting resources".
-func (a *algo) request(c *model.Ctx, choice int) {
-	i := c.P
-	d := a.Demands[choice]
-	h := c.Get(a.MaxH) + 1
-	c.Set(a.H, h)
-	c.Set(a.Reqs, c.Get(a.Reqs)+1)
-	for x := 0; x < a.T; x++ {
-		c.Set(a.K[x], d[x])
-		if d[x] == 0 {
-			continue
-		}
-		c.Set(a.Scdem[x], 1)
-		c.Set(a.Ok[x], 0)
-		req := c.Msg(a.Req, x, h)
-		for j := 0; j < a.N; j++ {
-			if j != i {
-				c.Set(a.Used[x][j], c.Get(a.Used[x][j])+a.M)
-				c.Send(c.Out(j), req)
-			}
-		}
-	}
-}
-
-// release is §3's "when releasing the resources" for every type; k_i(α)
-// and h_i are then reset to 0.
-func (a *algo) release(c *model.Ctx, _ int) {
-	for x := 0; x < a.T; x++ {
-		k := c.Get(a.K[x])
-		c.Set(a.Ok[x], 0)
-		for j := 0; j < a.N; j++ {
-			if j != c.P && c.Get(a.Delayed[x][j]) == 1 {
-				c.Send(c.Out(j), c.Msg(a.Free, x, k))
-				c.Set(a.Delayed[x][j], 0)
-			}
-		}
-		c.Set(a.K[x], 0)
-	}
-	c.Set(a.H, 0)
-}
-
-// receiveReq is §3's "when receiving req(h, j) from P_j" on the message's
-// type's data.
-func (a *algo) receiveReq(c *model.Ctx, j int) {
-	i := c.P
-	msg := c.Receive(c.In(j))
-	x, h := c.Field(msg, 0), c.Field(msg, 1)
-	if mh := c.Get(a.MaxH); h > mh {
-		c.Set(a.MaxH, h)
-	}
-	hi := c.Get(a.H)
-	prio := (c.Get(a.Scdem[x]) == 1 || c.Get(a.Ok[x]) == 1) && (hi < h || hi == h && i < j)
-	out := c.Out(j)
-	switch {
-	case !prio:
-		c.Send(out, c.Msg(a.Free, x, a.M))
-	case c.Get(a.Delayed[x][j]) == 1: // (XX)
-		c.Send(out, c.Msg(a.Free, x, a.M))
-	default:
-		if k := c.Get(a.K[x]); k != a.M {
-			c.Send(out, c.Msg(a.Free, x, a.M-k))
-		}
-		c.Set(a.Delayed[x][j], 1)
-	}
-}
-
-// receiveFree is §3's "when receiving free(y) from P_j" on the message's
-// type's data.
-func (a *algo) receiveFree(c *model.Ctx, j int) {
-	i := c.P
-	msg := c.Receive(c.In(j))
-	x := c.Field(msg, 0)
-	u := c.Get(a.Used[x][j]) - c.Field(msg, 1)
-	c.Set(a.Used[x][j], u)
-	if c.Get(a.Scdem[x]) == 0 {
-		return
-	}
-	sum := u + c.Get(a.K[x])
-	for y := 0; y < a.N; y++ {
-		if y != i && y != j {
-			sum += c.Get(a.Used[x][y])
-		}
-	}
-	if sum <= a.M {
-		c.Set(a.Scdem[x], 0)
-		c.Set(a.Ok[x], 1)
-	}
-}
+func AllServed(v Vars, s *model.State) bool { return v.algo.AllServed(s) }

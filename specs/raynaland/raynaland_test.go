@@ -1,17 +1,16 @@
 package raynaland_test
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
 
-	"github.com/ringcheck/ringcheck/explore"
-	"github.com/ringcheck/ringcheck/invariants"
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/specs"
+	"github.com/ringcheck/ringcheck/specs/internal/raynaltest"
 	"github.com/ringcheck/ringcheck/specs/raynal"
 	"github.com/ringcheck/ringcheck/specs/raynaland"
+	"github.com/ringcheck/ringcheck/specs/spectest"
 )
 
 // params is an instance: n, types, M, K (0: M), R.
@@ -44,92 +43,29 @@ func render(sys *model.System, v raynaland.Vars, s *model.State) string {
 			case s.Get(i, v.Ok[x]) == 1:
 				st = "ok"
 			}
-			fmt.Fprintf(&b, " %d:%s k=%d used=", x, st, s.Get(i, v.K[x]))
-			for j := 0; j < v.N; j++ {
-				if j == i {
-					b.WriteString("-")
-				} else {
-					fmt.Fprintf(&b, "%d", s.Get(i, v.Used[x][j]))
-				}
-				if j < v.N-1 {
-					b.WriteString(",")
-				}
-			}
-			b.WriteString(" delayed={")
-			sep := ""
-			for j := 0; j < v.N; j++ {
-				if j != i && s.Get(i, v.Delayed[x][j]) == 1 {
-					fmt.Fprintf(&b, "%s%d", sep, j)
-					sep = ","
-				}
-			}
-			b.WriteString("}")
+			fmt.Fprintf(&b, " %d:%s k=%d used=%s delayed=%s", x, st, s.Get(i, v.K[x]),
+				raynaltest.PeerValues(s, i, v.N, v.Used[x]), raynaltest.PeerSet(s, i, v.N, v.Delayed[x]))
 		}
 		b.WriteString("] ")
 	}
-	for i := 0; i < v.N; i++ {
-		for j := 0; j < v.N; j++ {
-			if i == j {
-				continue
-			}
-			ch := sys.ChanBetween(i, j)
-			if s.Len(ch) == 0 {
-				continue
-			}
-			fmt.Fprintf(&b, " %d→%d:", i, j)
-			for x := 0; x < s.Len(ch); x++ {
-				m := s.At(ch, x)
-				if sys.TypeOf(m) == v.Req {
-					fmt.Fprintf(&b, " req(%d,%d)", sys.Field(m, 0), sys.Field(m, 1))
-				} else {
-					fmt.Fprintf(&b, " free(%d,%d)", sys.Field(m, 0), sys.Field(m, 1))
-				}
-			}
-		}
-	}
+	b.WriteString(raynaltest.Channels(sys, s, msgText(sys, v)))
 	return b.String()
 }
 
-// chan returns channel from→to's contents as rendered.
-func chanText(sys *model.System, v raynaland.Vars, s *model.State, from, to int) string {
-	ch := sys.ChanBetween(from, to)
-	var parts []string
-	for x := 0; x < s.Len(ch); x++ {
-		m := s.At(ch, x)
+// msgText renders a message as req(α,h) or free(α,y).
+func msgText(sys *model.System, v raynaland.Vars) func(model.Msg) string {
+	return func(m model.Msg) string {
 		name := "free"
 		if sys.TypeOf(m) == v.Req {
 			name = "req"
 		}
-		parts = append(parts, fmt.Sprintf("%s(%d,%d)", name, sys.Field(m, 0), sys.Field(m, 1)))
+		return fmt.Sprintf("%s(%d,%d)", name, sys.Field(m, 0), sys.Field(m, 1))
 	}
-	return strings.Join(parts, " ")
 }
 
-func actionIndex(t testing.TB, sys *model.System, p int, name string) int32 {
-	t.Helper()
-	for a, act := range sys.Processes[p].Actions {
-		if act.Name == name {
-			return int32(a)
-		}
-	}
-	t.Fatalf("process %d has no action %s", p, name)
-	return -1
-}
-
-// step returns the successor of s by p's action and alternative, or nil.
-func step(t testing.TB, sys *model.System, s *model.State, p int, action string, choice int) *model.State {
-	t.Helper()
-	a := actionIndex(t, sys, p, action)
-	var got *model.State
-	if _, err := sys.NewExpander().Expand(s, func(st *model.Step, next *model.State) bool {
-		if m := st.Moves[0]; m.Proc == int32(p) && m.Action == a && m.Choice == int32(choice) {
-			got = next.Clone()
-		}
-		return true
-	}); err != nil {
-		t.Fatal(err)
-	}
-	return got
+// chanText returns channel from→to's contents as rendered.
+func chanText(sys *model.System, v raynaland.Vars, s *model.State, from, to int) string {
+	return raynaltest.Channel(sys, s, from, to, msgText(sys, v))
 }
 
 // choiceOf returns the request alternative asking for demand.
@@ -169,7 +105,7 @@ func TestActionSemantics(t *testing.T) {
 
 	// P0 demands (1 of type 0, none of type 1): one timestamp, reqs for
 	// type 0 only.
-	s = step(t, sys, s, 0, "request", choiceOf(t, v, 1, 0))
+	s = raynaltest.Step(t, sys, s, 0, "request", choiceOf(t, v, 1, 0))
 	if s.Get(0, v.H) != 1 || s.Get(0, v.Scdem[0]) != 1 || s.Get(0, v.Scdem[1]) != 0 || s.Get(0, v.Used[0][1]) != 2 || s.Get(0, v.Used[1][1]) != 0 {
 		t.Fatalf("after P0's request: %s", render(sys, v, s))
 	}
@@ -177,59 +113,59 @@ func TestActionSemantics(t *testing.T) {
 		t.Errorf("0→1 holds %q, want req(0,1)", got)
 	}
 	// P1 demands (1, 2): reqs for both types, in type order, one timestamp.
-	s = step(t, sys, s, 1, "request", choiceOf(t, v, 1, 2))
+	s = raynaltest.Step(t, sys, s, 1, "request", choiceOf(t, v, 1, 2))
 	if got := chanText(sys, v, s, 1, 0); got != "req(0,1) req(1,1)" {
 		t.Errorf("1→0 holds %q, want req(0,1) req(1,1)", got)
 	}
 	// P0 receives req(0, (1,1)): it has priority on type 0 ((1,0) < (1,1)):
 	// free(0, M-k) and P1 delayed for type 0.
-	s = step(t, sys, s, 0, "recvReq(1)", 0)
+	s = raynaltest.Step(t, sys, s, 0, "recvReq(1)", 0)
 	if s.Get(0, v.Delayed[0][1]) != 1 || s.Get(0, v.MaxH) != 1 || chanText(sys, v, s, 0, 1) != "req(0,1) free(0,1)" {
 		t.Fatalf("after P0 receives req(0,1): %s", render(sys, v, s))
 	}
 	// P0 receives req(1, (1,1)): type 1 is not in its demand: free(1, M).
-	s = step(t, sys, s, 0, "recvReq(1)", 0)
+	s = raynaltest.Step(t, sys, s, 0, "recvReq(1)", 0)
 	if s.Get(0, v.Delayed[1][1]) != 0 || chanText(sys, v, s, 0, 1) != "req(0,1) free(0,1) free(1,2)" {
 		t.Fatalf("after P0 receives req(1,1): %s", render(sys, v, s))
 	}
 	// P1 receives req(0, (1,0)) without priority: free(0, M).
-	s = step(t, sys, s, 1, "recvReq(0)", 0)
+	s = raynaltest.Step(t, sys, s, 1, "recvReq(0)", 0)
 	if chanText(sys, v, s, 1, 0) != "free(0,2)" || s.Get(1, v.Delayed[0][0]) != 0 {
 		t.Fatalf("after P1 receives req(0,1): %s", render(sys, v, s))
 	}
 	// P1 receives free(0, 1): used(0)[0] = 1, 1 + k(0) = 2 ≤ M: type 0
 	// granted; type 1 still waits, so P1 is not in its critical section.
-	s = step(t, sys, s, 1, "recvFree(0)", 0)
+	s = raynaltest.Step(t, sys, s, 1, "recvFree(0)", 0)
 	if s.Get(1, v.Ok[0]) != 1 || s.Get(1, v.Scdem[0]) != 0 || s.Get(1, v.Scdem[1]) != 1 || raynaland.InCS(v, s, 1) || !raynaland.Requesting(v, s, 1) {
 		t.Fatalf("after P1 receives free(0,1): %s", render(sys, v, s))
 	}
-	if step(t, sys, s, 1, "leave", 0) != nil {
+	if raynaltest.Step(t, sys, s, 1, "leave", 0) != nil {
 		t.Fatal("P1 may leave with type 1 not granted")
 	}
 	// P1 receives free(1, 2): type 1 granted; P1 is in its critical
 	// section, while P0 (which asked first) still waits for P1's answer
 	// in transit: allocated type 0 is 1 ≤ M.
-	s = step(t, sys, s, 1, "recvFree(0)", 0)
+	s = raynaltest.Step(t, sys, s, 1, "recvFree(0)", 0)
 	if !raynaland.InCS(v, s, 1) || raynaland.Requesting(v, s, 1) || raynaland.Allocated(v, s, 0) != 1 || raynaland.Allocated(v, s, 1) != 2 {
 		t.Fatalf("after P1 receives free(1,2): %s", render(sys, v, s))
 	}
 	// P0 receives free(0, 2) and enters: type 0 allocated 1 + 1 = 2.
-	s = step(t, sys, s, 0, "recvFree(1)", 0)
+	s = raynaltest.Step(t, sys, s, 0, "recvFree(1)", 0)
 	if !raynaland.InCS(v, s, 0) || raynaland.Allocated(v, s, 0) != 2 {
 		t.Fatalf("after P0 receives free(0,2): %s", render(sys, v, s))
 	}
 	// P0 leaves: free(0, k(0)) to the delayed P1; k and h reset.
-	s = step(t, sys, s, 0, "leave", 0)
+	s = raynaltest.Step(t, sys, s, 0, "leave", 0)
 	if chanText(sys, v, s, 0, 1) != "free(0,1)" || s.Get(0, v.Delayed[0][1]) != 0 || s.Get(0, v.K[0]) != 0 || s.Get(0, v.H) != 0 || s.Get(0, v.Ok[0]) != 0 {
 		t.Fatalf("after P0 leaves: %s", render(sys, v, s))
 	}
 	// P1 leaves: nothing delayed, nothing sent.
-	s = step(t, sys, s, 1, "leave", 0)
+	s = raynaltest.Step(t, sys, s, 1, "leave", 0)
 	if chanText(sys, v, s, 1, 0) != "" || raynaland.InCS(v, s, 1) {
 		t.Fatalf("after P1 leaves: %s", render(sys, v, s))
 	}
 	// P1 receives the delayed free(0, 1): used(0)[0] back to 0.
-	s = step(t, sys, s, 1, "recvFree(0)", 0)
+	s = raynaltest.Step(t, sys, s, 1, "recvFree(0)", 0)
 	for i := 0; i < 2; i++ {
 		for x := 0; x < 2; x++ {
 			if s.Get(i, v.Used[x][1-i]) != 0 {
@@ -242,23 +178,6 @@ func TestActionSemantics(t *testing.T) {
 			t.Errorf("invariant %s fails", inv.Name)
 		}
 	}
-}
-
-func check(t testing.TB, sys *model.System, props ...invariants.Property) *invariants.Report {
-	t.Helper()
-	rep, err := invariants.Check(context.Background(), sys, invariants.Options{
-		Properties: props,
-		From:       invariants.FromInit,
-		Fairness:   invariants.WeakFairness,
-		Search:     explore.Options{Workers: 2},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !rep.Search.Complete() && !rep.Violated() {
-		t.Fatalf("search stopped: %v", rep.Search.Stop)
-	}
-	return rep
 }
 
 // TestAndAllocationHolds: per-type safety, deadlock freedom and starvation
@@ -277,20 +196,8 @@ func TestAndAllocationHolds(t *testing.T) {
 		{params{n: 3, t: 2, m: 1, r: 1}, 289529},
 	} {
 		t.Run(tc.p.String(), func(t *testing.T) {
-			if testing.Short() && tc.states > 100000 {
-				t.Skip("large instance")
-			}
 			sys, _ := build(t, tc.p)
-			rep := check(t, sys, invariants.Safety, invariants.Deadlock, invariants.Starvation)
-			t.Logf("%d states, %d transitions, %v", rep.Search.States, rep.Search.Transitions, rep.Search.Elapsed)
-			for _, o := range rep.Outcomes {
-				if o.Verdict != invariants.Holds {
-					t.Errorf("%s %s (%s), want holds", o.Property, o.Verdict, o.Reason)
-				}
-			}
-			if rep.Search.States != tc.states {
-				t.Errorf("%d states, want %d", rep.Search.States, tc.states)
-			}
+			raynaltest.Holds(t, sys, tc.states)
 		})
 	}
 }
@@ -300,33 +207,16 @@ func TestAndAllocationHolds(t *testing.T) {
 func TestOneTypeIsRaynal(t *testing.T) {
 	for _, p := range []params{{n: 2, t: 1, m: 2, r: 2}, {n: 3, t: 1, m: 2, r: 1}, {n: 2, t: 1, m: 3, k: 2, r: 3}} {
 		sys, _ := build(t, p)
-		and := reach(t, sys)
+		and := spectest.Reachable(t, sys)
 		rsys, err := raynal.Build(specs.Values{"n": p.n, "M": p.m, "K": p.k, "requests": p.r, "asked": 0, "count": 0, "Cmax": 0}, specs.BuildOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := reach(t, rsys)
+		r := spectest.Reachable(t, rsys)
 		if and.States != r.States || and.Transitions != r.Transitions {
 			t.Errorf("%s: raynal-and %d states %d transitions, raynal %d, %d", p, and.States, and.Transitions, r.States, r.Transitions)
 		}
 	}
-}
-
-type nop struct{}
-
-func (nop) Observe(*explore.Visit) {}
-func (nop) Decided() bool          { return false }
-
-func reach(t testing.TB, sys *model.System) *explore.Result {
-	t.Helper()
-	res, err := explore.BFS(context.Background(), sys, nop{}, explore.Options{Workers: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !res.Complete() {
-		t.Fatalf("search stopped: %v", res.Stop)
-	}
-	return res
 }
 
 // TestExpandDoesNotAllocate: the guards and effects allocate nothing.
@@ -338,19 +228,9 @@ func TestExpandDoesNotAllocate(t *testing.T) {
 		action string
 		choice int
 	}{{0, "request", choiceOf(t, v, 1, 1)}, {1, "request", choiceOf(t, v, 2, 1)}, {1, "recvReq(0)", 0}, {0, "recvReq(1)", 0}} {
-		if s = step(t, sys, s, mv.p, mv.action, mv.choice); s == nil {
+		if s = raynaltest.Step(t, sys, s, mv.p, mv.action, mv.choice); s == nil {
 			t.Fatalf("%s not enabled", mv.action)
 		}
 	}
-	ex := sys.NewExpander()
-	count := 0
-	yield := func(*model.Step, *model.State) bool { count++; return true }
-	allocs := testing.AllocsPerRun(100, func() {
-		if _, err := ex.Expand(s, yield); err != nil {
-			t.Fatal(err)
-		}
-	})
-	if allocs != 0 || count == 0 {
-		t.Errorf("%v allocations per expansion (%d steps)", allocs, count)
-	}
+	raynaltest.ExpandDoesNotAllocate(t, sys, s)
 }

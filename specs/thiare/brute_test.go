@@ -1,11 +1,10 @@
 package thiare_test
 
 import (
-	"context"
 	"testing"
 
-	"github.com/ringcheck/ringcheck/explore"
 	"github.com/ringcheck/ringcheck/model"
+	"github.com/ringcheck/ringcheck/specs/spectest"
 )
 
 // The brute-force model: thiare for one resource written again over plain
@@ -148,26 +147,8 @@ func bruteSuccessors(s bstate, bp bparams) []bstate {
 
 func bruteReachable(bp bparams) (states, transitions int64) {
 	var init bstate
-	seen := map[bstate]bool{init: true}
-	queue := []bstate{init}
-	for len(queue) > 0 {
-		s := queue[0]
-		queue = queue[1:]
-		for _, t := range bruteSuccessors(s, bp) {
-			transitions++
-			if !seen[t] {
-				seen[t] = true
-				queue = append(queue, t)
-			}
-		}
-	}
-	return int64(len(seen)), transitions
+	return spectest.CountReachable(init, func(s bstate) []bstate { return bruteSuccessors(s, bp) })
 }
-
-type nopMonitor struct{}
-
-func (nopMonitor) Observe(*explore.Visit) {}
-func (nopMonitor) Decided() bool          { return false }
 
 // TestReachableCountMatchesBruteForce: ringcheck's reachable states and
 // transitions equal those of the brute-force encoding, with and without
@@ -190,13 +171,7 @@ func TestReachableCountMatchesBruteForce(t *testing.T) {
 				tc.capacity = tc.n * tc.r * (1 + tc.resend)
 			}
 			sys, _ := build(t, vals)
-			res, err := explore.BFS(context.Background(), sys, nopMonitor{}, explore.Options{Workers: 2})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !res.Complete() {
-				t.Fatalf("search stopped: %v", res.Stop)
-			}
+			res := spectest.Reachable(t, sys)
 			states, trans := bruteReachable(tc)
 			t.Logf("ringcheck %d states %d transitions; brute force %d states %d transitions", res.States, res.Transitions, states, trans)
 			if res.States != states || res.Transitions != trans {

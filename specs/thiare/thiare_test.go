@@ -1,30 +1,21 @@
 package thiare_test
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
 
-	"github.com/ringcheck/ringcheck/explore"
 	"github.com/ringcheck/ringcheck/invariants"
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/specs"
+	"github.com/ringcheck/ringcheck/specs/spectest"
 	"github.com/ringcheck/ringcheck/specs/thiare"
 )
 
 // params returns the spec's defaults overridden by kv ("n", 3, "resend", 1...).
 func params(t testing.TB, kv ...any) specs.Values {
 	t.Helper()
-	over := map[string]int{}
-	for i := 0; i+1 < len(kv); i += 2 {
-		over[kv[i].(string)] = kv[i+1].(int)
-	}
-	vals, err := thiare.Spec().Resolve(over)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return vals
+	return spectest.Resolve(t, thiare.Spec(), kv...)
 }
 
 func build(t testing.TB, vals specs.Values) (*model.System, thiare.Vars) {
@@ -119,17 +110,6 @@ func (cf config) String() string {
 		fmt.Fprintf(&b, "p%d{H=%d used=%d %s seq=%d resent=%d Q=%v in=%v} ", p, nd.h, nd.used, stateNames[nd.state], nd.seq, nd.resent, nd.queue, cf.in[p])
 	}
 	return strings.TrimSpace(b.String())
-}
-
-func actionIndex(t testing.TB, sys *model.System, p int, name string) int32 {
-	t.Helper()
-	for a, act := range sys.Processes[p].Actions {
-		if act.Name == name {
-			return int32(a)
-		}
-	}
-	t.Fatalf("process %d has no action %s", p, name)
-	return -1
 }
 
 // enabled lists the names of p's enabled actions in s, with the successor
@@ -408,19 +388,11 @@ func TestInitialAndValidEnd(t *testing.T) {
 }
 
 // check runs invariants.Check on sys for the given properties, from init
-// under weak fairness.
+// under weak fairness, and fails unless the search was complete or found a
+// violation.
 func check(t testing.TB, sys *model.System, props ...invariants.Property) *invariants.Report {
 	t.Helper()
-	rep, err := invariants.Check(context.Background(), sys, invariants.Options{
-		Properties: props,
-		From:       invariants.FromInit,
-		Fairness:   invariants.WeakFairness,
-		Search:     explore.Options{Workers: 2},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rep
+	return spectest.Check(t, sys, spectest.WeakFairnessFromInit(props...))
 }
 
 var all = []invariants.Property{invariants.Safety, invariants.Deadlock, invariants.Starvation}

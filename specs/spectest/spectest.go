@@ -1,0 +1,189 @@
+// Package spectest holds what the specs' tests share: running
+// invariants.Check and failing the test unless the search was complete
+// (Check, CheckComplete, with WeakFairnessFromInit for the usual options),
+// exploring the configurations reachable from init (Reachable, NopMonitor),
+// counting the states of the brute-force encodings the tests compare
+// ringcheck with (CountReachable, CountReachableByKey), resolving a spec's
+// parameters (Resolve), finding an action by name (ActionIndex), and timing
+// a check in a benchmark (TimeCheck, ReportCheckMetrics).
+//
+// It is a test-support package: nothing outside the specs' tests uses it.
+package spectest
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/ringcheck/ringcheck/explore"
+	"github.com/ringcheck/ringcheck/invariants"
+	"github.com/ringcheck/ringcheck/model"
+	"github.com/ringcheck/ringcheck/specs"
+)
+
+// Workers is the number of goroutines the tests' searches use: more than
+// one, so that they exercise the parallel engine, and few, so that they
+// leave cores to the other packages' tests.
+const Workers = 2
+
+// WeakFairnessFromInit returns the options of a check of props from the
+// initial configurations under weak fairness, searching with Workers
+// goroutines: the check most of the specs' tests run.
+func WeakFairnessFromInit(props ...invariants.Property) invariants.Options {
+	return invariants.Options{
+		Properties: props,
+		From:       invariants.FromInit,
+		Fairness:   invariants.WeakFairness,
+		Search:     explore.Options{Workers: Workers},
+	}
+}
+
+// Check runs invariants.Check on sys with opts and returns its report. It
+// fails tb if the check returns an error, or if the search stopped before
+// it had visited every configuration without having found a violation (a
+// search may stop early once violations decide every property it checks).
+func Check(tb testing.TB, sys *model.System, opts invariants.Options) *invariants.Report {
+	tb.Helper()
+	rep := run(tb, sys, opts)
+	if !rep.Search.Complete() && !rep.Violated() {
+		tb.Fatalf("search stopped: %v", rep.Search.Stop)
+	}
+	return rep
+}
+
+// CheckComplete is Check for the tests that need the whole space searched
+// even when a property is violated (to pin its state count, say): it also
+// fails tb when a violation stopped the search.
+func CheckComplete(tb testing.TB, sys *model.System, opts invariants.Options) *invariants.Report {
+	tb.Helper()
+	rep := run(tb, sys, opts)
+	if !rep.Search.Complete() {
+		tb.Fatalf("search stopped: %v", rep.Search.Stop)
+	}
+	return rep
+}
+
+// run runs invariants.Check, failing tb on an error.
+func run(tb testing.TB, sys *model.System, opts invariants.Options) *invariants.Report {
+	tb.Helper()
+	rep, err := invariants.Check(context.Background(), sys, opts)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return rep
+}
+
+// NopMonitor is an explore.Monitor that watches nothing and never decides,
+// so a search with it runs to the end.
+type NopMonitor struct{}
+
+// Observe does nothing.
+func (NopMonitor) Observe(*explore.Visit) {}
+
+// Decided reports false: nothing is ever decided.
+func (NopMonitor) Decided() bool { return false }
+
+// Reachable explores every configuration reachable from sys's initial ones
+// (explore.BFS with a NopMonitor and Workers goroutines) and returns the
+// search's counts. It fails tb if the search fails or stops early.
+func Reachable(tb testing.TB, sys *model.System) *explore.Result {
+	tb.Helper()
+	res, err := explore.BFS(context.Background(), sys, NopMonitor{}, explore.Options{Workers: Workers})
+	if err != nil {
+		tb.Fatalf("exploring the model: %v", err)
+	}
+	if !res.Complete() {
+		tb.Fatalf("search stopped: %v", res.Stop)
+	}
+	return res
+}
+
+// CountReachable counts the states reachable from init by successors and
+// the transitions out of them (every successor of every reachable state,
+// as explore.BFS counts them), by a plain breadth-first search that shares
+// nothing with ringcheck's engine: for the brute-force encodings of the
+// specs that the tests compare ringcheck's counts with.
+func CountReachable[S comparable](init S, successors func(S) []S) (states, transitions int64) {
+	return CountReachableByKey(init, func(s S) S { return s }, successors)
+}
+
+// CountReachableByKey is CountReachable for states that are not comparable
+// or not canonical: two states are the same when key gives them the same
+// key.
+func CountReachableByKey[S any, K comparable](init S, key func(S) K, successors func(S) []S) (states, transitions int64) {
+	seen := map[K]bool{key(init): true}
+	queue := []S{init}
+	for len(queue) > 0 {
+		s := queue[0]
+		queue = queue[1:]
+		for _, t := range successors(s) {
+			transitions++
+			if k := key(t); !seen[k] {
+				seen[k] = true
+				queue = append(queue, t)
+			}
+		}
+	}
+	return int64(len(seen)), transitions
+}
+
+// Resolve returns spec's parameter values: its defaults, overridden by kv,
+// pairs of a name and an int ("n", 3, "L", 2, ...). It fails tb if spec
+// rejects a value.
+func Resolve(tb testing.TB, spec *specs.Spec, kv ...any) specs.Values {
+	tb.Helper()
+	over := map[string]int{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		over[kv[i].(string)] = kv[i+1].(int)
+	}
+	vals, err := spec.Resolve(over)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return vals
+}
+
+// ActionIndex returns the index of process p's action name in sys, for
+// building a model.Move, and fails tb if p has no such action.
+func ActionIndex(tb testing.TB, sys *model.System, p int, name string) int32 {
+	tb.Helper()
+	for a, act := range sys.Processes[p].Actions {
+		if act.Name == name {
+			return int32(a)
+		}
+	}
+	tb.Fatalf("process %d has no action %s", p, name)
+	return -1
+}
+
+// TimeCheck runs invariants.Check on sys with opts once per iteration of
+// b.Loop, failing b on an error. It returns the last report, the wall time
+// of the last check, and the peak live heap over all of them, in bytes
+// (explore.StartHeapSampler, every 10 ms).
+func TimeCheck(b *testing.B, sys *model.System, opts invariants.Options) (rep *invariants.Report, elapsed time.Duration, peakHeap uint64) {
+	b.Helper()
+	for b.Loop() {
+		heap := explore.StartHeapSampler(10 * time.Millisecond)
+		start := time.Now()
+		var err error
+		rep, err = invariants.Check(context.Background(), sys, opts)
+		elapsed = time.Since(start)
+		peakHeap = max(peakHeap, heap.Stop())
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	return rep, elapsed, peakHeap
+}
+
+// ReportCheckMetrics reports, as TimeCheck measures them, a check that
+// visited states configurations in elapsed with a peak live heap of
+// peakHeap bytes: the metrics states, states/s, peak-heap-MB and
+// bytes/state.
+func ReportCheckMetrics(b *testing.B, states int64, elapsed time.Duration, peakHeap uint64) {
+	b.Helper()
+	b.ReportMetric(float64(states), "states")
+	b.ReportMetric(float64(states)/elapsed.Seconds(), "states/s")
+	b.ReportMetric(float64(peakHeap)/(1<<20), "peak-heap-MB")
+	b.ReportMetric(float64(peakHeap)/float64(states), "bytes/state")
+}
