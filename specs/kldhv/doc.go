@@ -211,14 +211,33 @@
 // Starvation). With K = 1 (no request is ever partly served) and for n = 3,
 // ℓ = 3, K = 2 starvation freedom holds.
 //
+// Closure. Closure needs no sweep of the full space: enumerate.go
+// enumerates L's configurations (locals × Root's MyT_c, MyT_a × the
+// Collect and Allocate in transit × the number of Enabled_Tokens, the
+// Tokens solved from "exactly ℓ tokens", arranged on the links with the
+// CToken, C_e + C_f solved from the count, then C_e and the CToken's
+// value; the conditions of Vars.inRun filtered), and closure is decided
+// over it. It holds (TestClosureHolds: n = 2, ℓ = K = 1; n = 3, ℓ = K = 1;
+// n = 2, ℓ = K = 2). L first had only the counts, and closure failed from
+// configurations no legitimate run is in: an empty <Allocate, 0, ·>
+// (never sent) filling a link whose sender then drops the Token it
+// forwards; Root's MyT_a > 0 while an Allocate is in transit (A_l3
+// overwrites it: a token lost), likewise MyT_c and a Collect (A_l5); an
+// Enabled_Token on Root's own link, or C_e + C_f below Root's enabled
+// tokens (A_l5 then un-counts tokens the count never held). L now excludes
+// them (Vars.inRun); every configuration reachable from the initial one
+// satisfies it (TestReachableStatesAreLegitimate).
+//
 // Claims lists the paper's claims on catalogue instances: safety, deadlock
 // and starvation for n = 3, ℓ = K = 2 (starvation is refuted, the finding
-// above, so the claim records Found: violated), and closure and
-// convergence (the paper: stabilization within 5n), marked out of reach:
-// (k,ℓ)-liveness needs the leads-to predicates, and closure and convergence
-// need the full configuration space, which for the smallest sensible
-// instance (n = 3, ℓ = K = 2, Cmax = 6, MaxSeq = 20) exceeds 2^64 and for
-// every n = 2 or ℓ = 1 instance the protocol runs on unchanged exceeds 10^16
-// (TestConfigurationSpaces): they are left to tests with randomized
-// evidence (TestRecoveryEvidence, TestRecoveryEvidenceN3), never "holds".
+// above, so the claim records Found: violated); closure, decided from the
+// enumeration of L on n = 2, ℓ = K = 1, MaxSeq = 9 (it holds; on the
+// smallest sensible instance, n = 3, ℓ = K = 2, Cmax = 6, MaxSeq = 20, L
+// has billions of configurations, too many for a test); and convergence (the paper: stabilization within 5n), marked
+// out of reach: (k,ℓ)-liveness needs the leads-to predicates, and
+// convergence needs the full configuration space, which for that instance
+// exceeds 2^64 and for every n = 2 or ℓ = 1 instance the protocol runs on
+// unchanged exceeds 10^16 (TestConfigurationSpaces): it is left to tests
+// with randomized evidence (TestRecoveryEvidence, TestRecoveryEvidenceN3),
+// never "holds".
 package kldhv

@@ -49,7 +49,10 @@ func Spec() *specs.Spec {
 				Source: "§3, Proof Outline: deadlock cannot occur (pre-empting tokens)"},
 			{Property: "starvation", Verdict: "holds", Params: small, From: "init", Fairness: "weak", Found: "violated",
 				Source: "§3, Proof Outline: the MyOrder construction makes every processor eventually privileged, so no starvation (Definition 2.2(a))"},
-			{Property: "closure", Verdict: "holds", Params: stab, From: "all", Found: specs.OutOfReach,
+			// Closure is decided from the enumeration of L (enumerate.go),
+			// on an instance small enough for the catalogue test (n=2,
+			// ℓ=K=1, with MaxSeq=9 as counter flushing needs there).
+			{Property: "closure", Verdict: "holds", Params: map[string]int{"n": 2, "L": 1, "K": 1, "MaxSeq": 9}, From: "all",
 				Source: "§2.2 and §3: Controller ▷ ℓ-Token-Circulation is self-stabilizing (closure)"},
 			{Property: "convergence", Verdict: "holds", Params: stab, From: "all", Found: specs.OutOfReach,
 				Source: "§3, Proof Outline: stabilizes from any configuration in at most 5n (five CToken traversals)"},
@@ -241,6 +244,9 @@ func BuildVars(p specs.Values, opts specs.BuildOptions) (*model.System, Vars, er
 		Name:  "L",
 		Doc:   "one CToken, ℓ tokens, Root's counters consistent with what it will still count (see the package doc)",
 		Holds: func(s *model.State) bool { return Legitimate(sys, *h, s) },
+	})
+	b.LegitimateConfigurations(func(sys *model.System, yield func(*model.State) bool) {
+		h.enumerateLegitimate(sys, yield)
 	})
 	b.ProcessPredicate(model.ProcessPredicate{
 		Name:  "requesting",
@@ -721,7 +727,39 @@ func Legitimate(sys *model.System, v Vars, s *model.State) bool {
 		}
 	}
 	count := s.Get(0, v.Ce) + s.Get(0, v.Cf) + s.Get(0, v.MyTc) + s.Get(0, v.MyTa) + pending
-	return collects <= 1 && allocates <= 1 && real == v.L && count == v.L
+	return collects <= 1 && allocates <= 1 && real == v.L && count == v.L && v.inRun(sys, s)
+}
+
+// inRun reports the conditions every configuration of a legitimate run
+// meets that the counts above do not imply (closure, decided over every
+// configuration of the counts alone, failed from each of these): no
+// Allocate carries zero tokens (no action sends one); no Enabled_Token is
+// on Root's own outgoing link (Root never sends one); Root's MyT_c is 0
+// while a Collect is in transit, and its MyT_a 0 while an Allocate is (A_l5,
+// A_l3 and A_l4 overwrite them); and C_e + C_f counts at least Root's own
+// enabled tokens (A_l5 and A_l6 take Root's pre-empted tokens out of them).
+func (v Vars) inRun(sys *model.System, s *model.State) bool {
+	collects, allocates := 0, 0
+	for c, ch := range v.Out {
+		for k := 0; k < s.Len(ch); k++ {
+			m := s.At(ch, k)
+			switch s.TypeOf(m) {
+			case v.Collect:
+				collects++
+			case v.Allocate:
+				allocates++
+				if sys.Field(m, 0) == 0 {
+					return false
+				}
+			case v.EnabledToken:
+				if c == 0 {
+					return false
+				}
+			}
+		}
+	}
+	return (collects == 0 || s.Get(0, v.MyTc) == 0) && (allocates == 0 || s.Get(0, v.MyTa) == 0) &&
+		s.Get(0, v.Ce)+s.Get(0, v.Cf) >= s.Get(0, v.Th)-s.Get(0, v.Td)
 }
 
 // Render writes a configuration on one line: per process STATE/NEED,

@@ -1,0 +1,265 @@
+package kldhv_test
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/ringcheck/ringcheck/explore"
+	"github.com/ringcheck/ringcheck/invariants"
+	"github.com/ringcheck/ringcheck/model"
+	"github.com/ringcheck/ringcheck/specs/kldhv"
+)
+
+// packed is a configuration's packed form, as a map key.
+type packed [6]uint64
+
+// key packs a configuration into a map key.
+func key(sys *model.System, s *model.State) packed {
+	var k packed
+	if sys.Words() > len(k) {
+		panic(fmt.Sprintf("%d words do not fit a key", sys.Words()))
+	}
+	sys.Pack(s, k[:sys.Words()])
+	return k
+}
+
+// inSet is a monitor that records the visited states missing from a set.
+type inSet struct {
+	sys     *model.System
+	v       kldhv.Vars
+	set     map[packed]bool
+	mu      sync.Mutex
+	missing int
+	first   string
+}
+
+func (m *inSet) Observe(vis *explore.Visit) {
+	if !m.set[key(m.sys, vis.State)] {
+		m.mu.Lock()
+		if m.missing == 0 {
+			m.first = kldhv.Render(m.sys, m.v, vis.State)
+		}
+		m.missing++
+		m.mu.Unlock()
+	}
+}
+
+func (m *inSet) Decided() bool { return false }
+
+// enumerated collects the enumeration of sys (and a copy of every every-th
+// configuration; none if every is 0), failing on a configuration
+// that is not legitimate or that is yielded twice.
+func enumerated(t *testing.T, sys *model.System, v kldhv.Vars, every int) (map[packed]bool, []*model.State) {
+	t.Helper()
+	set := make(map[packed]bool)
+	var all []*model.State
+	sys.LegitimateConfigurations(sys, func(s *model.State) bool {
+		if !sys.Legitimate.Holds(s) {
+			t.Fatalf("an enumerated configuration is not legitimate: %s", kldhv.Render(sys, v, s))
+		}
+		k := key(sys, s)
+		if set[k] {
+			t.Fatalf("a configuration enumerated twice: %s", kldhv.Render(sys, v, s))
+		}
+		if every > 0 && len(set)%every == 0 {
+			all = append(all, s.Clone())
+		}
+		set[k] = true
+		return true
+	})
+	return set, all
+}
+
+// TestEnumeratedLegitimateConfigurations checks the enumeration closure is
+// decided from: every configuration it yields is legitimate, none twice,
+// and every configuration reachable from init (all legitimate:
+// TestReachableStatesAreLegitimate) is among them.
+func TestEnumeratedLegitimateConfigurations(t *testing.T) {
+	for _, tc := range []struct {
+		n, l, k, maxSeq int
+		want            int
+	}{
+		{2, 1, 1, 1, 10496},
+		{2, 2, 1, 1, 0},
+		{3, 1, 1, 1, 210688},
+	} {
+		t.Run(fmt.Sprintf("n=%d,L=%d,K=%d,MaxSeq=%d", tc.n, tc.l, tc.k, tc.maxSeq), func(t *testing.T) {
+			sys, v := build(t, "n", tc.n, "L", tc.l, "K", tc.k, "MaxSeq", tc.maxSeq)
+			set, _ := enumerated(t, sys, v, 0)
+			if tc.want > 0 && len(set) != tc.want {
+				t.Errorf("%d legitimate configurations, want %d", len(set), tc.want)
+			}
+			mon := &inSet{sys: sys, v: v, set: set}
+			res, err := explore.BFS(context.Background(), sys, mon, explore.Options{Workers: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if mon.missing != 0 {
+				t.Fatalf("%d of the %d reachable configurations are not enumerated, e.g. %s", mon.missing, res.States, mon.first)
+			}
+			t.Logf("%d legitimate configurations, %d reachable from init", len(set), res.States)
+		})
+	}
+}
+
+// TestEnumerationHasNoLegitimateNeighbourMissing is a completeness check
+// independent of the initial configuration: every configuration one edit
+// away from an enumerated one (any variable set to any value of its
+// domain; any message of a channel replaced by any message or removed; any
+// message inserted anywhere in a channel, alone or with a unit taken out
+// of C_e or C_f; the sequence numbers — every MySeq and
+// the CToken's — rotated by one; a unit moved between C_e and C_f) that
+// is legitimate must be enumerated too.
+func TestEnumerationHasNoLegitimateNeighbourMissing(t *testing.T) {
+	for _, tc := range []struct{ n, l, k, cmax, maxSeq, every int }{
+		{2, 1, 1, 0, 1, 1},
+		// A channel capacity below the default (2ℓ+2) keeps the set small;
+		// a sample: every 100th enumerated configuration is edited.
+		{2, 2, 2, 3, 1, 100},
+	} {
+		t.Run(fmt.Sprintf("n=%d,L=%d,K=%d,Cmax=%d,MaxSeq=%d", tc.n, tc.l, tc.k, tc.cmax, tc.maxSeq), func(t *testing.T) {
+			sys, v := build(t, "n", tc.n, "L", tc.l, "K", tc.k, "Cmax", tc.cmax, "MaxSeq", tc.maxSeq)
+			set, all := enumerated(t, sys, v, tc.every)
+			letters := []model.Msg{sys.Msg(v.EnabledToken), sys.Msg(v.Token), sys.Msg(v.Disable)}
+			for seq := 0; seq <= v.MaxSeq; seq++ {
+				letters = append(letters, sys.Msg(v.CToken, seq))
+			}
+			for tc := 0; tc <= v.MaxVc; tc++ {
+				letters = append(letters, sys.Msg(v.Collect, tc))
+			}
+			for ta := 0; ta <= v.MaxTa; ta++ {
+				letters = append(letters, sys.Msg(v.Allocate, ta, 0), sys.Msg(v.Allocate, ta, 1))
+			}
+			checked := 0
+			check := func(s *model.State, what string) {
+				checked++
+				if sys.Legitimate.Holds(s) && !set[key(sys, s)] {
+					t.Fatalf("a legitimate configuration (%s of an enumerated one) is not enumerated: %s", what, kldhv.Render(sys, v, s))
+				}
+			}
+			contents := func(s *model.State, ch model.ChanID) []model.Msg {
+				out := make([]model.Msg, s.Len(ch))
+				for i := range out {
+					out[i] = s.At(ch, i)
+				}
+				return out
+			}
+			refill := func(s *model.State, ch model.ChanID, msgs []model.Msg) {
+				for s.Len(ch) > 0 {
+					s.Pop(ch)
+				}
+				for _, m := range msgs {
+					s.Push(ch, m)
+				}
+			}
+			edit := sys.NewState()
+			for _, s := range all {
+				edit.CopyFrom(s)
+				for p := range sys.Processes {
+					edit.Set(p, v.MySeq, (s.Get(p, v.MySeq)+1)%(v.MaxSeq+1))
+				}
+				for c := range sys.Channels {
+					ch := model.ChanID(c)
+					msgs := contents(s, ch)
+					for i, m := range msgs {
+						if sys.TypeOf(m) == v.CToken {
+							msgs[i] = sys.Msg(v.CToken, (sys.Field(m, 0)+1)%(v.MaxSeq+1))
+						}
+					}
+					refill(edit, ch, msgs)
+				}
+				check(edit, "the sequence numbers rotated")
+				// A unit moved between C_e and C_f (only their sum is
+				// fixed, so no single edit reaches the other solutions).
+				for _, d := range []int{-1, 1} {
+					ce, cf := s.Get(0, v.Ce)+d, s.Get(0, v.Cf)-d
+					if ce >= 0 && cf >= 0 && ce <= v.L && cf <= v.L {
+						edit.CopyFrom(s)
+						edit.Set(0, v.Ce, ce)
+						edit.Set(0, v.Cf, cf)
+						check(edit, "a unit moved between C_e and C_f")
+					}
+				}
+				for p := range sys.Processes {
+					for _, id := range sys.Processes[p].Vars {
+						d := sys.Vars[id].Domain
+						for val := d.Min; val <= d.Max; val++ {
+							edit.CopyFrom(s)
+							edit.Set(p, id, val)
+							check(edit, "a variable")
+						}
+					}
+				}
+				for c := range sys.Channels {
+					ch := model.ChanID(c)
+					msgs := contents(s, ch)
+					for i := range msgs {
+						for _, l := range letters {
+							edit.CopyFrom(s)
+							changed := append([]model.Msg(nil), msgs...)
+							changed[i] = l
+							refill(edit, ch, changed)
+							check(edit, "a replaced message")
+						}
+						edit.CopyFrom(s)
+						refill(edit, ch, append(append([]model.Msg(nil), msgs[:i]...), msgs[i+1:]...))
+						check(edit, "a removed message")
+					}
+					if len(msgs) < v.Cmax {
+						for i := 0; i <= len(msgs); i++ {
+							inserted := append(append(append([]model.Msg(nil), msgs[:i]...), 0), msgs[i:]...)
+							for _, l := range letters {
+								inserted[i] = l
+								edit.CopyFrom(s)
+								refill(edit, ch, inserted)
+								check(edit, "an inserted message")
+								// With a unit taken out of C_e or C_f:
+								// a message Root will count replaces
+								// one it has counted.
+								for _, c := range []model.VarID{v.Ce, v.Cf} {
+									if s.Get(0, c) > 0 {
+										edit.CopyFrom(s)
+										refill(edit, ch, inserted)
+										edit.Set(0, c, s.Get(0, c)-1)
+										check(edit, "an inserted message and a unit out of C_e or C_f")
+									}
+								}
+							}
+						}
+					}
+				}
+			}
+			t.Logf("%d legitimate configurations, %d of them edited, %d neighbours checked, none legitimate and missing", len(set), len(all), checked)
+		})
+	}
+}
+
+// TestClosureHolds decides closure over every legitimate configuration
+// (enumerated) of small instances. It pins why L has the conditions of
+// Vars.inRun: with the counts alone, closure failed from configurations no
+// legitimate run is in (an empty Allocate on a full link whose sender then
+// drops a Token; Root's MyT_a or MyT_c set while an Allocate or a Collect
+// is in transit; an Enabled_Token on Root's own link; C_e + C_f below
+// Root's own enabled tokens).
+func TestClosureHolds(t *testing.T) {
+	for _, tc := range []struct{ n, l, k int }{{2, 1, 1}, {3, 1, 1}, {2, 2, 2}} {
+		t.Run(fmt.Sprintf("n=%d,L=%d,K=%d", tc.n, tc.l, tc.k), func(t *testing.T) {
+			if testing.Short() && tc.l > 1 {
+				t.Skip("millions of configurations")
+			}
+			sys, _ := build(t, "n", tc.n, "L", tc.l, "K", tc.k, "MaxSeq", 1)
+			rep, err := invariants.Check(context.Background(), sys, invariants.Options{
+				Properties: []invariants.Property{invariants.Closure}, From: invariants.FromAll, Search: explore.Options{Workers: 2},
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if o := rep.Outcomes[0]; o.Verdict != invariants.Holds {
+				t.Fatalf("closure %s: %s", o.Verdict, o.Reason)
+			}
+			t.Logf("closure holds over %d legitimate configurations", rep.Search.States)
+		})
+	}
+}
