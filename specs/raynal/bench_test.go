@@ -1,12 +1,8 @@
 package raynal_test
 
 import (
-	"context"
-	"runtime"
 	"testing"
-	"time"
 
-	"github.com/ringcheck/ringcheck/explore"
 	"github.com/ringcheck/ringcheck/specs/spectest"
 	"github.com/ringcheck/ringcheck/specs/spintest"
 )
@@ -35,28 +31,7 @@ var benchName = "n=3,M=2,R=2"
 func BenchmarkReachable(b *testing.B) {
 	b.Run(benchName, func(b *testing.B) {
 		sys, _ := build(b, benchParams)
-		var (
-			res  *explore.Result
-			peak uint64
-			err  error
-		)
-		for b.Loop() {
-			heap := explore.StartHeapSampler(10 * time.Millisecond)
-			res, err = explore.BFS(context.Background(), sys, spectest.NopMonitor{}, explore.Options{Workers: runtime.GOMAXPROCS(0)})
-			peak = max(peak, heap.Stop())
-			if err != nil {
-				b.Fatal(err)
-			}
-		}
-		if !res.Complete() || res.States != benchStates || res.Transitions != benchTransitions {
-			b.Fatalf("ringcheck: %d states, %d transitions, stop %v; want %d and %d, complete",
-				res.States, res.Transitions, res.Stop, benchStates, benchTransitions)
-		}
-		b.ReportMetric(float64(res.States), "states")
-		b.ReportMetric(float64(res.States)/res.Elapsed.Seconds(), "states/s")
-		b.ReportMetric(float64(res.StoreBytes)/float64(res.States), "store-bytes/state")
-		b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
-		b.ReportMetric(float64(peak)/float64(res.States), "bytes/state")
+		spectest.BenchReachable(b, sys, benchStates, benchTransitions)
 	})
 }
 
@@ -76,21 +51,6 @@ func BenchmarkSPIN(b *testing.B) {
 		const want = benchStates + 1
 		m := spintest.Compile(b, twin, twinDefines(benchParams, false))
 		flags := raynalPanFlags(want)
-		var r spintest.Result
-		for b.Loop() {
-			r = m.Run(b, flags...)
-		}
-		if r.Errors != 0 || !r.Complete || r.DepthTruncated || r.StatesStored != want || r.Transitions != benchTransitions+2 {
-			b.Fatalf("pan: %d stored (want %d), %d transitions (want %d), %d errors, complete %v, depth truncated %v\n%s",
-				r.StatesStored, want, r.Transitions, benchTransitions+2, r.Errors, r.Complete, r.DepthTruncated, r.Output)
-		}
-		rate := r.StatesPerSecond
-		if rate == 0 && r.Seconds > 0 {
-			rate = float64(r.StatesStored) / r.Seconds
-		}
-		b.ReportMetric(float64(r.StatesStored), "spin-states")
-		b.ReportMetric(rate, "spin-states/s")
-		b.ReportMetric(r.MemoryMB, "spin-MB")
-		b.ReportMetric(r.MemoryMB*(1<<20)/float64(r.StatesStored), "spin-bytes/state")
+		m.Bench(b, want, benchTransitions+2, flags...)
 	})
 }

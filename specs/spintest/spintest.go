@@ -395,3 +395,29 @@ func Parse(out string) (Result, error) {
 func FairCFlags(procs int) []string {
 	return append(LivenessCFlags(), fmt.Sprintf("-DNFAIR=%d", max(2, (procs+1)/4+1)))
 }
+
+// Bench is the body of a BenchmarkSPIN: it runs pan with panFlags once per
+// iteration of b, fails unless pan searched the whole space without error
+// and stored exactly states states and made transitions transitions (the
+// twins' relation to ringcheck, +1 and +2, is the caller's to add), and
+// reports pan's stored states, its rate (pan's "pan: rate" line, or stored
+// states over its time), its memory (hash table, state store and search
+// stack) and that memory per stored state.
+func (m *Model) Bench(b *testing.B, states, transitions int64, panFlags ...string) {
+	var r Result
+	for b.Loop() {
+		r = m.Run(b, panFlags...)
+	}
+	if r.Errors != 0 || !r.Complete || r.DepthTruncated || r.StatesStored != states || r.Transitions != transitions {
+		b.Fatalf("pan: %d stored (want %d), %d transitions (want %d), %d errors, complete %v, depth truncated %v\n%s",
+			r.StatesStored, states, r.Transitions, transitions, r.Errors, r.Complete, r.DepthTruncated, r.Output)
+	}
+	rate := r.StatesPerSecond
+	if rate == 0 && r.Seconds > 0 {
+		rate = float64(r.StatesStored) / r.Seconds
+	}
+	b.ReportMetric(float64(r.StatesStored), "spin-states")
+	b.ReportMetric(rate, "spin-states/s")
+	b.ReportMetric(r.MemoryMB, "spin-MB")
+	b.ReportMetric(r.MemoryMB*(1<<20)/float64(r.StatesStored), "spin-bytes/state")
+}
