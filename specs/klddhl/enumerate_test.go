@@ -10,6 +10,7 @@ import (
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/specs"
 	"github.com/ringcheck/ringcheck/specs/klddhl"
+	"github.com/ringcheck/ringcheck/specs/spectest"
 )
 
 // key packs a configuration into a map key.
@@ -95,9 +96,10 @@ func TestEnumeratedLegitimateConfigurations(t *testing.T) {
 
 // TestEnumerationHasNoLegitimateNeighbourMissing is a completeness check
 // independent of the initial configuration: every configuration one edit
-// away from an enumerated one (any variable set to any value of its
-// domain; any message of a channel replaced by any message or removed; any
-// message appended to a channel; every counter value rotated by one) that is
+// away from an enumerated one (spectest.SingleEdits: any variable set to any
+// value of its domain; any message of a channel replaced by any message or
+// removed; any message inserted into a channel; and every counter value
+// rotated by one) that is
 // legitimate must be enumerated too.
 func TestEnumerationHasNoLegitimateNeighbourMissing(t *testing.T) {
 	sys, v, err := klddhl.BuildVars(specs.Values{"n": 2, "L": 1, "K": 1, "Cmax": 0, "staycs": 0}, specs.BuildOptions{})
@@ -121,25 +123,9 @@ func TestEnumerationHasNoLegitimateNeighbourMissing(t *testing.T) {
 			}
 		}
 	}
-	capacity := sys.Channels[0].Capacity
 	check := func(s *model.State, what string) {
 		if sys.Legitimate.Holds(s) && !set[key(sys, s)] {
 			t.Fatalf("a legitimate configuration (%s of an enumerated one) is not enumerated", what)
-		}
-	}
-	contents := func(s *model.State, ch model.ChanID) []model.Msg {
-		out := make([]model.Msg, s.Len(ch))
-		for i := range out {
-			out[i] = s.At(ch, i)
-		}
-		return out
-	}
-	refill := func(s *model.State, ch model.ChanID, msgs []model.Msg) {
-		for s.Len(ch) > 0 {
-			s.Pop(ch)
-		}
-		for _, m := range msgs {
-			s.Push(ch, m)
 		}
 	}
 	edit := sys.NewState()
@@ -151,48 +137,16 @@ func TestEnumerationHasNoLegitimateNeighbourMissing(t *testing.T) {
 		}
 		for c := range sys.Channels {
 			ch := model.ChanID(c)
-			msgs := contents(s, ch)
+			msgs := spectest.Contents(s, ch)
 			for i, m := range msgs {
 				if sys.TypeOf(m) == v.Priv {
 					msgs[i] = sys.Msg(v.Priv, (sys.Field(m, 0)+1)%v.M, sys.Field(m, 1), sys.Field(m, 2), sys.Field(m, 3))
 				}
 			}
-			refill(edit, ch, msgs)
+			spectest.Refill(edit, ch, msgs)
 		}
 		check(edit, "the counter rotated")
-		for p := range sys.Processes {
-			for _, id := range sys.Processes[p].Vars {
-				d := sys.Vars[id].Domain
-				for val := d.Min; val <= d.Max; val++ {
-					edit.CopyFrom(s)
-					edit.Set(p, id, val)
-					check(edit, "a variable")
-				}
-			}
-		}
-		for c := range sys.Channels {
-			ch := model.ChanID(c)
-			msgs := contents(s, ch)
-			for i := range msgs {
-				for _, l := range letters {
-					edit.CopyFrom(s)
-					changed := append([]model.Msg(nil), msgs...)
-					changed[i] = l
-					refill(edit, ch, changed)
-					check(edit, "a replaced message")
-				}
-				edit.CopyFrom(s)
-				refill(edit, ch, append(append([]model.Msg(nil), msgs[:i]...), msgs[i+1:]...))
-				check(edit, "a removed message")
-			}
-			if len(msgs) < capacity {
-				for _, l := range letters {
-					edit.CopyFrom(s)
-					refill(edit, ch, append(append([]model.Msg(nil), msgs...), l))
-					check(edit, "an appended message")
-				}
-			}
-		}
+		spectest.SingleEdits(sys, s, letters, check)
 	}
 	t.Logf("%d legitimate configurations, and no legitimate neighbour missing", len(all))
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/ringcheck/ringcheck/invariants"
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/specs/kldhv"
+	"github.com/ringcheck/ringcheck/specs/spectest"
 )
 
 // packed is a configuration's packed form, as a map key.
@@ -139,21 +140,6 @@ func TestEnumerationHasNoLegitimateNeighbourMissing(t *testing.T) {
 					t.Fatalf("a legitimate configuration (%s of an enumerated one) is not enumerated: %s", what, kldhv.Render(sys, v, s))
 				}
 			}
-			contents := func(s *model.State, ch model.ChanID) []model.Msg {
-				out := make([]model.Msg, s.Len(ch))
-				for i := range out {
-					out[i] = s.At(ch, i)
-				}
-				return out
-			}
-			refill := func(s *model.State, ch model.ChanID, msgs []model.Msg) {
-				for s.Len(ch) > 0 {
-					s.Pop(ch)
-				}
-				for _, m := range msgs {
-					s.Push(ch, m)
-				}
-			}
 			edit := sys.NewState()
 			for _, s := range all {
 				edit.CopyFrom(s)
@@ -162,13 +148,13 @@ func TestEnumerationHasNoLegitimateNeighbourMissing(t *testing.T) {
 				}
 				for c := range sys.Channels {
 					ch := model.ChanID(c)
-					msgs := contents(s, ch)
+					msgs := spectest.Contents(s, ch)
 					for i, m := range msgs {
 						if sys.TypeOf(m) == v.CToken {
 							msgs[i] = sys.Msg(v.CToken, (sys.Field(m, 0)+1)%(v.MaxSeq+1))
 						}
 					}
-					refill(edit, ch, msgs)
+					spectest.Refill(edit, ch, msgs)
 				}
 				check(edit, "the sequence numbers rotated")
 				// A unit moved between C_e and C_f (only their sum is
@@ -182,53 +168,19 @@ func TestEnumerationHasNoLegitimateNeighbourMissing(t *testing.T) {
 						check(edit, "a unit moved between C_e and C_f")
 					}
 				}
-				for p := range sys.Processes {
-					for _, id := range sys.Processes[p].Vars {
-						d := sys.Vars[id].Domain
-						for val := d.Min; val <= d.Max; val++ {
-							edit.CopyFrom(s)
-							edit.Set(p, id, val)
-							check(edit, "a variable")
-						}
+				spectest.SingleEdits(sys, s, letters, check)
+				// An inserted message with a unit taken out of C_e or C_f:
+				// a message Root will count replaces one it has counted.
+				for _, c := range []model.VarID{v.Ce, v.Cf} {
+					if s.Get(0, c) == 0 {
+						continue
 					}
-				}
-				for c := range sys.Channels {
-					ch := model.ChanID(c)
-					msgs := contents(s, ch)
-					for i := range msgs {
-						for _, l := range letters {
-							edit.CopyFrom(s)
-							changed := append([]model.Msg(nil), msgs...)
-							changed[i] = l
-							refill(edit, ch, changed)
-							check(edit, "a replaced message")
+					spectest.SingleEdits(sys, s, letters, func(e *model.State, what string) {
+						if what == "an inserted message" {
+							e.Set(0, c, s.Get(0, c)-1)
+							check(e, "an inserted message and a unit out of C_e or C_f")
 						}
-						edit.CopyFrom(s)
-						refill(edit, ch, append(append([]model.Msg(nil), msgs[:i]...), msgs[i+1:]...))
-						check(edit, "a removed message")
-					}
-					if len(msgs) < v.Cmax {
-						for i := 0; i <= len(msgs); i++ {
-							inserted := append(append(append([]model.Msg(nil), msgs[:i]...), 0), msgs[i:]...)
-							for _, l := range letters {
-								inserted[i] = l
-								edit.CopyFrom(s)
-								refill(edit, ch, inserted)
-								check(edit, "an inserted message")
-								// With a unit taken out of C_e or C_f:
-								// a message Root will count replaces
-								// one it has counted.
-								for _, c := range []model.VarID{v.Ce, v.Cf} {
-									if s.Get(0, c) > 0 {
-										edit.CopyFrom(s)
-										refill(edit, ch, inserted)
-										edit.Set(0, c, s.Get(0, c)-1)
-										check(edit, "an inserted message and a unit out of C_e or C_f")
-									}
-								}
-							}
-						}
-					}
+					})
 				}
 			}
 			t.Logf("%d legitimate configurations, %d of them edited, %d neighbours checked, none legitimate and missing", len(set), len(all), checked)

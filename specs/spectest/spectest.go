@@ -220,3 +220,71 @@ func BenchReachable(b *testing.B, sys *model.System, states, transitions int64) 
 	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
 	b.ReportMetric(float64(peak)/float64(res.States), "bytes/state")
 }
+
+// Contents returns the messages of channel ch in s, head first.
+func Contents(s *model.State, ch model.ChanID) []model.Msg {
+	out := make([]model.Msg, s.Len(ch))
+	for i := range out {
+		out[i] = s.At(ch, i)
+	}
+	return out
+}
+
+// Refill replaces the contents of channel ch in s by msgs, head first.
+func Refill(s *model.State, ch model.ChanID, msgs []model.Msg) {
+	for s.Len(ch) > 0 {
+		s.Pop(ch)
+	}
+	for _, m := range msgs {
+		s.Push(ch, m)
+	}
+}
+
+// SingleEdits calls visit with every configuration one edit away from s:
+// any variable set to any value of its domain; any message of a channel
+// replaced by any of letters, or removed; any of letters inserted at any
+// position of a channel with room for it. The configuration visit gets is
+// reused: it must copy what it keeps. The tests of the enumerators of
+// legitimate configurations use it to look for legitimate neighbours the
+// enumeration misses.
+func SingleEdits(sys *model.System, s *model.State, letters []model.Msg, visit func(edit *model.State, what string)) {
+	edit := sys.NewState()
+	for p := range sys.Processes {
+		for _, id := range sys.Processes[p].Vars {
+			d := sys.Vars[id].Domain
+			for val := d.Min; val <= d.Max; val++ {
+				edit.CopyFrom(s)
+				edit.Set(p, id, val)
+				visit(edit, "a variable")
+			}
+		}
+	}
+	for c, channel := range sys.Channels {
+		ch := model.ChanID(c)
+		msgs := Contents(s, ch)
+		for i := range msgs {
+			changed := append([]model.Msg(nil), msgs...)
+			for _, l := range letters {
+				changed[i] = l
+				edit.CopyFrom(s)
+				Refill(edit, ch, changed)
+				visit(edit, "a replaced message")
+			}
+			edit.CopyFrom(s)
+			Refill(edit, ch, append(append([]model.Msg(nil), msgs[:i]...), msgs[i+1:]...))
+			visit(edit, "a removed message")
+		}
+		if len(msgs) >= channel.Capacity {
+			continue
+		}
+		for i := 0; i <= len(msgs); i++ {
+			inserted := append(append(append([]model.Msg(nil), msgs[:i]...), 0), msgs[i:]...)
+			for _, l := range letters {
+				inserted[i] = l
+				edit.CopyFrom(s)
+				Refill(edit, ch, inserted)
+				visit(edit, "an inserted message")
+			}
+		}
+	}
+}
