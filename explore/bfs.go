@@ -91,7 +91,11 @@ func (e *bfs) run() (*Result, error) {
 	}
 	truncDepth, truncStates := false, false
 	packed := make([]uint64, sys.Words())
-	for _, init := range sys.Initial() {
+	starts := e.opts.Start
+	if starts == nil {
+		starts = sys.Initial()
+	}
+	for _, init := range starts {
 		sys.Pack(init, packed)
 		if id, _ := e.seen.insert(packed, hashWords(packed), noParent, e.store.n >= maxStates); id < 0 {
 			truncStates = true

@@ -47,6 +47,9 @@ type Options struct {
 	TimeLimit time.Duration
 	// Workers is the number of goroutines expanding states (<1 means 1).
 	Workers int
+	// Start, if non-nil, holds the configurations BFS starts from instead
+	// of the system's initial ones (the sweep ignores it).
+	Start []*model.State
 	// Progress, if set, is called about every ProgressEvery from the
 	// goroutine that runs the search.
 	Progress      func(Progress)

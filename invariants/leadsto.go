@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/ringcheck/ringcheck/explore"
 	"github.com/ringcheck/ringcheck/model"
@@ -115,4 +116,63 @@ func checkLeadsTo(ctx context.Context, g *explore.ReachGraph, fairness Fairness,
 		return o, nil
 	}
 	return o, nil
+}
+
+// convergenceFromGiven looks, in the graph reachable from the given
+// configurations, for an execution fair under opts.Fairness that never
+// reaches L: a state outside L with no step (not a valid end state), or a
+// fair cycle outside L. One violates convergence from every configuration;
+// finding none leaves that property unknown, as the given configurations
+// are not all of them.
+func convergenceFromGiven(ctx context.Context, res *explore.Result, opts Options) (Outcome, error) {
+	o := Outcome{Property: Convergence, Verdict: Unknown}
+	if !res.Complete() {
+		o.Reason = res.Stop.String()
+		return o, nil
+	}
+	g, err := res.Graph()
+	if err != nil {
+		return o, err
+	}
+	fairness := opts.Fairness
+	if fairness == "" {
+		fairness = NoFairness
+	}
+	sys := g.System()
+	w := g.NewWalker()
+	outside := cachedPredicate(g.Size(), func(v uint32) bool {
+		st, err := w.Load(v)
+		return err == nil && !sys.Legitimate.Holds(st)
+	})
+	progress := throttledProgress(opts.Search, time.Now(), res.Transitions)
+	viol, err := findWaiting(ctx, g, ruleFor(fairness, sys.N()), outside, sys.ValidEnd, progress)
+	if why, stopped := stopReason(err); stopped {
+		o.Reason = why.String()
+		return o, nil
+	}
+	if err != nil {
+		return o, err
+	}
+	if viol == nil {
+		o.Reason = fmt.Sprintf("every execution from the %d given configuration%s reaches L (fairness %s, %d states); convergence is about every configuration",
+			len(opts.Start), plural(len(opts.Start)), fairness, g.Size())
+		return o, nil
+	}
+	ce, err := viol.counterexample(g)
+	if err != nil {
+		return o, err
+	}
+	o.Verdict, o.Counterexample = Violated, ce
+	o.Reason = fmt.Sprintf("from a given configuration, an execution fair under %s fairness never reaches L", fairness)
+	if viol.deadlock {
+		o.Reason = "from a given configuration, an execution reaches a configuration outside L with no step"
+	}
+	return o, nil
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }

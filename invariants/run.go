@@ -21,6 +21,12 @@ const (
 	// FromAll starts from every configuration of the full configuration
 	// space, channel contents included.
 	FromAll From = "all"
+	// FromGiven starts from the configurations in Options.Start (for
+	// example one a trace ends in). Convergence from them is decided only
+	// when violated: one fair execution that never reaches L violates
+	// convergence from every configuration; if there is none, the verdict
+	// on every configuration stays unknown.
+	FromGiven From = "given"
 )
 
 // ParseFrom parses "init" or "all".
@@ -43,7 +49,9 @@ type Options struct {
 	// RoundsLimit bounds the memory of the worst-case rounds computation,
 	// in product states (0: DefaultRoundsLimit).
 	RoundsLimit int
-	Search      explore.Options
+	// Start holds the configurations of FromGiven.
+	Start  []*model.State
+	Search explore.Options
 }
 
 // Report is the result of a check: the search's statistics and one outcome
@@ -171,12 +179,25 @@ func Check(ctx context.Context, sys *model.System, opts Options) (*Report, error
 	if wantStarve && opts.From == FromAll {
 		return nil, errors.New("starvation and leads-to are checked over the states reachable from the initial configurations: check them --from init")
 	}
-	if wantStarve {
+	given := opts.From == FromGiven
+	if given {
+		if len(opts.Start) == 0 {
+			return nil, errors.New("no configuration given to start from")
+		}
+		if wantClosure {
+			return nil, errors.New("closure is about every legitimate configuration: check it --from all")
+		}
+		if wantConverg && sys.Legitimate == nil {
+			return nil, fmt.Errorf("spec %s declares no legitimacy predicate, so convergence means nothing for it", sys.Name)
+		}
+		opts.Search.Start = opts.Start
+	}
+	if wantStarve || given && wantConverg {
 		// The graph must be complete: no monitor may stop the search early.
 		mons = append(mons, neverDecided{})
 	}
 	var stability *stabilityResult
-	if wantClosure || wantConverg {
+	if wantClosure || wantConverg && !given {
 		if opts.From != FromAll {
 			return nil, errors.New("closure and convergence are about every configuration: check them --from all")
 		}
@@ -205,7 +226,7 @@ func Check(ctx context.Context, sys *model.System, opts Options) (*Report, error
 		err error
 	)
 	switch {
-	case opts.From != FromAll && opts.From != FromInit && opts.From != "":
+	case opts.From != FromAll && opts.From != FromInit && opts.From != FromGiven && opts.From != "":
 		return nil, fmt.Errorf("unknown starting point %q", opts.From)
 	case len(mons) == 0:
 		res = &explore.Result{States: int64(stability.configurations), Transitions: stability.transitions, Elapsed: stability.elapsed, Stop: explore.Exhausted}
@@ -231,6 +252,10 @@ func Check(ctx context.Context, sys *model.System, opts Options) (*Report, error
 		case Closure:
 			o = *stability.closure
 		case Convergence:
+			if given {
+				o, err = convergenceFromGiven(ctx, res, opts)
+				break
+			}
 			o = *stability.convergence
 		case Starvation, LeadsToProperty:
 			o, err = livenessOutcome(ctx, res, p, opts)

@@ -131,6 +131,36 @@ func (s *System) RandomConfiguration(rng *rand.Rand, st *State) {
 	}
 }
 
+// RandomConfigurationUpTo is RandomConfiguration restricted to the
+// configurations in which every channel holds at most fill messages: it
+// draws uniformly among them (fill at or above a channel's capacity leaves
+// that channel unrestricted, and fill < 0 counts as 0).
+func (s *System) RandomConfigurationUpTo(rng *rand.Rand, st *State, fill int) {
+	l := &s.layout
+	for i := 0; i < l.nvars; i++ {
+		st.Vars[i] = int32(rng.Uint64N(l.varSize[i])) + l.varMin[i]
+	}
+	for c := range l.chanCount {
+		l.setChannel(st, c, rng.Uint64N(l.contentsUpTo(c, fill)))
+	}
+}
+
+// contentsUpTo is the number of contents of channel c of at most fill
+// messages: a channel's digit orders its contents by length, so they are
+// the digits below this number.
+func (l *layout) contentsUpTo(c, fill int) uint64 {
+	a := uint64(len(l.chanGlobal[c]))
+	var count, pow uint64 = 0, 1
+	for k := 0; k <= max(fill, 0); k++ {
+		count += pow
+		if count >= l.chanCount[c] {
+			return l.chanCount[c]
+		}
+		pow *= a
+	}
+	return count
+}
+
 // RankFrom returns the rank of to, given the rank of from: it only visits
 // what differs between the two, which after a step is little. Both must be
 // configurations of a space whose size Configurations reports as ok.

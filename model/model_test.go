@@ -283,3 +283,47 @@ func TestRandomConfigurationIsUniform(t *testing.T) {
 		}
 	}
 }
+
+// TestRandomConfigurationUpToIsUniformOverItsSubspace: with fill 1 every
+// channel holds at most one message, and each configuration with that
+// property (3·3 variable values times 3·3 channel contents: empty, Tok(0),
+// Tok(1)) is drawn equally often; fill at the capacity is the full space.
+func TestRandomConfigurationUpToIsUniformOverItsSubspace(t *testing.T) {
+	b := model.NewBuilder("tiny", model.UniRing, 2)
+	b.Var("x", model.IntRange(0, 2))
+	tok := b.Message("Tok", model.Var{Name: "c", Domain: model.IntRange(0, 1)})
+	b.LinkChannels(2, model.Drop, tok)
+	b.Action(model.Action{Name: "noop", Guard: func(*model.Ctx) bool { return false }, Effect: func(*model.Ctx, int) {}})
+	b.Initial(func(*model.System, *model.State) {})
+	sys, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ fill, want int }{{-1, 9}, {0, 9}, {1, 81}, {2, 441}, {9, 441}} {
+		const perConfig = 400
+		draws := tc.want * perConfig
+		seen := map[uint64]int{}
+		rng := rand.New(rand.NewPCG(3, uint64(tc.fill+10)))
+		st := sys.NewState()
+		for range draws {
+			sys.RandomConfigurationUpTo(rng, st, tc.fill)
+			if err := sys.Validate(st); err != nil {
+				t.Fatal(err)
+			}
+			for c := range sys.Channels {
+				if st.Len(model.ChanID(c)) > max(tc.fill, 0) {
+					t.Fatalf("fill %d: channel %d holds %d messages", tc.fill, c, st.Len(model.ChanID(c)))
+				}
+			}
+			seen[sys.Rank(st)]++
+		}
+		if len(seen) != tc.want {
+			t.Fatalf("fill %d: %d distinct configurations drawn, want %d", tc.fill, len(seen), tc.want)
+		}
+		for r, k := range seen {
+			if math.Abs(float64(k-perConfig)) > 6*math.Sqrt(perConfig) {
+				t.Fatalf("fill %d: configuration %d drawn %d times, expected about %d", tc.fill, r, k, perConfig)
+			}
+		}
+	}
+}

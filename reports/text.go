@@ -20,7 +20,12 @@ func WriteTraceText(w io.Writer, t *Trace) error {
 	if t.Kind == "lasso" {
 		shape = "a lasso"
 	}
-	p.printf("%s counterexample for %s (%s): %s of %d step%s\n", t.Property, t.Spec, paramString(t.Params), shape, steps, plural(steps))
+	if len(t.RoundEnds) > 0 {
+		rounds := len(t.RoundEnds)
+		p.printf("%s witness for %s (%s): %s of %d step%s in %d round%s\n", t.Property, t.Spec, paramString(t.Params), shape, steps, plural(steps), rounds, plural(rounds))
+	} else {
+		p.printf("%s counterexample for %s (%s): %s of %d step%s\n", t.Property, t.Spec, paramString(t.Params), shape, steps, plural(steps))
+	}
 	switch {
 	case t.Process != nil && t.Property == "starvation":
 		p.printf("process %d requests and never enters its critical section", *t.Process)
@@ -31,21 +36,35 @@ func WriteTraceText(w io.Writer, t *Trace) error {
 	case t.Process != nil:
 		p.printf("the violation is process %d's\n", *t.Process)
 	}
+	round := 0 // the rounds whose end has been marked
+	endRounds := func(steps int) {
+		for round < len(t.RoundEnds) && t.RoundEnds[round] <= steps {
+			round++
+			p.printf("-- end of round %d --\n", round)
+		}
+	}
 	for i := range t.States {
 		if t.LoopStart != nil && *t.LoopStart == i {
 			p.printf("-- loop starts here: the steps from state %d on repeat forever --\n", i)
 		}
 		if i == 0 {
-			if t.Start == "fault" {
+			switch t.Start {
+			case "fault":
 				p.printf("state 0 (left by a transient fault)\n")
-			} else {
+			case "random":
+				p.printf("state 0 (a random configuration)\n")
+			case "given":
+				p.printf("state 0 (the configuration given to start from)\n")
+			default:
 				p.printf("state 0 (initial)\n")
 			}
 			writeState(p, &t.States[0], nil)
+			endRounds(0)
 			continue
 		}
 		p.printf("step %d: %s\n", i, stepString(t.Steps[i-1]))
 		writeState(p, &t.States[i], &t.States[i-1])
+		endRounds(i)
 	}
 	if t.LoopStart != nil {
 		last := len(t.States) - 1

@@ -29,10 +29,16 @@ type Trace struct {
 	Process *int `json:"process,omitempty"`
 	// Start says what the first state is when it is not an initial
 	// configuration: "fault" for the configuration a transient fault left
-	// (simulate --fault-at).
-	Start  string       `json:"start,omitempty"`
-	States []TraceState `json:"states"`
-	Steps  []TraceStep  `json:"steps"`
+	// (simulate --fault-at), "random" for a uniformly random configuration
+	// ('ringcheck rounds'), "given" for one given to start from ('check
+	// --start').
+	Start string `json:"start,omitempty"`
+	// RoundEnds, for an execution measured in rounds ('ringcheck rounds'),
+	// is the number of steps taken by the end of each round: round r+1
+	// ends after step RoundEnds[r].
+	RoundEnds []int        `json:"round_ends,omitempty"`
+	States    []TraceState `json:"states"`
+	Steps     []TraceStep  `json:"steps"`
 }
 
 // TraceState is one configuration of a trace.
@@ -160,6 +166,49 @@ func NewTrace(sys *model.System, params map[string]int, property string, ce *inv
 	return t
 }
 
+// Snapshot returns the configuration ts describes, with names, for
+// model.System.Encode.
+func (ts TraceState) Snapshot() (model.Snapshot, error) {
+	snap := model.Snapshot{Processes: make([]model.ProcessView, len(ts.Processes)), Channels: make([]model.ChannelView, len(ts.Channels))}
+	for i, p := range ts.Processes {
+		vals, err := p.Vars.values()
+		if err != nil {
+			return snap, fmt.Errorf("process %d: %w", p.ID, err)
+		}
+		snap.Processes[i] = model.ProcessView{ID: p.ID, Vars: vals}
+	}
+	for i, c := range ts.Channels {
+		cv := model.ChannelView{From: c.From, To: c.To, Messages: make([]model.MessageView, len(c.Messages))}
+		for j, m := range c.Messages {
+			vals, err := m.Fields.values()
+			if err != nil {
+				return snap, fmt.Errorf("channel %d→%d, message %d: %w", c.From, c.To, j, err)
+			}
+			cv.Messages[j] = model.MessageView{Type: m.Type, Fields: vals}
+		}
+		snap.Channels[i] = cv
+	}
+	return snap, nil
+}
+
+// values converts the fields back to decoded values: a quoted value is an
+// enumeration's label, any other an integer.
+func (fs Fields) values() ([]model.Value, error) {
+	vs := make([]model.Value, len(fs))
+	for i, f := range fs {
+		if f.Quoted {
+			vs[i] = model.Value{Name: f.Name, Text: f.Value, Enum: true}
+			continue
+		}
+		x, err := strconv.Atoi(f.Value)
+		if err != nil {
+			return nil, fmt.Errorf("%s = %s is not an integer", f.Name, f.Value)
+		}
+		vs[i] = model.Value{Name: f.Name, Int: x}
+	}
+	return vs, nil
+}
+
 func traceState(snap model.Snapshot) TraceState {
 	ts := TraceState{Processes: make([]TraceProcess, len(snap.Processes)), Channels: make([]TraceChannel, len(snap.Channels))}
 	for i, p := range snap.Processes {
@@ -270,6 +319,14 @@ func (t *Trace) Validate() error {
 				return fmt.Errorf("step %d names process %d, which does not exist", i, p)
 			}
 		}
+	}
+	for r, end := range t.RoundEnds {
+		if end < 0 || end > len(t.Steps) || r > 0 && end < t.RoundEnds[r-1] {
+			return fmt.Errorf(`"round_ends": round %d ends after step %d, out of order or beyond the %d steps`, r+1, end, len(t.Steps))
+		}
+	}
+	if n := len(t.RoundEnds); n > 0 && (t.Kind != string(invariants.Path) || t.RoundEnds[n-1] != len(t.Steps)) {
+		return errors.New(`"round_ends" belong to a path, and the last round ends after its last step`)
 	}
 	return nil
 }

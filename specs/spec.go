@@ -72,6 +72,10 @@ type Spec struct {
 	// StabilizationBound is the paper's bound on stabilization time, as
 	// text ("2n rounds"), printed beside the measured worst case.
 	StabilizationBound string
+	// RoundsBound, if set, is that bound in rounds for resolved parameters
+	// (4n for seed 001), which 'ringcheck rounds' compares with the rounds
+	// it measures.
+	RoundsBound func(p Values) int
 	// Build returns the model for resolved parameters (see Resolve); it
 	// reports parameter combinations that make no sense as errors.
 	Build func(p Values, opts BuildOptions) (*model.System, error)

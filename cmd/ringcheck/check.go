@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -44,6 +45,11 @@ type checkFlags struct {
 	progress       bool
 	sweep          string
 	leadsTo        string
+	// start is a trace file whose state startState (negative: from the
+	// end) the check starts from; startSet: --start-state was given.
+	start      string
+	startState int
+	startSet   bool
 	// drawn: the configurations --from all names are drawn at random
 	// (simulate), not enumerated, so the space may be of any size.
 	drawn bool
@@ -84,6 +90,7 @@ Exit status: 0 every checked property holds and the search was complete;
 			f.traceFormatSet = cmd.Flags().Changed("trace-format")
 			f.fromSet = cmd.Flags().Changed("from")
 			f.fairnessSet = cmd.Flags().Changed("fairness")
+			f.startSet = cmd.Flags().Changed("start-state")
 			return runCheck(cmd, args[0], &f)
 		},
 	}
@@ -103,6 +110,8 @@ Exit status: 0 every checked property holds and the search was complete;
 	fl.StringVar(&f.traceFormat, "trace-format", "json", "format of --trace: "+traceFormatList)
 	fl.StringVar(&f.leadsTo, "leads-to", "", "also check FROM ~> TO for every process, over two per-process predicates of the spec, as requesting,inCS (see list --json)")
 	fl.StringVar(&f.sweep, "sweep", "", "run the check for every value of one parameter, as K=2..7, and print a table")
+	fl.StringVar(&f.start, "start", "", "start from one configuration of a trace FILE written by ringcheck (--trace, rounds --trace, simulate --trace) for the same spec and parameters, instead of --from")
+	fl.IntVar(&f.startState, "start-state", 0, "with --start: the index of the trace's state to start from (negative counts from the end: -1 is the last)")
 	fl.BoolVar(&f.progress, "progress", false, "report progress on stderr every 2s even when it is not a terminal")
 	return cmd
 }
@@ -211,6 +220,18 @@ func planCheck(specName string, f *checkFlags, extra map[string]int) (*checkPlan
 	if stabilizing {
 		from = invariants.FromAll
 	}
+	if f.startSet && f.start == "" {
+		return nil, usageError("--start-state needs --start FILE")
+	}
+	if f.start != "" {
+		if f.fromSet {
+			return nil, usageError("--start and --from both say where the check starts: give one")
+		}
+		if slices.Contains(props, invariants.Closure) {
+			return nil, usageError("closure is about every legitimate configuration: check it --from all, not from --start")
+		}
+		from = invariants.FromGiven
+	}
 	if f.fromSet {
 		if from, err = invariants.ParseFrom(f.from); err != nil {
 			return nil, usageError("%v", err)
@@ -226,7 +247,7 @@ func planCheck(specName string, f *checkFlags, extra map[string]int) (*checkPlan
 	if f.fairnessSet && !slices.Contains(props, invariants.Convergence) && !live {
 		return nil, usageError("--fairness applies to starvation, leads-to and convergence, which --check does not name")
 	}
-	if stabilizing && live {
+	if stabilizing && live && from != invariants.FromGiven {
 		return nil, usageError("starvation and leads-to are checked from the initial configurations and closure and convergence from all of them: check them in separate runs")
 	}
 	if f.traceFormatSet && f.tracePath == "" {
@@ -250,6 +271,14 @@ func planCheck(specName string, f *checkFlags, extra map[string]int) (*checkPlan
 	if err := invariants.Applicable(sys, props, leadsTo); err != nil {
 		return nil, usageError("--check: %v", err)
 	}
+	var start []*model.State
+	if f.start != "" {
+		st, err := readStart(f.start, f.startState, spec, values, sys)
+		if err != nil {
+			return nil, usageError("--start: %v", err)
+		}
+		start = []*model.State{st}
+	}
 	closureOnly := len(props) == 1 && props[0] == invariants.Closure && sys.LegitimateConfigurations != nil
 	if from == invariants.FromAll && !f.drawn && !closureOnly {
 		if _, ok := sys.Configurations(); !ok {
@@ -267,6 +296,7 @@ func planCheck(specName string, f *checkFlags, extra map[string]int) (*checkPlan
 			From:       from,
 			Fairness:   fairness,
 			LeadsTo:    leadsTo,
+			Start:      start,
 			Search: explore.Options{
 				MaxDepth:  f.maxDepth,
 				MaxStates: f.maxStates,
@@ -275,6 +305,43 @@ func planCheck(specName string, f *checkFlags, extra map[string]int) (*checkPlan
 			},
 		},
 	}, nil
+}
+
+// readStart reads the configuration a check --start begins from: state
+// index (negative: from the end) of the trace in path, which must be a
+// trace of the same spec with the same parameters.
+func readStart(path string, index int, spec *specs.Spec, values specs.Values, sys *model.System) (*model.State, error) {
+	file, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer file.Close()
+	t, err := reports.ReadTrace(file)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if t.Spec != spec.Name {
+		return nil, fmt.Errorf("%s is a trace of %s, not of %s", path, t.Spec, spec.Name)
+	}
+	if got := specs.Values(t.Params); !maps.Equal(got, values) {
+		return nil, fmt.Errorf("%s has parameters %s, but this check has %s (give the same with -p)", path, got, values)
+	}
+	i := index
+	if i < 0 {
+		i += len(t.States)
+	}
+	if i < 0 || i >= len(t.States) {
+		return nil, fmt.Errorf("%s has states 0..%d; --start-state %d is not one of them", path, len(t.States)-1, index)
+	}
+	snap, err := t.States[i].Snapshot()
+	if err != nil {
+		return nil, fmt.Errorf("%s, state %d: %w", path, i, err)
+	}
+	st, err := sys.Encode(snap)
+	if err != nil {
+		return nil, fmt.Errorf("%s, state %d: %w", path, i, err)
+	}
+	return st, nil
 }
 
 func runCheck(cmd *cobra.Command, specName string, f *checkFlags) error {

@@ -31,7 +31,7 @@ search before any violation was found: the verdicts are "unknown".`,
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return &exitError{code: exitUsage, err: err}
 	})
-	root.AddCommand(newListCmd(), newCheckCmd(), newTraceCmd(), newRegressCmd(), newSimulateCmd())
+	root.AddCommand(newListCmd(), newCheckCmd(), newTraceCmd(), newRegressCmd(), newSimulateCmd(), newRoundsCmd())
 	root.CompletionOptions.DisableDefaultCmd = true
 	return root
 }

@@ -160,7 +160,7 @@ func Spec() *specs.Spec {
 			{Name: "n", Default: 3, Min: 2, Max: 6, Doc: "number of processes on the ring"},
 			{Name: "L", Default: 2, Min: 1, Max: 6, Doc: "number of resource units (tokens)"},
 			{Name: "K", Default: 2, Min: 1, Max: 6, Doc: "largest request, 1 ≤ K ≤ L"},
-			{Name: "Cmax", Default: 0, Min: 0, Max: 12, Doc: "channel capacity (0: L+3, every message of a legitimate configuration fits); counters range over 0..n(Cmax+1)-1"},
+			{Name: "Cmax", Default: 0, Min: 0, Max: 32, Doc: "channel capacity (0: L+3, every message of a legitimate configuration fits); counters range over 0..n(Cmax+1)-1"},
 			{Name: "staycs", Default: 0, Min: 0, Max: 1, Doc: "1: processes may stay in their critical section forever (leaving is optional), for (k,L)-liveness"},
 		},
 		Legitimacy: "one privilege in counter flushing's legitimate pattern, unmarked, root not resetting; local states consistent; exactly L Tokens, one Pusher, one Priority; the root's counts plus those still ahead of the privilege exactly L, 1, 1",
@@ -182,6 +182,7 @@ func Spec() *specs.Spec {
 				Source: "§2: stabilizes from any configuration in at most 4n rounds"},
 		},
 		StabilizationBound: "4n rounds (seed 001, §2)",
+		RoundsBound:        func(p specs.Values) int { return 4 * p["n"] },
 		Build:              Build,
 	}
 }

@@ -30,7 +30,7 @@ func Spec() *specs.Spec {
 			{Name: "n", Default: 3, Min: 2, Max: 5, Doc: "number of processes on the ring; process 0 is Root"},
 			{Name: "L", Default: 2, Min: 1, Max: 4, Doc: "ℓ, the number of resource units (tokens)"},
 			{Name: "K", Default: 2, Min: 1, Max: 4, Doc: "largest request NEED, 1 ≤ K ≤ ℓ; T_h and T_d range over 0..K"},
-			{Name: "Cmax", Default: 0, Min: 0, Max: 12, Doc: "channel capacity (0: 2ℓ+2, enough that no send of a run from the legitimate initial configuration ever finds its channel full); a send to a full channel is dropped"},
+			{Name: "Cmax", Default: 0, Min: 0, Max: 32, Doc: "channel capacity (0: 2ℓ+2, enough that no send of a run from the legitimate initial configuration ever finds its channel full); a send to a full channel is dropped"},
 			{Name: "MaxSeq", Default: 1, Min: 1, Max: 63, Doc: "CToken sequence numbers range over 0..MaxSeq (bounded counter). 1 suffices from a legitimate configuration; counter flushing from an arbitrary one needs MaxSeq ≥ n(Cmax+1)-1"},
 			{Name: "MaxVc", Default: 0, Min: 0, Max: 4, Doc: "MaxV_c, bound of MyT_c and of Collect's T_c, K ≤ MaxV_c ≤ ℓ (0: ℓ); MyT_a and Allocate's T_a range over 0..min(2·MaxV_c, ℓ)"},
 			{Name: "staycs", Default: 0, Min: 0, Max: 1, Doc: "1: leaving the critical section is optional (processes may stay in it forever, Definition 2(b)); 0: critical sections are finite"},
@@ -58,6 +58,7 @@ func Spec() *specs.Spec {
 				Source: "§3, Proof Outline: stabilizes from any configuration in at most 5n (five CToken traversals)"},
 		},
 		StabilizationBound: "5n (five CToken traversals, §3 Proof Outline)",
+		RoundsBound:        func(p specs.Values) int { return 5 * p["n"] },
 		Build:              Build,
 	}
 }

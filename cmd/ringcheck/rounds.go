@@ -1,0 +1,257 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ringcheck/ringcheck/explore"
+	"github.com/ringcheck/ringcheck/invariants"
+	"github.com/ringcheck/ringcheck/reports"
+)
+
+// roundsFlags are the rounds command's flags, as given.
+type roundsFlags struct {
+	params    []string
+	runs      int
+	run       int
+	seed      uint64
+	maxRounds int
+	order     string
+	fill      int
+	overflow  string
+	asJSON    bool
+	tracePath string
+}
+
+func newRoundsCmd() *cobra.Command {
+	var f roundsFlags
+	cmd := &cobra.Command{
+		Use:   "rounds SPEC",
+		Short: "Search for slow stabilization, in the papers' rounds (evidence, not proof)",
+		Long: `Measure how many rounds SPEC takes to reach its legitimacy predicate L from
+--runs uniformly random configurations (channel contents included), in the
+round model of the papers on self-stabilizing message passing: a round is
+the time the slowest process takes to act, and an action receives the
+messages present in the process's channels, changes its state and sends.
+
+In each round every process acts once, in --order: backward (process n-1
+first, down to 0: against the ring's direction, so a message moves one hop
+per round) or shuffled (a random order every round). A process's action is
+a run of its own model steps: with probability 1/2 one step of the
+application (request, leave), then its first enabled protocol action again
+and again until it has none, so that it receives every message present. A
+process with nothing to do acts trivially. L is tested between actions;
+the round in which L is reached counts.
+
+The most rounds found is a lower bound on the worst case, not the worst
+case, which needs every configuration and every schedule ('check --check
+convergence' computes it where the full space can be swept). When the spec
+states its paper's bound in rounds (4n for kl-ddhl, 5n for kl-dhv), a run
+that takes more refutes the bound for that execution; --trace FILE writes
+the slowest run, with its round ends, for 'ringcheck trace'.
+
+A run that ends in a configuration outside L with no enabled step is a
+deadlock, which violates convergence. --overflow error makes a send to a
+full channel end its run (reported): with a capacity larger than --fill,
+it checks that the runs lose no message, as on the reliable links most
+papers assume once the faults have ended.
+
+Exit status: 0 no run exceeded the paper's bound or deadlocked (and, for a
+spec with no bound, every run reached L); 1 a run exceeded the bound,
+deadlocked outside L or overflowed a channel whose policy is error; 2 bad usage,
+unknown spec or bad parameter; 3 Ctrl-C stopped the search, or a run of a
+spec with no bound did not reach L within --max-rounds.`,
+		Example: `  ringcheck rounds kl-ddhl --runs 10000
+  ringcheck rounds kl-dhv -p MaxSeq=20 --order shuffled --trace slow.json`,
+		Args: exactArgs(1, "rounds needs exactly one SPEC (see 'ringcheck list')"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runRounds(cmd, args[0], &f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringArrayVarP(&f.params, "param", "p", nil, "set a spec parameter, as name=value (repeatable)")
+	fl.IntVar(&f.runs, "runs", 1000, "the number of runs, each from its own random configuration")
+	fl.IntVar(&f.run, "run", -1, "replay only this run of a search with the same seed and flags (runs are numbered from 0), as the summary names the slowest")
+	fl.Uint64Var(&f.seed, "seed", 1, "seed of the random choices (the same seed gives the same runs)")
+	fl.IntVar(&f.maxRounds, "max-rounds", 0, "end a run that has not reached L after this many rounds (0: ten times the paper's bound, at least 100)")
+	fl.StringVar(&f.order, "order", "backward", "the order in which the processes act within a round: backward or shuffled")
+	fl.IntVar(&f.fill, "fill", 0, "start from random configurations with at most this many messages per channel (0: up to the capacity, the full space)")
+	fl.StringVar(&f.overflow, "overflow", "", "override the spec's policy for a send to a full channel: drop, block or error (error ends the run and says so)")
+	fl.BoolVar(&f.asJSON, "json", false, "print the result as one JSON object")
+	fl.StringVar(&f.tracePath, "trace", "", "write the slowest run to this file, as JSON with its round ends")
+	return cmd
+}
+
+// roundsJSON is rounds --json's object.
+type roundsJSON struct {
+	Spec       string         `json:"spec"`
+	Params     map[string]int `json:"params"`
+	Order      string         `json:"order"`
+	Seed       uint64         `json:"seed"`
+	RoundLimit int            `json:"round_limit"`
+	Runs       int            `json:"runs"`
+	Reached    int            `json:"reached"`
+	NotReached int            `json:"not_reached"`
+	Deadlocks  int            `json:"deadlocks"`
+	Overflows  int            `json:"overflows"`
+	Fill       int            `json:"fill,omitempty"`
+	MinRounds  int            `json:"min_rounds"`
+	MeanRounds float64        `json:"mean_rounds"`
+	MaxRounds  int            `json:"max_rounds"`
+	Bound      *int           `json:"bound,omitempty"`
+	Exceeded   int            `json:"exceeded"`
+	Slowest    int            `json:"slowest_run"`
+	Stopped    bool           `json:"stopped"`
+}
+
+// roundsOutcome is what runRounds measured, ready to print.
+type roundsOutcome struct {
+	res                                    *explore.RoundResult
+	reached, lo, hi, notReached, deadlocks int
+	mean                                   float64
+	bound                                  int // 0: the spec states none
+	exceeded, overflows                    int
+	order                                  explore.SweepOrder
+	maxRounds                              int
+}
+
+func runRounds(cmd *cobra.Command, specName string, f *roundsFlags) error {
+	if f.runs < 1 || f.maxRounds < 0 || f.fill < 0 || f.run < -1 {
+		return usageError("--runs must be at least 1, and --run, --max-rounds and --fill not negative")
+	}
+	first, runs := 0, f.runs
+	if f.run >= 0 {
+		first, runs = f.run, 1
+	}
+	order, err := explore.ParseSweepOrder(f.order)
+	if err != nil {
+		return usageError("--order: %v", err)
+	}
+	plan, err := planCheck(specName, &checkFlags{
+		params: f.params, checks: string(invariants.Deadlock), from: string(invariants.FromAll), fromSet: true,
+		daemon: "central", fairness: string(invariants.NoFairness), traceFormat: "json", overflow: f.overflow,
+		workers: 1, tracePath: f.tracePath, drawn: true,
+	}, nil)
+	if err != nil {
+		return err
+	}
+	sys := plan.sys
+	if sys.Legitimate == nil {
+		return usageError("spec %s declares no legitimacy predicate: rounds measures the time to reach it", sys.Name)
+	}
+	out := roundsOutcome{order: order, maxRounds: f.maxRounds}
+	if plan.spec.RoundsBound != nil {
+		out.bound = plan.spec.RoundsBound(plan.values)
+	}
+	if out.maxRounds == 0 {
+		out.maxRounds = max(100, 10*out.bound)
+	}
+	opts := explore.RoundOptions{Runs: runs, First: first, Seed: f.seed, MaxRounds: out.maxRounds, Order: order, Fill: f.fill}
+	res, err := explore.SearchRounds(cmd.Context(), sys, opts, sys.Legitimate.Holds)
+	if err != nil {
+		return &exitError{code: exitUsage, err: err}
+	}
+	out.res = res
+	out.reached, out.lo, out.hi, out.mean, out.notReached, out.deadlocks = res.Summary()
+	out.overflows = res.Overflows()
+	for _, run := range res.Runs {
+		if out.bound > 0 && !run.Overflow && (run.Rounds > out.bound || !run.Reached && !run.Deadlock && run.Rounds >= out.bound) {
+			out.exceeded++
+		}
+	}
+
+	var trace *reports.Trace
+	if w := res.Witness; w != nil {
+		trace = reports.NewTrace(sys, plan.values, "stabilization", &invariants.Counterexample{
+			Kind: invariants.Path, States: w.States, Steps: w.Steps,
+		})
+		trace.Start, trace.RoundEnds = "random", w.RoundEnds
+	}
+	stdout := cmd.OutOrStdout()
+	if f.asJSON {
+		err = writeRoundsJSON(stdout, plan, f, &out)
+	} else {
+		err = writeRoundsText(stdout, plan, f, &out)
+	}
+	if err != nil {
+		return &exitError{code: exitUsage, err: fmt.Errorf("writing the result: %w", err)}
+	}
+	if f.tracePath != "" && trace != nil {
+		if err := writeSimTrace(f.tracePath, trace); err != nil {
+			// The outcome stands whatever happens to the file.
+			fmt.Fprintf(cmd.ErrOrStderr(), "ringcheck: %v\n", err)
+		}
+	}
+	unknown := res.Stopped || out.bound == 0 && out.notReached > 0
+	return verdictExit(out.exceeded > 0 || out.deadlocks > 0 || out.overflows > 0, unknown)
+}
+
+func writeRoundsJSON(w io.Writer, plan *checkPlan, f *roundsFlags, o *roundsOutcome) error {
+	out := roundsJSON{
+		Spec: plan.sys.Name, Params: plan.values, Order: o.order.String(), Seed: f.seed, RoundLimit: o.maxRounds,
+		Runs: len(o.res.Runs), Reached: o.reached, NotReached: o.notReached, Deadlocks: o.deadlocks,
+		Overflows: o.overflows, Fill: f.fill,
+		MinRounds: o.lo, MeanRounds: o.mean, MaxRounds: o.hi, Exceeded: o.exceeded,
+		Slowest: -1, Stopped: o.res.Stopped,
+	}
+	if o.bound > 0 {
+		out.Bound = &o.bound
+	}
+	if o.res.Witness != nil {
+		out.Slowest = o.res.Witness.Run
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+func writeRoundsText(w io.Writer, plan *checkPlan, f *roundsFlags, o *roundsOutcome) error {
+	p := &simPrinter{w: w}
+	from := "random configurations"
+	if f.fill > 0 {
+		from = fmt.Sprintf("random configurations with at most %d message%s per channel", f.fill, plurals(f.fill))
+	}
+	p.printf("%s  %s  rounds from %s, %s order, seed %d\n", plan.sys.Name, plan.values, from, o.order, f.seed)
+	if f.run >= 0 {
+		p.printf("  run %d alone\n", f.run)
+	}
+	p.printf("  %d run%s: %d reached L", len(o.res.Runs), plurals(len(o.res.Runs)), o.reached)
+	if o.reached > 0 {
+		p.printf(" in min %d / mean %.1f / max %d rounds", o.lo, o.mean, o.hi)
+	}
+	p.printf("; %d did not within %d rounds (%d in a deadlock", o.notReached, o.maxRounds, o.deadlocks)
+	if o.overflows > 0 {
+		p.printf(", %d at a send that overflowed a channel", o.overflows)
+	}
+	p.printf(")\n")
+	if o.bound > 0 {
+		p.printf("  the paper's bound: %s = %d rounds here; %d run%s exceeded it\n",
+			plan.spec.StabilizationBound, o.bound, o.exceeded, plurals(o.exceeded))
+	}
+	if s := o.res.Slowest; s >= 0 {
+		run := o.res.Runs[s]
+		s = o.res.Witness.Run
+		what := fmt.Sprintf("reached L in round %d", run.Rounds)
+		switch {
+		case run.Overflow:
+			what = fmt.Sprintf("overflowed a channel in round %d", run.Rounds)
+		case run.Deadlock:
+			what = fmt.Sprintf("deadlocked outside L in round %d", run.Rounds)
+		case !run.Reached:
+			what = fmt.Sprintf("had not reached L after %d rounds", run.Rounds)
+		}
+		p.printf("  slowest: run %d %s, %d steps", s, what, run.Steps)
+		if f.tracePath != "" {
+			p.printf(" (written to %s)", f.tracePath)
+		}
+		p.printf("\n")
+	}
+	if o.res.Stopped {
+		p.printf("  stopped after %d of %d runs\n", len(o.res.Runs), f.runs)
+	}
+	p.printf("  (a lower bound on the worst case from random configurations: evidence, not proof)\n")
+	return p.err
+}
