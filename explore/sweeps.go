@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/ringcheck/ringcheck/model"
 )
@@ -59,6 +60,11 @@ type RoundOptions struct {
 	MaxRounds int
 	// Order is the order of the processes within a round.
 	Order SweepOrder
+	// Invariants are evaluated at the end of every action, and
+	// RoundRun.LastViolated records, for each, the last round in which it
+	// failed: a state invariant failing after a paper's bound shows the
+	// run still misbehaving then, whatever the legitimacy predicate says.
+	Invariants []model.Predicate
 	// Fill, if positive, bounds the messages in each channel of the random
 	// configurations a run starts from (uniform among those; 0: the
 	// channel's capacity, the full space).
@@ -82,6 +88,11 @@ type RoundRun struct {
 	Overflow bool
 	// Steps is the number of model steps the run took.
 	Steps int
+	// LastViolated[i] is the last round at whose action's end
+	// Invariants[i] failed (0: in the first configuration only), or -1 if
+	// it never did. The run goes on until L holds, so this is at most
+	// Rounds.
+	LastViolated []int
 }
 
 // RoundWitness is the execution of the slowest run, step by step.
@@ -208,12 +219,25 @@ func SearchRounds(ctx context.Context, sys *model.System, opts RoundOptions, leg
 		if err != nil {
 			return res, err
 		}
-		if again != res.Runs[res.Slowest] {
+		if !again.same(res.Runs[res.Slowest]) {
 			return res, fmt.Errorf("rounds: run %d is not reproducible (a spec that is not a pure function?)", w.Run)
 		}
 		res.Witness = w
 	}
 	return res, nil
+}
+
+// LatestViolation returns, for invariant i of the options, the run (its
+// index in Runs) that violated it latest and the round it last did so;
+// -1, -1 if no run violated it.
+func (r *RoundResult) LatestViolation(i int) (run, round int) {
+	run, round = -1, -1
+	for k, x := range r.Runs {
+		if x.LastViolated[i] > round {
+			run, round = k, x.LastViolated[i]
+		}
+	}
+	return run, round
 }
 
 // Overflows is the number of runs that ended at a step overflowing a
@@ -226,6 +250,12 @@ func (r *RoundResult) Overflows() int {
 		}
 	}
 	return n
+}
+
+// same reports whether two runs had the same outcome.
+func (a RoundRun) same(b RoundRun) bool {
+	return a.Rounds == b.Rounds && a.Reached == b.Reached && a.Deadlock == b.Deadlock &&
+		a.Overflow == b.Overflow && a.Steps == b.Steps && slices.Equal(a.LastViolated, b.LastViolated)
 }
 
 // slower reports whether run a is slower than b: a did not reach L and b
@@ -277,7 +307,10 @@ func (rs *roundSearcher) run(i int, w *RoundWitness) (RoundRun, error) {
 	}
 	rs.pcg.Seed(rs.opts.Seed, uint64(i))
 	rs.overflowed = false
-	var r RoundRun
+	r := RoundRun{LastViolated: make([]int, len(rs.opts.Invariants))}
+	for i := range r.LastViolated {
+		r.LastViolated[i] = -1
+	}
 	if rs.opts.Fill > 0 {
 		rs.sys.RandomConfigurationUpTo(rs.rng, rs.cur, rs.opts.Fill)
 	} else {
@@ -286,6 +319,7 @@ func (rs *roundSearcher) run(i int, w *RoundWitness) (RoundRun, error) {
 	if w != nil {
 		w.States = append(w.States[:0], rs.cur.Clone())
 	}
+	rs.judge(&r)
 	if rs.legit(rs.cur) {
 		r.Reached = true
 		return r, nil
@@ -311,7 +345,11 @@ func (rs *roundSearcher) run(i int, w *RoundWitness) (RoundRun, error) {
 				}
 				return r, nil
 			}
-			if steps > 0 && rs.legit(rs.cur) {
+			if steps == 0 {
+				continue
+			}
+			rs.judge(&r)
+			if rs.legit(rs.cur) {
 				r.Reached = true
 				break
 			}
@@ -336,6 +374,16 @@ func (rs *roundSearcher) run(i int, w *RoundWitness) (RoundRun, error) {
 		}
 	}
 	return r, nil
+}
+
+// judge records the invariants the current configuration violates as
+// violated in the current round.
+func (rs *roundSearcher) judge(r *RoundRun) {
+	for i := range rs.opts.Invariants {
+		if !rs.opts.Invariants[i].Holds(rs.cur) {
+			r.LastViolated[i] = r.Rounds
+		}
+	}
 }
 
 // arrange sets the order of the processes for the next round.

@@ -56,7 +56,7 @@ func TestSearchRoundsReproducible(t *testing.T) {
 	}
 	for _, i := range []int{0, 17, a.Slowest, 199} {
 		one := searchRounds(t, sys, explore.RoundOptions{Runs: 1, First: i, Seed: 4, MaxRounds: 120})
-		if one.Runs[0] != a.Runs[i] || one.Witness.Run != i {
+		if !reflect.DeepEqual(one.Runs[0], a.Runs[i]) || one.Witness.Run != i {
 			t.Fatalf("run %d alone: %+v (witness of run %d), in the search: %+v", i, one.Runs[0], one.Witness.Run, a.Runs[i])
 		}
 	}
@@ -83,7 +83,7 @@ func TestSearchRoundsWitnessesVerify(t *testing.T) {
 	for _, order := range []explore.SweepOrder{explore.Backward, explore.Shuffled} {
 		several := false
 		for i := range 150 {
-			res := searchRounds(t, sys, explore.RoundOptions{Runs: 1, First: i, Seed: 2, MaxRounds: 120, Order: order})
+			res := searchRounds(t, sys, explore.RoundOptions{Runs: 1, First: i, Seed: 2, MaxRounds: 120, Order: order, Invariants: sys.Invariants})
 			run, w := res.Runs[0], res.Witness
 			got, err := explore.VerifyRounds(sys, w, sys.Legitimate.Holds)
 			if err != nil {
@@ -91,6 +91,16 @@ func TestSearchRoundsWitnessesVerify(t *testing.T) {
 			}
 			if !run.Reached || got != run.Rounds || len(w.RoundEnds) != run.Rounds || len(w.Steps) != run.Steps {
 				t.Fatalf("%s run %d: %+v, but its witness reaches L in round %d with %d rounds and %d steps", order, i, run, got, len(w.RoundEnds), len(w.Steps))
+			}
+			// The invariants: units-in-use, then legitimate, which is L:
+			// it fails last in the round before L or in L's own.
+			for k, last := range run.LastViolated {
+				if last > run.Rounds {
+					t.Fatalf("%s run %d: invariant %d violated in round %d, after L in round %d", order, i, k, last, run.Rounds)
+				}
+			}
+			if last := run.LastViolated[1]; run.Rounds > 0 && last != run.Rounds && last != run.Rounds-1 {
+				t.Fatalf("%s run %d: L reached in round %d, but legitimate last fails in round %d", order, i, run.Rounds, last)
 			}
 			for k := 1; k < len(w.Steps); k++ {
 				several = several || w.Steps[k].Moves[0].Proc == w.Steps[k-1].Moves[0].Proc

@@ -327,3 +327,63 @@ func TestRandomConfigurationUpToIsUniformOverItsSubspace(t *testing.T) {
 		}
 	}
 }
+
+// TestEncodeInvertsDecode: every configuration of a system with an
+// enumeration, a message with fields and bounded channels comes back from
+// its decoded form; and snapshots that do not fit the system are refused
+// with a reason.
+func TestEncodeInvertsDecode(t *testing.T) {
+	b := model.NewBuilder("tiny", model.UniRing, 2)
+	b.Var("mode", model.Enum("idle", "busy"))
+	b.Var("x", model.IntRange(-1, 1))
+	tok := b.Message("Tok", model.Var{Name: "c", Domain: model.IntRange(0, 2)})
+	b.Message("Ack")
+	b.LinkChannels(2, model.Drop, tok)
+	b.Action(model.Action{Name: "noop", Guard: func(*model.Ctx) bool { return false }, Effect: func(*model.Ctx, int) {}})
+	b.Initial(func(*model.System, *model.State) {})
+	sys, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	st := sys.NewState()
+	for range 500 {
+		sys.RandomConfiguration(rng, st)
+		got, err := sys.Encode(sys.Decode(st))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !got.Equal(st) {
+			t.Fatalf("Encode(Decode(s)) differs from s")
+		}
+	}
+	good := func() model.Snapshot {
+		st := sys.NewState()
+		st.Push(0, sys.Msg(0, 2))
+		return sys.Decode(st)
+	}
+	for name, spoil := range map[string]func(s *model.Snapshot){
+		"a process missing":    func(s *model.Snapshot) { s.Processes = s.Processes[:1] },
+		"a process renumbered": func(s *model.Snapshot) { s.Processes[1].ID = 0 },
+		"a variable renamed":   func(s *model.Snapshot) { s.Processes[0].Vars[1].Name = "y" },
+		"a value outside":      func(s *model.Snapshot) { s.Processes[0].Vars[1].Int = 2 },
+		"an unknown label":     func(s *model.Snapshot) { s.Processes[0].Vars[0].Text = "asleep" },
+		"an unknown message":   func(s *model.Snapshot) { s.Channels[0].Messages[0].Type = "Nack" },
+		"a field missing":      func(s *model.Snapshot) { s.Channels[0].Messages[0].Fields = nil },
+		"a field outside":      func(s *model.Snapshot) { s.Channels[0].Messages[0].Fields[0].Int = 3 },
+		"a channel reversed":   func(s *model.Snapshot) { s.Channels[0].From, s.Channels[0].To = 1, 0 },
+		"a channel overfull": func(s *model.Snapshot) {
+			m := s.Channels[0].Messages[0]
+			s.Channels[0].Messages = append(s.Channels[0].Messages, m, m)
+		},
+	} {
+		snap := good()
+		if _, err := sys.Encode(snap); err != nil {
+			t.Fatalf("the unspoiled snapshot: %v", err)
+		}
+		spoil(&snap)
+		if _, err := sys.Encode(snap); err == nil {
+			t.Errorf("%s: encoded", name)
+		}
+	}
+}

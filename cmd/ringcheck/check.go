@@ -286,7 +286,7 @@ func planCheck(specName string, f *checkFlags, extra map[string]int) (*checkPlan
 			if sys.LegitimateConfigurations != nil {
 				also = " (closure alone is decided from the spec's enumeration of L: --check closure)"
 			}
-			return nil, usageError("spec %s (%s): the full configuration space has about 10^%.0f configurations, too many to sweep%s; 'ringcheck simulate %s --fault-at N' gives randomized evidence", spec.Name, values, sys.ConfigurationsLog10(), also, spec.Name)
+			return nil, usageError("spec %s (%s): the full configuration space has about 10^%.0f configurations, too many to sweep%s; 'ringcheck rounds %s' measures recovery from random configurations, and check --start FILE decides convergence from one of them", spec.Name, values, sys.ConfigurationsLog10(), also, spec.Name)
 		}
 	}
 	return &checkPlan{

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
@@ -40,6 +41,8 @@ with what the manifest expects: a regression gate.
       spec: kl-naive
       params: {n: 5, L: 5, K: 3}     # optional; the spec's defaults otherwise
       from: init                     # optional: init or all, as check --from
+      start: testdata/config.json    # optional, instead of from: a trace file (relative
+                                     #   to the manifest) whose first state starts the check
       daemon: central                # optional: central, distributed, synchronous
       fairness: weak                 # optional: none, weak, strong
       leads_to: requesting,inCS      # optional, with a leads-to entry in expect
@@ -345,7 +348,7 @@ func parseManifest(file string, data []byte) ([]*regressCase, error) {
 	return cases, nil
 }
 
-var caseFields = []string{"name", "spec", "params", "from", "daemon", "fairness", "leads_to", "overflow",
+var caseFields = []string{"name", "spec", "params", "from", "start", "daemon", "fairness", "leads_to", "overflow",
 	"max_depth", "max_states", "time_limit", "expect", "states", "worst_case_steps", "worst_case_rounds", "budget"}
 
 func parseCase(file, at string, n ast.Node, reg *specs.Registry) (*regressCase, error) {
@@ -458,6 +461,16 @@ func parseCase(file, at string, n ast.Node, reg *specs.Registry) (*regressCase, 
 			return nil, errAt(kv.Value, "from", "%q is not one of init, all", s)
 		}
 		c.flags.from, c.flags.fromSet = s, true
+	}
+	if s, kv, err := str("start"); err != nil {
+		return nil, err
+	} else if kv != nil {
+		if c.flags.fromSet {
+			return nil, errAt(kv.Value, "start", "from and start both say where the check starts: give one")
+		}
+		// A trace file, relative to the manifest; its first configuration
+		// is where the check starts.
+		c.flags.start = filepath.Join(filepath.Dir(file), s)
 	}
 	if s, kv, err := str("daemon"); err != nil {
 		return nil, err

@@ -44,7 +44,10 @@ a run of its own model steps: with probability 1/2 one step of the
 application (request, leave), then its first enabled protocol action again
 and again until it has none, so that it receives every message present. A
 process with nothing to do acts trivially. L is tested between actions;
-the round in which L is reached counts.
+the round in which L is reached counts. The spec's state invariants are
+tested there too: the summary names the latest round at whose end a run
+still violated one, which shows incorrect behaviour after a bound whatever
+the legitimacy predicate says.
 
 The most rounds found is a lower bound on the worst case, not the worst
 case, which needs every configuration and every schedule ('check --check
@@ -104,7 +107,17 @@ type roundsJSON struct {
 	Bound      *int           `json:"bound,omitempty"`
 	Exceeded   int            `json:"exceeded"`
 	Slowest    int            `json:"slowest_run"`
-	Stopped    bool           `json:"stopped"`
+	// Latest holds, per state invariant, the latest round at whose end a
+	// run violated it, and that run (both -1 if none did).
+	Latest  []violationJSONRounds `json:"latest_violations"`
+	Stopped bool                  `json:"stopped"`
+}
+
+// violationJSONRounds is the latest violation of one state invariant.
+type violationJSONRounds struct {
+	Invariant string `json:"invariant"`
+	Round     int    `json:"round"`
+	Run       int    `json:"run"`
 }
 
 // roundsOutcome is what runRounds measured, ready to print.
@@ -114,6 +127,7 @@ type roundsOutcome struct {
 	mean                                   float64
 	bound                                  int // 0: the spec states none
 	exceeded, overflows                    int
+	latest                                 []violationJSONRounds
 	order                                  explore.SweepOrder
 	maxRounds                              int
 }
@@ -149,7 +163,7 @@ func runRounds(cmd *cobra.Command, specName string, f *roundsFlags) error {
 	if out.maxRounds == 0 {
 		out.maxRounds = max(100, 10*out.bound)
 	}
-	opts := explore.RoundOptions{Runs: runs, First: first, Seed: f.seed, MaxRounds: out.maxRounds, Order: order, Fill: f.fill}
+	opts := explore.RoundOptions{Runs: runs, First: first, Seed: f.seed, MaxRounds: out.maxRounds, Order: order, Fill: f.fill, Invariants: sys.Invariants}
 	res, err := explore.SearchRounds(cmd.Context(), sys, opts, sys.Legitimate.Holds)
 	if err != nil {
 		return &exitError{code: exitUsage, err: err}
@@ -157,6 +171,14 @@ func runRounds(cmd *cobra.Command, specName string, f *roundsFlags) error {
 	out.res = res
 	out.reached, out.lo, out.hi, out.mean, out.notReached, out.deadlocks = res.Summary()
 	out.overflows = res.Overflows()
+	for i, inv := range sys.Invariants {
+		v := violationJSONRounds{Invariant: inv.Name}
+		v.Run, v.Round = res.LatestViolation(i)
+		if v.Run >= 0 {
+			v.Run += first
+		}
+		out.latest = append(out.latest, v)
+	}
 	for _, run := range res.Runs {
 		if out.bound > 0 && !run.Overflow && (run.Rounds > out.bound || !run.Reached && !run.Deadlock && run.Rounds >= out.bound) {
 			out.exceeded++
@@ -195,7 +217,7 @@ func writeRoundsJSON(w io.Writer, plan *checkPlan, f *roundsFlags, o *roundsOutc
 		Runs: len(o.res.Runs), Reached: o.reached, NotReached: o.notReached, Deadlocks: o.deadlocks,
 		Overflows: o.overflows, Fill: f.fill,
 		MinRounds: o.lo, MeanRounds: o.mean, MaxRounds: o.hi, Exceeded: o.exceeded,
-		Slowest: -1, Stopped: o.res.Stopped,
+		Slowest: -1, Stopped: o.res.Stopped, Latest: o.latest,
 	}
 	if o.bound > 0 {
 		out.Bound = &o.bound
@@ -248,6 +270,13 @@ func writeRoundsText(w io.Writer, plan *checkPlan, f *roundsFlags, o *roundsOutc
 			p.printf(" (written to %s)", f.tracePath)
 		}
 		p.printf("\n")
+	}
+	for _, v := range o.latest {
+		if v.Run < 0 {
+			p.printf("  invariant %s: never violated at the end of an action\n", v.Invariant)
+			continue
+		}
+		p.printf("  invariant %s: violated as late as the end of round %d (run %d)\n", v.Invariant, v.Round, v.Run)
 	}
 	if o.res.Stopped {
 		p.printf("  stopped after %d of %d runs\n", len(o.res.Runs), f.runs)

@@ -13,6 +13,7 @@ package spectest
 
 import (
 	"context"
+	"os"
 	"runtime"
 	"testing"
 	"time"
@@ -20,6 +21,7 @@ import (
 	"github.com/ringcheck/ringcheck/explore"
 	"github.com/ringcheck/ringcheck/invariants"
 	"github.com/ringcheck/ringcheck/model"
+	"github.com/ringcheck/ringcheck/reports"
 	"github.com/ringcheck/ringcheck/specs"
 )
 
@@ -287,4 +289,33 @@ func SingleEdits(sys *model.System, s *model.State, letters []model.Msg, visit f
 			}
 		}
 	}
+}
+
+// LoadConfiguration reads configuration index (negative: from the end) of
+// the trace file path, as 'check --start' does, and encodes it for sys,
+// whatever parameters the trace names: the caller vouches that sys has the
+// same variables, messages and domains.
+func LoadConfiguration(tb testing.TB, sys *model.System, path string, index int) *model.State {
+	tb.Helper()
+	file, err := os.Open(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer file.Close()
+	t, err := reports.ReadTrace(file)
+	if err != nil {
+		tb.Fatalf("%s: %v", path, err)
+	}
+	if index < 0 {
+		index += len(t.States)
+	}
+	snap, err := t.States[index].Snapshot()
+	if err != nil {
+		tb.Fatalf("%s: %v", path, err)
+	}
+	st, err := sys.Encode(snap)
+	if err != nil {
+		tb.Fatalf("%s: %v", path, err)
+	}
+	return st
 }
