@@ -39,6 +39,13 @@ type Claim struct {
 	// counterexample), or OutOfReach when the instance's full configuration
 	// space is too large to enumerate. Empty: ringcheck agrees.
 	Found string
+	// Start, for a claim about every configuration that ringcheck refutes
+	// although the full space cannot be enumerated, returns the
+	// configuration of the built system the refutation starts from: the
+	// checker decides the claim from it alone (a fair execution from there
+	// that never reaches L violates convergence from every configuration),
+	// and Found is the verdict it reaches.
+	Start func(sys *model.System) (*model.State, error)
 }
 
 // OutOfReach is Claim.Found for a claim about every configuration of an

@@ -30,6 +30,9 @@ type listedClaim struct {
 	// Found is ringcheck's verdict where it differs from the paper's, or
 	// "out-of-reach".
 	Found string `json:"found,omitempty"`
+	// FoundFromOneConfiguration: Found was decided from one configuration
+	// kept with the spec (a claim about every configuration refuted there).
+	FoundFromOneConfiguration bool `json:"found_from_one_configuration,omitempty"`
 }
 
 // listedAction is an action's name, kind and role under fairness.
@@ -126,8 +129,12 @@ func newListCmd() *cobra.Command {
 					switch c.Found {
 					case "":
 					case specs.OutOfReach:
-						fmt.Fprintf(out, "              ringcheck: out of reach (the full configuration space is too large; see 'simulate --fault-at')\n")
+						fmt.Fprintf(out, "              ringcheck: out of reach (the full configuration space is too large; see 'rounds' and 'simulate --fault-at')\n")
 					default:
+						if c.Start != nil {
+							fmt.Fprintf(out, "              ringcheck: %s, from a configuration kept with the spec (a finding: see the README)\n", c.Found)
+							break
+						}
 						fmt.Fprintf(out, "              ringcheck: %s (a finding: see the README)\n", c.Found)
 					}
 				}
@@ -148,7 +155,7 @@ func listed(s *specs.Spec) (listedSpec, error) {
 		l.Params = append(l.Params, listedParam{Name: p.Name, Default: p.Default, Min: p.Min, Max: p.Max, Doc: p.Doc})
 	}
 	for _, c := range s.Claims {
-		l.Claims = append(l.Claims, listedClaim{Property: c.Property, Verdict: c.Verdict, Params: c.Params, From: c.From, Fairness: c.Fairness, Source: c.Source, Found: c.Found})
+		l.Claims = append(l.Claims, listedClaim{Property: c.Property, Verdict: c.Verdict, Params: c.Params, From: c.From, Fairness: c.Fairness, Source: c.Source, Found: c.Found, FoundFromOneConfiguration: c.Start != nil})
 	}
 	vals, err := s.Resolve(nil)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ringcheck/ringcheck/explore"
 	"github.com/ringcheck/ringcheck/invariants"
+	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/specs"
 	"github.com/ringcheck/ringcheck/specs/catalog"
 )
@@ -65,8 +66,9 @@ func TestEverySpecIsWellDeclared(t *testing.T) {
 // complete search. A claim the checker refutes is a finding: it is marked
 // in the claim (Found), written up in the README's findings, and kept in a
 // test of its own; here the checker must reach exactly the verdict Found
-// records. A claim marked out of reach must really be: its full space does
-// not fit in 63 bits.
+// records (from the claim's start configuration when it has one: a claim
+// about every configuration is refuted by one). A claim marked out of
+// reach must really be: its full space does not fit in 63 bits.
 func TestClaimsAgreeWithTheChecker(t *testing.T) {
 	reg, err := catalog.Registry()
 	if err != nil {
@@ -95,6 +97,19 @@ func TestClaimsAgreeWithTheChecker(t *testing.T) {
 					want = c.Found
 				}
 				from, _ := invariants.ParseFrom(c.From)
+				var start []*model.State
+				if c.Start != nil {
+					// Refuted from one configuration: the checker decides
+					// the claim from it alone.
+					if c.Found != string(invariants.Violated) || from != invariants.FromAll {
+						t.Fatalf("a claim with a start configuration must be about every configuration and found violated")
+					}
+					st, err := c.Start(sys)
+					if err != nil {
+						t.Fatal(err)
+					}
+					from, start = invariants.FromGiven, []*model.State{st}
+				}
 				fairness := invariants.NoFairness
 				if c.Fairness != "" {
 					if fairness, err = invariants.ParseFairness(c.Fairness); err != nil {
@@ -104,6 +119,7 @@ func TestClaimsAgreeWithTheChecker(t *testing.T) {
 				rep, err := invariants.Check(context.Background(), sys, invariants.Options{
 					Properties: []invariants.Property{invariants.Property(c.Property)},
 					From:       from,
+					Start:      start,
 					Fairness:   fairness,
 					Search:     explore.Options{Workers: 2},
 				})

@@ -5,6 +5,7 @@ import (
 
 	"github.com/ringcheck/ringcheck/invariants"
 	"github.com/ringcheck/ringcheck/model"
+	"github.com/ringcheck/ringcheck/specs/kldhv"
 	"github.com/ringcheck/ringcheck/specs/spectest"
 )
 
@@ -40,6 +41,9 @@ func TestNoConvergence(t *testing.T) {
 	} {
 		sys, _ := build(t, "MaxSeq", 20, "fix", tc.fix)
 		start := spectest.LoadConfiguration(t, sys, noConvergence, 0)
+		if built, err := kldhv.NoConvergence(sys); err != nil || !built.Equal(start) {
+			t.Fatalf("NoConvergence (%v) is not the configuration of %s", err, noConvergence)
+		}
 		if sys.Legitimate.Holds(start) {
 			t.Fatal("the configuration is legitimate")
 		}
@@ -67,5 +71,13 @@ func TestNoConvergence(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestNoConvergenceNeedsItsInstance: the configuration exists for n=3 only.
+func TestNoConvergenceNeedsItsInstance(t *testing.T) {
+	sys, _ := build(t, "n", 2, "MaxSeq", 20)
+	if _, err := kldhv.NoConvergence(sys); err == nil {
+		t.Fatal("NoConvergence for n=2: no error")
 	}
 }

@@ -54,7 +54,10 @@ func Spec() *specs.Spec {
 			// ℓ=K=1, with MaxSeq=9 as counter flushing needs there).
 			{Property: "closure", Verdict: "holds", Params: map[string]int{"n": 2, "L": 1, "K": 1, "MaxSeq": 9}, From: "all",
 				Source: "§2.2 and §3: Controller ▷ ℓ-Token-Circulation is self-stabilizing (closure)"},
-			{Property: "convergence", Verdict: "holds", Params: stab, From: "all", Found: specs.OutOfReach,
+			// Decided from one configuration: the paper's protocol never
+			// stabilizes from NoConvergence.
+			{Property: "convergence", Verdict: "holds", Params: stab, From: "all", Fairness: "strong", Found: "violated",
+				Start:  NoConvergence,
 				Source: "§3, Proof Outline: stabilizes from any configuration in at most 5n (five CToken traversals)"},
 		},
 		StabilizationBound: "5n (five CToken traversals, §3 Proof Outline)",
