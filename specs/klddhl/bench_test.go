@@ -1,10 +1,12 @@
 package klddhl_test
 
 import (
+	"context"
 	"fmt"
 	"runtime"
 	"testing"
 
+	"github.com/ringcheck/ringcheck/explore"
 	"github.com/ringcheck/ringcheck/invariants"
 	"github.com/ringcheck/ringcheck/specs"
 	"github.com/ringcheck/ringcheck/specs/klddhl"
@@ -84,5 +86,38 @@ func BenchmarkStarvation(b *testing.B) {
 			b.Fatalf("starvation %s (%s) over %d states; the spec claims it holds, over %d", o.Verdict, o.Reason, rep.Search.States, benchStates)
 		}
 		spectest.ReportCheckMetrics(b, rep.Search.States, elapsed, peak)
+	})
+}
+
+// BenchmarkRounds is 'ringcheck rounds kl-ddhl' on the same instance: runs
+// from random configurations in the paper's round model (backward order),
+// one core, reporting runs and model steps per second and the allocations
+// per run:
+//
+//	go test ./specs/klddhl -run '^$' -bench Rounds -benchmem
+func BenchmarkRounds(b *testing.B) {
+	b.Run(benchName, func(b *testing.B) {
+		sys, err := klddhl.Build(specs.Values{"n": benchN, "L": benchL, "K": benchK, "Cmax": 0, "staycs": 0}, specs.BuildOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		const runs = 1000
+		b.ReportAllocs()
+		b.ResetTimer()
+		steps := 0
+		for i := 0; i < b.N; i++ {
+			res, err := explore.SearchRounds(context.Background(), sys,
+				explore.RoundOptions{Runs: runs, First: i * runs, Seed: 1, MaxRounds: 120, Invariants: sys.Invariants}, sys.Legitimate.Holds)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for _, r := range res.Runs {
+				steps += r.Steps
+			}
+		}
+		secs := b.Elapsed().Seconds()
+		b.ReportMetric(float64(b.N*runs)/secs, "runs/s")
+		b.ReportMetric(float64(steps)/secs, "steps/s")
+		b.ReportMetric(0, "ns/op")
 	})
 }
