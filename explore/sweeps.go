@@ -194,7 +194,7 @@ func SearchRounds(ctx context.Context, sys *model.System, opts RoundOptions, leg
 	}
 	rs := &roundSearcher{
 		ctx: ctx, sys: sys, exp: sys.NewExpander(), opts: opts, legit: legit,
-		cur: sys.NewState(), env: sys.NewState(), proto: sys.NewState(),
+		cur: sys.NewState(), env: sampled{state: sys.NewState()}, proto: sampled{state: sys.NewState()},
 		order: make([]int, sys.N()),
 	}
 	res := &RoundResult{Slowest: -1}
@@ -283,14 +283,12 @@ type roundSearcher struct {
 	order []int
 
 	// cur is the configuration. While Expand enumerates cur's successors,
-	// env and envStep receive the environment step of the acting process
-	// drawn so far, proto and protoStep its protocol step (of its first
-	// enabled protocol or timeout action).
-	cur, env, proto    *model.State
-	envStep, protoStep model.Step
-	envSeen, protoSeen int
-	protoAction        int32
-	actor              int32
+	// env draws an environment step of the acting process, and proto a
+	// step of its first enabled protocol or timeout action, protoAction.
+	cur         *model.State
+	env, proto  sampled
+	protoAction int32
+	actor       int32
 	// visited holds the configurations of the current action; timedOut
 	// is set once the action has taken a timeout step.
 	visited  []*model.State
@@ -408,8 +406,8 @@ func (rs *roundSearcher) act(p int, w *RoundWitness) (int, error) {
 		return 0, err
 	}
 	steps := 0
-	if rs.envSeen > 0 && rs.rng.IntN(2) == 0 {
-		rs.take(rs.env, &rs.envStep, w)
+	if rs.env.seen > 0 && rs.rng.IntN(2) == 0 {
+		rs.take(&rs.env, w)
 		steps++
 		if rs.overflowed {
 			return steps, nil
@@ -419,13 +417,13 @@ func (rs *roundSearcher) act(p int, w *RoundWitness) (int, error) {
 		}
 	}
 	rs.visited = rs.remember(rs.visited[:0])
-	for rs.protoSeen > 0 && !rs.revisits(rs.proto) {
+	for rs.proto.seen > 0 && !rs.revisits(rs.proto.state) {
 		if len(rs.visited) == actionLimit {
 			return steps, fmt.Errorf("rounds: %s: process %d still has a protocol action enabled after %d steps of one action", rs.sys.Name, p, actionLimit)
 		}
-		rs.take(rs.proto, &rs.protoStep, w)
+		rs.take(&rs.proto, w)
 		steps++
-		mv := rs.protoStep.Moves[0]
+		mv := rs.proto.step.Moves[0]
 		rs.timedOut = rs.timedOut || rs.sys.Processes[mv.Proc].Actions[mv.Action].Kind == model.Timeout
 		rs.visited = rs.remember(rs.visited)
 		if rs.overflowed {
@@ -462,13 +460,13 @@ func (rs *roundSearcher) revisits(st *model.State) bool {
 	return false
 }
 
-// take makes next (reached by step) the current configuration.
-func (rs *roundSearcher) take(next *model.State, step *model.Step, w *RoundWitness) {
-	rs.cur.CopyFrom(next)
-	rs.overflowed = rs.overflowed || step.Overflow
+// take makes the drawn step's configuration the current one.
+func (rs *roundSearcher) take(d *sampled, w *RoundWitness) {
+	rs.cur.CopyFrom(d.state)
+	rs.overflowed = rs.overflowed || d.step.Overflow
 	if w != nil {
 		w.States = append(w.States, rs.cur.Clone())
-		w.Steps = append(w.Steps, step.Clone())
+		w.Steps = append(w.Steps, d.step.Clone())
 	}
 }
 
@@ -476,7 +474,7 @@ func (rs *roundSearcher) take(next *model.State, step *model.Step, w *RoundWitne
 // environment step of p and one step of p's first enabled protocol or
 // timeout action.
 func (rs *roundSearcher) draw(p int) error {
-	rs.actor, rs.envSeen, rs.protoSeen, rs.protoAction = int32(p), 0, 0, -1
+	rs.actor, rs.env.seen, rs.proto.seen, rs.protoAction = int32(p), 0, 0, -1
 	_, err := rs.exp.Expand(rs.cur, rs.offer)
 	return err
 }
@@ -492,25 +490,33 @@ func (rs *roundSearcher) offer(st *model.Step, next *model.State) bool {
 		return true // a timer expires once per action
 	}
 	if kind == model.Environment {
-		rs.envSeen++
-		if rs.rng.IntN(rs.envSeen) == 0 {
-			rs.env.CopyFrom(next)
-			rs.envStep.Moves = append(rs.envStep.Moves[:0], mv)
-			rs.envStep.Overflow = st.Overflow
-		}
+		rs.env.offer(rs.rng, st, next)
 		return true
 	}
 	switch {
 	case rs.protoAction >= 0 && mv.Action > rs.protoAction:
 		return true
 	case rs.protoAction < 0 || mv.Action < rs.protoAction:
-		rs.protoAction, rs.protoSeen = mv.Action, 0
+		rs.protoAction, rs.proto.seen = mv.Action, 0
 	}
-	rs.protoSeen++
-	if rs.rng.IntN(rs.protoSeen) == 0 {
-		rs.proto.CopyFrom(next)
-		rs.protoStep.Moves = append(rs.protoStep.Moves[:0], mv)
-		rs.protoStep.Overflow = st.Overflow
-	}
+	rs.proto.offer(rs.rng, st, next)
 	return true
+}
+
+// sampled keeps one of the steps offered to it, each with the same
+// probability (reservoir sampling: the k-th replaces the one kept with
+// probability 1/k), and the configuration it leads to.
+type sampled struct {
+	seen  int
+	state *model.State
+	step  model.Step
+}
+
+func (d *sampled) offer(rng *rand.Rand, st *model.Step, next *model.State) {
+	d.seen++
+	if rng.IntN(d.seen) == 0 {
+		d.state.CopyFrom(next)
+		d.step.Moves = append(d.step.Moves[:0], st.Moves...)
+		d.step.Overflow = st.Overflow
+	}
 }

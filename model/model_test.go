@@ -250,7 +250,10 @@ func TestRankFrom(t *testing.T) {
 // and checks that each is valid and every one of them comes up about as
 // often as uniformity says (within six standard deviations), and that the
 // space's logarithmic size agrees with its exact one.
-func TestRandomConfigurationIsUniform(t *testing.T) {
+// tiny is a two-process ring with x in 0..2 and channels of capacity 2
+// holding Tok(c), c in 0..1: 3·3 · 7·7 = 441 configurations.
+func tiny(t *testing.T) *model.System {
+	t.Helper()
 	b := model.NewBuilder("tiny", model.UniRing, 2)
 	b.Var("x", model.IntRange(0, 2))
 	tok := b.Message("Tok", model.Var{Name: "c", Domain: model.IntRange(0, 1)})
@@ -261,6 +264,11 @@ func TestRandomConfigurationIsUniform(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return sys
+}
+
+func TestRandomConfigurationIsUniform(t *testing.T) {
+	sys := tiny(t)
 	total, _ := sys.Configurations() // 3·3 · 7·7 = 441
 	if got := math.Pow(10, sys.ConfigurationsLog10()); math.Abs(got-float64(total)) > 1e-6*float64(total) {
 		t.Fatalf("10^ConfigurationsLog10 = %v, want %d", got, total)
@@ -289,16 +297,7 @@ func TestRandomConfigurationIsUniform(t *testing.T) {
 // property (3·3 variable values times 3·3 channel contents: empty, Tok(0),
 // Tok(1)) is drawn equally often; fill at the capacity is the full space.
 func TestRandomConfigurationUpToIsUniformOverItsSubspace(t *testing.T) {
-	b := model.NewBuilder("tiny", model.UniRing, 2)
-	b.Var("x", model.IntRange(0, 2))
-	tok := b.Message("Tok", model.Var{Name: "c", Domain: model.IntRange(0, 1)})
-	b.LinkChannels(2, model.Drop, tok)
-	b.Action(model.Action{Name: "noop", Guard: func(*model.Ctx) bool { return false }, Effect: func(*model.Ctx, int) {}})
-	b.Initial(func(*model.System, *model.State) {})
-	sys, err := b.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
+	sys := tiny(t)
 	for _, tc := range []struct{ fill, want int }{{-1, 9}, {0, 9}, {1, 81}, {2, 441}, {9, 441}} {
 		const perConfig = 400
 		draws := tc.want * perConfig
