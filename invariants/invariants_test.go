@@ -292,3 +292,63 @@ func TestConvergenceFromGiven(t *testing.T) {
 		}
 	}
 }
+
+// TestConvergenceFromRandom: from random configurations of the spinner,
+// convergence is violated exactly where the sweep finds it violated (some
+// of the 20 samples lie outside L, and every configuration outside L
+// reaches the cycle), with a counterexample that starts in a random
+// configuration, and unknown where the sweep finds it holds; the same seed
+// draws the same samples.
+func TestConvergenceFromRandom(t *testing.T) {
+	for _, guarded := range []bool{false, true} {
+		for _, fairness := range []invariants.Fairness{invariants.NoFairness, invariants.WeakFairness} {
+			sys := spinner(t, guarded)
+			all, err := invariants.Check(context.Background(), sys, invariants.Options{
+				Properties: []invariants.Property{invariants.Convergence}, From: invariants.FromAll, Fairness: fairness,
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			random := func(seed uint64) invariants.Outcome {
+				rep, err := invariants.Check(context.Background(), sys, invariants.Options{
+					Properties: []invariants.Property{invariants.Convergence}, From: invariants.FromRandom,
+					Samples: 20, Seed: seed, Fairness: fairness,
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return rep.Outcomes[0]
+			}
+			o := random(3)
+			want := invariants.Unknown
+			if all.Outcomes[0].Verdict == invariants.Violated {
+				want = invariants.Violated
+			}
+			if o.Verdict != want {
+				t.Fatalf("guarded=%v %s: from random configurations %s (%s), the sweep %s", guarded, fairness, o.Verdict, o.Reason, all.Outcomes[0].Verdict)
+			}
+			if again := random(3); again.Verdict != o.Verdict || again.Reason != o.Reason {
+				t.Fatalf("guarded=%v %s: the same seed gives %q, then %q", guarded, fairness, o.Reason, again.Reason)
+			}
+			if o.Verdict == invariants.Violated {
+				if err := o.Counterexample.Replay(sys); err != nil {
+					t.Fatal(err)
+				}
+				if sys.Legitimate.Holds(o.Counterexample.States[0]) {
+					t.Fatal("the counterexample starts in L")
+				}
+			}
+		}
+	}
+	for name, tc := range map[string]struct {
+		sys  *model.System
+		opts invariants.Options
+	}{
+		"safety":     {counterRing(t, 3, 2, false), invariants.Options{Properties: []invariants.Property{invariants.Safety}, From: invariants.FromRandom, Samples: 3}},
+		"no samples": {spinner(t, false), invariants.Options{Properties: []invariants.Property{invariants.Convergence}, From: invariants.FromRandom}},
+	} {
+		if _, err := invariants.Check(context.Background(), tc.sys, tc.opts); err == nil {
+			t.Errorf("%s from random configurations: no error", name)
+		}
+	}
+}

@@ -27,15 +27,20 @@ const (
 	// convergence from every configuration; if there is none, the verdict
 	// on every configuration stays unknown.
 	FromGiven From = "given"
+	// FromRandom decides convergence from Options.Samples configurations
+	// drawn uniformly from the full space (seeded by Options.Seed), each
+	// on its own as FromGiven does: every schedule from each, so a
+	// violation is decided, and otherwise the verdict stays unknown.
+	FromRandom From = "random"
 )
 
-// ParseFrom parses "init" or "all".
+// ParseFrom parses "init", "all" or "random".
 func ParseFrom(s string) (From, error) {
 	switch From(s) {
-	case FromInit, FromAll:
+	case FromInit, FromAll, FromRandom:
 		return From(s), nil
 	}
-	return "", fmt.Errorf("--from %q is not one of init, all", s)
+	return "", fmt.Errorf("--from %q is not one of init, all, random", s)
 }
 
 // Options is what to check and how to search.
@@ -50,8 +55,12 @@ type Options struct {
 	// in product states (0: DefaultRoundsLimit).
 	RoundsLimit int
 	// Start holds the configurations of FromGiven.
-	Start  []*model.State
-	Search explore.Options
+	Start []*model.State
+	// Samples and Seed are FromRandom's: how many configurations, and the
+	// seed of sample i's PCG (Seed, i).
+	Samples int
+	Seed    uint64
+	Search  explore.Options
 }
 
 // Report is the result of a check: the search's statistics and one outcome
@@ -135,6 +144,9 @@ func Check(ctx context.Context, sys *model.System, opts Options) (*Report, error
 	}
 	if err := Applicable(sys, opts.Properties, opts.LeadsTo); err != nil {
 		return nil, err
+	}
+	if opts.From == FromRandom {
+		return convergenceFromRandom(ctx, sys, opts)
 	}
 	if opts.Search.TimeLimit > 0 {
 		// The engines and the analyses after them share the deadline.

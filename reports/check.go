@@ -111,8 +111,9 @@ func NewCheckResult(r Run) *CheckResult {
 		pr := PropertyResult{Name: string(o.Property), Verdict: string(o.Verdict), Reason: o.Reason, Invariants: o.Invariants}
 		if o.Counterexample != nil {
 			pr.Trace = NewTrace(r.System, r.Params, string(o.Property), o.Counterexample)
-			if r.Options.From == "given" {
-				pr.Trace.Start = "given"
+			switch r.Options.From {
+			case "given", "random":
+				pr.Trace.Start = r.Options.From
 			}
 		}
 		out.Properties = append(out.Properties, pr)

@@ -50,6 +50,10 @@ type checkFlags struct {
 	start      string
 	startState int
 	startSet   bool
+	// samples and seed: --from random's.
+	samples             int
+	seed                uint64
+	samplesSet, seedSet bool
 	// drawn: the configurations --from all names are drawn at random
 	// (simulate), not enumerated, so the space may be of any size.
 	drawn bool
@@ -91,13 +95,17 @@ Exit status: 0 every checked property holds and the search was complete;
 			f.fromSet = cmd.Flags().Changed("from")
 			f.fairnessSet = cmd.Flags().Changed("fairness")
 			f.startSet = cmd.Flags().Changed("start-state")
+			f.samplesSet = cmd.Flags().Changed("samples")
+			f.seedSet = cmd.Flags().Changed("seed")
 			return runCheck(cmd, args[0], &f)
 		},
 	}
 	fl := cmd.Flags()
 	fl.StringArrayVarP(&f.params, "param", "p", nil, "set a spec parameter, as name=value (repeatable)")
 	fl.StringVar(&f.checks, "check", "", "comma-separated properties: safety,deadlock (default: the spec's)")
-	fl.StringVar(&f.from, "from", "init", "starting configurations: init (the spec's) or all (every configuration; the default for closure and convergence)")
+	fl.StringVar(&f.from, "from", "init", "starting configurations: init (the spec's), all (every configuration; the default for closure and convergence) or random (--samples uniformly random configurations, for convergence where all cannot be swept)")
+	fl.IntVar(&f.samples, "samples", 10, "with --from random: how many random configurations convergence is decided from, one after the other")
+	fl.Uint64Var(&f.seed, "seed", 1, "with --from random: the seed of the random configurations (sample i is drawn from a PCG seeded with (seed, i))")
 	fl.StringVar(&f.daemon, "daemon", "central", "scheduler: central, distributed or synchronous (state-reading specs only for the last two)")
 	fl.StringVar(&f.fairness, "fairness", "none", "fairness for starvation and convergence: none, weak (no process continuously enabled without moving) or strong (no process infinitely often enabled without moving); leaving the critical section is always weakly fair")
 	fl.StringVar(&f.overflow, "overflow", "", "override every channel's overflow policy: block, drop or error")
@@ -236,11 +244,20 @@ func planCheck(specName string, f *checkFlags, extra map[string]int) (*checkPlan
 		if from, err = invariants.ParseFrom(f.from); err != nil {
 			return nil, usageError("%v", err)
 		}
-		if stabilizing && from != invariants.FromAll {
+		if stabilizing && from != invariants.FromAll && from != invariants.FromRandom {
 			return nil, usageError("closure and convergence are about every configuration: they need --from all")
+		}
+		if from == invariants.FromRandom && (len(props) != 1 || props[0] != invariants.Convergence) {
+			return nil, usageError("--from random decides convergence alone (--check convergence): the other properties are about the initial configurations or every configuration")
 		}
 	}
 	live := slices.Contains(props, invariants.Starvation) || slices.Contains(props, invariants.LeadsToProperty)
+	if (f.samplesSet || f.seedSet) && from != invariants.FromRandom {
+		return nil, usageError("--samples and --seed choose the configurations of --from random")
+	}
+	if from == invariants.FromRandom && f.samples < 1 {
+		return nil, usageError("--samples must be at least 1")
+	}
 	if from == invariants.FromAll && f.maxDepth > 0 {
 		return nil, usageError("--max-depth bounds a search from the initial configurations; from all, every configuration is a starting point at depth 0 (use --max-states or --time-limit)")
 	}
@@ -297,6 +314,8 @@ func planCheck(specName string, f *checkFlags, extra map[string]int) (*checkPlan
 			Fairness:   fairness,
 			LeadsTo:    leadsTo,
 			Start:      start,
+			Samples:    f.samples,
+			Seed:       f.seed,
 			Search: explore.Options{
 				MaxDepth:  f.maxDepth,
 				MaxStates: f.maxStates,

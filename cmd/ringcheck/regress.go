@@ -43,6 +43,8 @@ with what the manifest expects: a regression gate.
       from: init                     # optional: init or all, as check --from
       start: testdata/config.json    # optional, instead of from: a trace file (relative
                                      #   to the manifest) whose first state starts the check
+      samples: 10                    # optional, with from: random (as check --samples,
+      seed: 1                        #   --seed)
       daemon: central                # optional: central, distributed, synchronous
       fairness: weak                 # optional: none, weak, strong
       leads_to: requesting,inCS      # optional, with a leads-to entry in expect
@@ -348,7 +350,7 @@ func parseManifest(file string, data []byte) ([]*regressCase, error) {
 	return cases, nil
 }
 
-var caseFields = []string{"name", "spec", "params", "from", "start", "daemon", "fairness", "leads_to", "overflow",
+var caseFields = []string{"name", "spec", "params", "from", "start", "samples", "seed", "daemon", "fairness", "leads_to", "overflow",
 	"max_depth", "max_states", "time_limit", "expect", "states", "worst_case_steps", "worst_case_rounds", "budget"}
 
 func parseCase(file, at string, n ast.Node, reg *specs.Registry) (*regressCase, error) {
@@ -458,9 +460,21 @@ func parseCase(file, at string, n ast.Node, reg *specs.Registry) (*regressCase, 
 		return nil, err
 	} else if kv != nil {
 		if _, err := invariants.ParseFrom(s); err != nil {
-			return nil, errAt(kv.Value, "from", "%q is not one of init, all", s)
+			return nil, errAt(kv.Value, "from", "%q is not one of init, all, random", s)
 		}
 		c.flags.from, c.flags.fromSet = s, true
+	}
+	// samples and seed: from random's, as check --samples and --seed.
+	c.flags.samples, c.flags.seed = 10, 1
+	if v, err := num("samples"); err != nil {
+		return nil, err
+	} else if v != nil {
+		c.flags.samples, c.flags.samplesSet = int(*v), true
+	}
+	if v, err := num("seed"); err != nil {
+		return nil, err
+	} else if v != nil {
+		c.flags.seed, c.flags.seedSet = uint64(*v), true
 	}
 	if s, kv, err := str("start"); err != nil {
 		return nil, err

@@ -88,6 +88,15 @@
 //     other local states no execution from a correct state produces (more
 //     tokens reserved than needed, the priority token held without an
 //     unsatisfied request): the tokens go on as after a critical section.
+//     "Le processeur annule alors cette demande" (§2), "en au plus 1
+//     ronde": the repair comes before anything else the process does, so
+//     while cancel is enabled no other protocol action of the process is
+//     (TestCancelComesFirst). Without that precedence, weak fairness per
+//     process lets a corrupted process keep forwarding messages and never
+//     cancel, and convergence fails from configurations where a request
+//     above K is never cancelled (a lasso check --start finds from a random
+//     configuration); no execution from a correct configuration is
+//     affected, since cancel is never enabled there.
 //   - A marked privilege makes a process in its critical section lose its
 //     tokens (cnt := 0): they are "jetons réservés" like any other, and
 //     keeping them would leave more than L tokens after the root recreates L.
@@ -303,6 +312,20 @@ func (v Vars) waiting(c *model.Ctx) bool {
 // ring.
 func (v Vars) resetting(c *model.Ctx) bool { return c.P == 0 && c.Get(v.Reset) == 1 }
 
+// corrupt reports whether the executing process's local state is one that
+// no execution from a correct configuration produces (a request above K,
+// more tokens reserved than needed, the priority token held without an
+// unsatisfied request); cancel repairs it, before anything else.
+func (v Vars) corrupt(c *model.Ctx) bool {
+	nd, ct := c.Get(v.Need), c.Get(v.Cnt)
+	return nd > v.K || ct > nd || (c.Get(v.Prio) == 1 && !v.waiting(c))
+}
+
+// free reports whether the executing process may act on its messages and
+// timer: it is not the root flushing the ring, and it has no corrupt state
+// for cancel to repair first.
+func (v Vars) free(c *model.Ctx) bool { return !v.resetting(c) && !v.corrupt(c) }
+
 // sendTokens sends count Tokens to the successor.
 func (v Vars) sendTokens(c *model.Ctx, count int) {
 	out := c.Out(c.Succ())
@@ -327,11 +350,8 @@ func (v Vars) declareActions(b *model.Builder, leaving model.Liveness) {
 	headIs := func(c *model.Ctx, t model.MsgType) bool { return c.HeadIs(in(c), t) }
 
 	b.Action(model.Action{
-		Name: "cancel",
-		Guard: func(c *model.Ctx) bool {
-			nd, ct := c.Get(need), c.Get(cnt)
-			return nd > k || ct > nd || (c.Get(prio) == 1 && !v.waiting(c))
-		},
+		Name:  "cancel",
+		Guard: v.corrupt,
 		Effect: func(c *model.Ctx, _ int) {
 			nd, ct := c.Get(need), c.Get(cnt)
 			waiting := nd > 0 && nd <= k && ct < nd
@@ -358,7 +378,7 @@ func (v Vars) declareActions(b *model.Builder, leaving model.Liveness) {
 	})
 	b.Action(model.Action{
 		Name:  "collect",
-		Guard: func(c *model.Ctx) bool { return headIs(c, token) && !v.resetting(c) && v.waiting(c) },
+		Guard: func(c *model.Ctx) bool { return headIs(c, token) && v.free(c) && v.waiting(c) },
 		Effect: func(c *model.Ctx, _ int) {
 			c.Receive(in(c))
 			count(c, v.Tok, l+1)
@@ -372,7 +392,7 @@ func (v Vars) declareActions(b *model.Builder, leaving model.Liveness) {
 	})
 	b.Action(model.Action{
 		Name:  "forward",
-		Guard: func(c *model.Ctx) bool { return headIs(c, token) && !v.resetting(c) && !v.waiting(c) },
+		Guard: func(c *model.Ctx) bool { return headIs(c, token) && v.free(c) && !v.waiting(c) },
 		Effect: func(c *model.Ctx, _ int) {
 			c.Receive(in(c))
 			count(c, v.Tok, l+1)
@@ -381,7 +401,7 @@ func (v Vars) declareActions(b *model.Builder, leaving model.Liveness) {
 	})
 	b.Action(model.Action{
 		Name:  "push",
-		Guard: func(c *model.Ctx) bool { return headIs(c, pusher) && !v.resetting(c) },
+		Guard: func(c *model.Ctx) bool { return headIs(c, pusher) && v.free(c) },
 		Effect: func(c *model.Ctx, _ int) {
 			c.Receive(in(c))
 			count(c, v.Push, 2)
@@ -394,7 +414,7 @@ func (v Vars) declareActions(b *model.Builder, leaving model.Liveness) {
 	})
 	b.Action(model.Action{
 		Name:  "priority",
-		Guard: func(c *model.Ctx) bool { return headIs(c, priority) && !v.resetting(c) },
+		Guard: func(c *model.Ctx) bool { return headIs(c, priority) && v.free(c) },
 		Effect: func(c *model.Ctx, _ int) {
 			c.Receive(in(c))
 			count(c, v.Pri, 2)
@@ -418,9 +438,11 @@ func (v Vars) declareActions(b *model.Builder, leaving model.Liveness) {
 	})
 
 	// The privilege: counter flushing, root first.
+	// privHead is the privilege at the head of the input channel, for the
+	// guards: none while the process has a corrupt state to cancel.
 	privHead := func(c *model.Ctx) (model.Msg, bool) {
 		msg, ok := c.Head(in(c))
-		return msg, ok && c.TypeOf(msg) == priv
+		return msg, ok && c.TypeOf(msg) == priv && !v.corrupt(c)
 	}
 	b.Action(model.Action{
 		Name: "accept",
@@ -476,7 +498,7 @@ func (v Vars) declareActions(b *model.Builder, leaving model.Liveness) {
 		Name: "flush",
 		Guard: func(c *model.Ctx) bool {
 			msg, ok := c.Head(in(c))
-			return ok && c.Get(v.Reset) == 1 && c.TypeOf(msg) != priv
+			return ok && c.Get(v.Reset) == 1 && c.TypeOf(msg) != priv && !v.corrupt(c)
 		},
 		Effect: func(c *model.Ctx, _ int) { c.Receive(in(c)) },
 	}, 0)
@@ -484,6 +506,9 @@ func (v Vars) declareActions(b *model.Builder, leaving model.Liveness) {
 		Name: "timeout",
 		Kind: model.Timeout,
 		Guard: func(c *model.Ctx) bool {
+			if v.corrupt(c) {
+				return false
+			}
 			s := c.Config()
 			for _, ch := range v.Out {
 				for i := 0; i < s.Len(ch); i++ {

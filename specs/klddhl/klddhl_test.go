@@ -429,3 +429,48 @@ func TestRecoversFromFaults(t *testing.T) {
 	}
 	t.Logf("steps back to L: min %d, mean %.1f, max %d", lo, mean, hi)
 }
+
+// TestCancelComesFirst pins the precedence of cancel: a process with a
+// corrupt local state (a request above K, more tokens than needed, the
+// priority held without a request) has no other protocol step, whatever
+// is at the head of its channel, so weak fairness per process makes it
+// cancel; without one, the same heads are received. The root's timeout
+// waits for the root's repair too.
+func TestCancelComesFirst(t *testing.T) {
+	sys, v := build(t, 3, 2, 2, specs.BuildOptions{})
+	ex := sys.NewExpander()
+	protocolSteps := func(s *model.State, p int) []string {
+		var names []string
+		if _, err := ex.Expand(s, func(st *model.Step, _ *model.State) bool {
+			mv := st.Moves[0]
+			if int(mv.Proc) == p && sys.Processes[p].Actions[mv.Action].Kind != model.Environment {
+				names = append(names, sys.Processes[p].Actions[mv.Action].Name)
+			}
+			return true
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return names
+	}
+	for _, head := range []string{"T", "U", "R", "3.0.0.0", "4.0.0.0"} {
+		for _, corrupt := range []ring{
+			{need: [3]int{0, 3, 0}, c: [3]int{3, 4, 4}},
+			{need: [3]int{0, 1, 0}, cnt: [3]int{0, 2, 0}, c: [3]int{3, 4, 4}},
+			{prio: [3]int{0, 1, 0}, c: [3]int{3, 4, 4}},
+		} {
+			corrupt.out[0] = head
+			if got := protocolSteps(corrupt.state(t, sys, v), 1); len(got) != 1 || got[0] != "cancel" {
+				t.Errorf("head %s, process 1 corrupt: protocol steps %v, want only cancel", head, got)
+			}
+			sound := ring{c: [3]int{3, 4, 4}}
+			sound.out[0] = head
+			if got := protocolSteps(sound.state(t, sys, v), 1); len(got) != 1 || got[0] == "cancel" {
+				t.Errorf("head %s, process 1 sound: protocol steps %v, want the receipt of the head", head, got)
+			}
+		}
+	}
+	root := ring{need: [3]int{3, 0, 0}, c: [3]int{3, 3, 3}}
+	if got := protocolSteps(root.state(t, sys, v), 0); len(got) != 1 || got[0] != "cancel" {
+		t.Errorf("the root corrupt with no privilege anywhere: protocol steps %v, want only cancel (not the timeout)", got)
+	}
+}

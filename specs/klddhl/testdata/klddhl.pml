@@ -36,9 +36,10 @@
  *
  * Actions, each ONE d_step (one indivisible SPIN transition = one
  * ringcheck step), with waiting(i) = 0 < need[i] <= K && cnt[i] < need[i]
- * and resetting(i) = (i == 0 && reset):
+ * and resetting(i) = (i == 0 && reset); cancel comes first: every other
+ * protocol action also requires !corrupt(i):
  *
- *   cancel     need > K || cnt > need || (prio && !waiting)
+ *   cancel     corrupt = need > K || cnt > need || (prio && !waiting)
  *              -> if need > K || cnt > need: send cnt TOKs, need = cnt = 0;
  *                 then if prio && the process is not waiting any more:
  *                 send PRIO, prio = 0
@@ -162,6 +163,7 @@ hidden byte j;
 #define OUT(i)		link[i]
 #define waiting(i)	(need[i] > 0 && need[i] <= K && cnt[i] < need[i])
 #define resetting(i)	((i) == 0 && reset)
+#define corrupt(i)	(need[i] > K || cnt[i] > need[i] || (prio[i] && !waiting(i)))
 #define SAT(x, top)	if :: (x) < (top) -> x++ :: else -> skip fi
 
 /* send a message, lost if the channel is full */
@@ -189,7 +191,7 @@ hidden byte j;
 /* The protocol actions every process has. */
 #define PROTOCOL(i) \
 	/* cancel */ \
-	:: d_step { (need[i] > K || cnt[i] > need[i] || (prio[i] && !waiting(i))) -> \
+	:: d_step { corrupt(i) -> \
 		hwait = waiting(i); \
 		if \
 		:: need[i] > K || cnt[i] > need[i] -> \
@@ -203,7 +205,7 @@ hidden byte j;
 		fi \
 	   } \
 	/* collect */ \
-	:: d_step { IN(i)?[TOK, 0, 0, 0, 0] && !resetting(i) && waiting(i) -> \
+	:: d_step { IN(i)?[TOK, 0, 0, 0, 0] && !resetting(i) && !corrupt(i) && waiting(i) -> \
 		IN(i)?TOK, _, _, _, _; \
 		COUNT(i, tok, L + 1); \
 		cnt[i]++; \
@@ -213,13 +215,13 @@ hidden byte j;
 		fi \
 	   } \
 	/* forward */ \
-	:: d_step { IN(i)?[TOK, 0, 0, 0, 0] && !resetting(i) && !waiting(i) -> \
+	:: d_step { IN(i)?[TOK, 0, 0, 0, 0] && !resetting(i) && !corrupt(i) && !waiting(i) -> \
 		IN(i)?TOK, _, _, _, _; \
 		COUNT(i, tok, L + 1); \
 		SEND(OUT(i), TOK, 0, 0, 0, 0) \
 	   } \
 	/* push */ \
-	:: d_step { IN(i)?[PUSH, 0, 0, 0, 0] && !resetting(i) -> \
+	:: d_step { IN(i)?[PUSH, 0, 0, 0, 0] && !resetting(i) && !corrupt(i) -> \
 		IN(i)?PUSH, _, _, _, _; \
 		COUNT(i, push, 2); \
 		if \
@@ -231,7 +233,7 @@ hidden byte j;
 		SEND(OUT(i), PUSH, 0, 0, 0, 0) \
 	   } \
 	/* priority */ \
-	:: d_step { IN(i)?[PRIO, 0, 0, 0, 0] && !resetting(i) -> \
+	:: d_step { IN(i)?[PRIO, 0, 0, 0, 0] && !resetting(i) && !corrupt(i) -> \
 		IN(i)?PRIO, _, _, _, _; \
 		COUNT(i, pri, 2); \
 		if \
@@ -252,7 +254,7 @@ proctype Root()
 	do
 	PROTOCOL(0)
 	/* accept: the privilege is back, a tour ends */
-	:: d_step { IN(0)?[PRIV, eval(C[0]), htok, hpri, hmark] ->
+	:: d_step { IN(0)?[PRIV, eval(C[0]), htok, hpri, hmark] && !corrupt(0) ->
 		IN(0)?PRIV, hc, htok, hpri, hmark;
 		privs--;
 		C[0] = (C[0] + 1) % M;
@@ -282,16 +284,16 @@ proctype Root()
 		STARTTOUR(hmark)
 	   }
 	/* ignore */
-	:: d_step { IN(0)?[PRIV, hc, htok, hpri, hmark] && !IN(0)?[PRIV, eval(C[0]), htok, hpri, hmark] ->
+	:: d_step { IN(0)?[PRIV, hc, htok, hpri, hmark] && !IN(0)?[PRIV, eval(C[0]), htok, hpri, hmark] && !corrupt(0) ->
 		IN(0)?PRIV, _, _, _, _;
 		privs--
 	   }
 	/* flush */
-	:: d_step { reset && nempty(IN(0)) && !IN(0)?[PRIV, hc, htok, hpri, hmark] ->
+	:: d_step { reset && nempty(IN(0)) && !IN(0)?[PRIV, hc, htok, hpri, hmark] && !corrupt(0) ->
 		IN(0)?_, _, _, _, _
 	   }
 	/* timeout: no privilege anywhere */
-	:: d_step { privs == 0 ->
+	:: d_step { privs == 0 && !corrupt(0) ->
 		C[0] = (C[0] + 1) % M;
 		reset = 0;
 		held = cnt[0]; hprio = prio[0];
@@ -305,7 +307,7 @@ proctype Node(byte i)
 	do
 	PROTOCOL(i)
 	/* accept: a privilege with a new counter value */
-	:: d_step { IN(i)?[PRIV, hc, htok, hpri, hmark] && !IN(i)?[PRIV, eval(C[i]), htok, hpri, hmark] ->
+	:: d_step { IN(i)?[PRIV, hc, htok, hpri, hmark] && !IN(i)?[PRIV, eval(C[i]), htok, hpri, hmark] && !corrupt(i) ->
 		IN(i)?PRIV, hc, htok, hpri, hmark;
 		privs--;
 		C[i] = hc;
@@ -318,7 +320,7 @@ proctype Node(byte i)
 		SENDPRIV(i, hc, htok, hpri, hmark)
 	   }
 	/* ignore: the counter value it already has */
-	:: d_step { IN(i)?[PRIV, eval(C[i]), htok, hpri, hmark] ->
+	:: d_step { IN(i)?[PRIV, eval(C[i]), htok, hpri, hmark] && !corrupt(i) ->
 		IN(i)?PRIV, _, _, _, _;
 		privs--
 	   }
