@@ -231,48 +231,39 @@ func TestReplayRejectsForgedTraces(t *testing.T) {
 // the flipping cycle); otherwise the verdict is unknown, never holds. A
 // violation from a given configuration starts in it.
 func TestConvergenceFromGiven(t *testing.T) {
-	for _, guarded := range []bool{false, true} {
-		for _, fairness := range []invariants.Fairness{invariants.NoFairness, invariants.WeakFairness} {
-			sys := spinner(t, guarded)
-			all, err := invariants.Check(context.Background(), sys, invariants.Options{
-				Properties: []invariants.Property{invariants.Convergence}, From: invariants.FromAll, Fairness: fairness,
+	forEachSpinner(t, func(sys *model.System, guarded bool, fairness invariants.Fairness, all *invariants.Report) {
+		size, _ := sys.Configurations()
+		for r := uint64(0); r < size; r++ {
+			start := sys.NewState()
+			if err := sys.Unrank(r, start); err != nil {
+				t.Fatal(err)
+			}
+			rep, err := invariants.Check(context.Background(), sys, invariants.Options{
+				Properties: []invariants.Property{invariants.Convergence}, From: invariants.FromGiven,
+				Start: []*model.State{start}, Fairness: fairness,
 			})
 			if err != nil {
 				t.Fatal(err)
 			}
-			size, _ := sys.Configurations()
-			for r := uint64(0); r < size; r++ {
-				start := sys.NewState()
-				if err := sys.Unrank(r, start); err != nil {
+			o := rep.Outcomes[0]
+			want := invariants.Unknown
+			if all.Outcomes[0].Verdict == invariants.Violated && !sys.Legitimate.Holds(start) {
+				want = invariants.Violated
+			}
+			if o.Verdict != want {
+				t.Fatalf("guarded=%v %s, from configuration %d: %s (%s), want %s", guarded, fairness, r, o.Verdict, o.Reason, want)
+			}
+			if o.Verdict == invariants.Violated {
+				ce := o.Counterexample
+				if !ce.States[0].Equal(start) {
+					t.Fatalf("guarded=%v %s: the counterexample does not start in the given configuration", guarded, fairness)
+				}
+				if err := ce.Replay(sys); err != nil {
 					t.Fatal(err)
-				}
-				rep, err := invariants.Check(context.Background(), sys, invariants.Options{
-					Properties: []invariants.Property{invariants.Convergence}, From: invariants.FromGiven,
-					Start: []*model.State{start}, Fairness: fairness,
-				})
-				if err != nil {
-					t.Fatal(err)
-				}
-				o := rep.Outcomes[0]
-				want := invariants.Unknown
-				if all.Outcomes[0].Verdict == invariants.Violated && !sys.Legitimate.Holds(start) {
-					want = invariants.Violated
-				}
-				if o.Verdict != want {
-					t.Fatalf("guarded=%v %s, from configuration %d: %s (%s), want %s", guarded, fairness, r, o.Verdict, o.Reason, want)
-				}
-				if o.Verdict == invariants.Violated {
-					ce := o.Counterexample
-					if !ce.States[0].Equal(start) {
-						t.Fatalf("guarded=%v %s: the counterexample does not start in the given configuration", guarded, fairness)
-					}
-					if err := ce.Replay(sys); err != nil {
-						t.Fatal(err)
-					}
 				}
 			}
 		}
-	}
+	})
 	// Convergence needs L, closure every legitimate configuration, and
 	// FromGiven at least one configuration.
 	counter, spin := counterRing(t, 3, 0, false), spinner(t, false)
@@ -300,46 +291,37 @@ func TestConvergenceFromGiven(t *testing.T) {
 // configuration, and unknown where the sweep finds it holds; the same seed
 // draws the same samples.
 func TestConvergenceFromRandom(t *testing.T) {
-	for _, guarded := range []bool{false, true} {
-		for _, fairness := range []invariants.Fairness{invariants.NoFairness, invariants.WeakFairness} {
-			sys := spinner(t, guarded)
-			all, err := invariants.Check(context.Background(), sys, invariants.Options{
-				Properties: []invariants.Property{invariants.Convergence}, From: invariants.FromAll, Fairness: fairness,
+	forEachSpinner(t, func(sys *model.System, guarded bool, fairness invariants.Fairness, all *invariants.Report) {
+		random := func(seed uint64) invariants.Outcome {
+			rep, err := invariants.Check(context.Background(), sys, invariants.Options{
+				Properties: []invariants.Property{invariants.Convergence}, From: invariants.FromRandom,
+				Samples: 20, Seed: seed, Fairness: fairness,
 			})
 			if err != nil {
 				t.Fatal(err)
 			}
-			random := func(seed uint64) invariants.Outcome {
-				rep, err := invariants.Check(context.Background(), sys, invariants.Options{
-					Properties: []invariants.Property{invariants.Convergence}, From: invariants.FromRandom,
-					Samples: 20, Seed: seed, Fairness: fairness,
-				})
-				if err != nil {
-					t.Fatal(err)
-				}
-				return rep.Outcomes[0]
+			return rep.Outcomes[0]
+		}
+		o := random(3)
+		want := invariants.Unknown
+		if all.Outcomes[0].Verdict == invariants.Violated {
+			want = invariants.Violated
+		}
+		if o.Verdict != want {
+			t.Fatalf("guarded=%v %s: from random configurations %s (%s), the sweep %s", guarded, fairness, o.Verdict, o.Reason, all.Outcomes[0].Verdict)
+		}
+		if again := random(3); again.Verdict != o.Verdict || again.Reason != o.Reason {
+			t.Fatalf("guarded=%v %s: the same seed gives %q, then %q", guarded, fairness, o.Reason, again.Reason)
+		}
+		if o.Verdict == invariants.Violated {
+			if err := o.Counterexample.Replay(sys); err != nil {
+				t.Fatal(err)
 			}
-			o := random(3)
-			want := invariants.Unknown
-			if all.Outcomes[0].Verdict == invariants.Violated {
-				want = invariants.Violated
-			}
-			if o.Verdict != want {
-				t.Fatalf("guarded=%v %s: from random configurations %s (%s), the sweep %s", guarded, fairness, o.Verdict, o.Reason, all.Outcomes[0].Verdict)
-			}
-			if again := random(3); again.Verdict != o.Verdict || again.Reason != o.Reason {
-				t.Fatalf("guarded=%v %s: the same seed gives %q, then %q", guarded, fairness, o.Reason, again.Reason)
-			}
-			if o.Verdict == invariants.Violated {
-				if err := o.Counterexample.Replay(sys); err != nil {
-					t.Fatal(err)
-				}
-				if sys.Legitimate.Holds(o.Counterexample.States[0]) {
-					t.Fatal("the counterexample starts in L")
-				}
+			if sys.Legitimate.Holds(o.Counterexample.States[0]) {
+				t.Fatal("the counterexample starts in L")
 			}
 		}
-	}
+	})
 	for name, tc := range map[string]struct {
 		sys  *model.System
 		opts invariants.Options
@@ -349,6 +331,25 @@ func TestConvergenceFromRandom(t *testing.T) {
 	} {
 		if _, err := invariants.Check(context.Background(), tc.sys, tc.opts); err == nil {
 			t.Errorf("%s from random configurations: no error", name)
+		}
+	}
+}
+
+// forEachSpinner calls f for each spinner (guarded or not) and fairness
+// (none, weak), with the sweep's verdict on convergence from every
+// configuration.
+func forEachSpinner(t *testing.T, f func(sys *model.System, guarded bool, fairness invariants.Fairness, all *invariants.Report)) {
+	t.Helper()
+	for _, guarded := range []bool{false, true} {
+		for _, fairness := range []invariants.Fairness{invariants.NoFairness, invariants.WeakFairness} {
+			sys := spinner(t, guarded)
+			all, err := invariants.Check(context.Background(), sys, invariants.Options{
+				Properties: []invariants.Property{invariants.Convergence}, From: invariants.FromAll, Fairness: fairness,
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			f(sys, guarded, fairness, all)
 		}
 	}
 }
