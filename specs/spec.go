@@ -50,8 +50,9 @@ type Claim struct {
 
 // OutOfReach is Claim.Found for a claim about every configuration of an
 // instance whose full configuration space ringcheck cannot enumerate (its
-// size does not fit in 63 bits); randomized evidence (simulate with faults)
-// is all it offers there, and that is never a verdict.
+// size does not fit in 63 bits) and that no configuration it found refutes:
+// evidence (rounds, check --from random) is all it offers there, and that is
+// never a "holds".
 const OutOfReach = "out-of-reach"
 
 // BuildOptions are the choices the command line may override.

@@ -129,7 +129,7 @@ func newListCmd() *cobra.Command {
 					switch c.Found {
 					case "":
 					case specs.OutOfReach:
-						fmt.Fprintf(out, "              ringcheck: out of reach (the full configuration space is too large; see 'rounds' and 'simulate --fault-at')\n")
+						fmt.Fprintf(out, "              ringcheck: out of reach (the full configuration space is too large; see 'rounds' and 'check --from random')\n")
 					default:
 						if c.Start != nil {
 							fmt.Fprintf(out, "              ringcheck: %s, from a configuration kept with the spec (a finding: see the README)\n", c.Found)
