@@ -322,6 +322,18 @@ func TestConvergenceFromRandom(t *testing.T) {
 			}
 		}
 	})
+	// A sample from which more states are reachable than the bound decides
+	// nothing; the others still run.
+	rep, err := invariants.Check(context.Background(), spinner(t, false), invariants.Options{
+		Properties: []invariants.Property{invariants.Convergence}, From: invariants.FromRandom,
+		Samples: 20, Seed: 3, Fairness: invariants.WeakFairness, Search: explore.Options{MaxStates: 1},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := rep.Outcomes[0]; o.Verdict != invariants.Unknown || !strings.Contains(o.Reason, "more states are reachable than --max-states allows") || rep.Search.Stop != explore.StateBound {
+		t.Fatalf("with a bound of one state: %s (%s), stop %s", o.Verdict, o.Reason, rep.Search.Stop)
+	}
 	for name, tc := range map[string]struct {
 		sys  *model.System
 		opts invariants.Options

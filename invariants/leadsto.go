@@ -183,7 +183,9 @@ func plural(n int) string {
 // convergenceFromRandom decides convergence from opts.Samples uniformly
 // random configurations, one at a time (each search and its graph are
 // dropped before the next): the first violation found is the verdict;
-// otherwise it is unknown. The report's search figures add up the
+// otherwise it is unknown. A sample from which more configurations are
+// reachable than opts.Search.MaxStates decides nothing and is counted; the
+// next samples still run. The report's search figures add up the
 // samples'.
 func convergenceFromRandom(ctx context.Context, sys *model.System, opts Options) (*Report, error) {
 	if len(opts.Properties) != 1 || opts.Properties[0] != Convergence {
@@ -199,7 +201,7 @@ func convergenceFromRandom(ctx context.Context, sys *model.System, opts Options)
 		opts.Search.TimeLimit = 0
 	}
 	total := &explore.Result{Stop: explore.Exhausted}
-	largest := int64(0)
+	largest, tooLarge := int64(0), 0
 	pcg := rand.NewPCG(0, 0)
 	rng := rand.New(pcg)
 	for i := range opts.Samples {
@@ -218,25 +220,35 @@ func convergenceFromRandom(ctx context.Context, sys *model.System, opts Options)
 		total.Elapsed += res.Elapsed
 		total.MaxDepth = max(total.MaxDepth, res.MaxDepth)
 		total.StoreBytes = max(total.StoreBytes, res.StoreBytes)
-		largest = max(largest, res.States)
 		o := rep.Outcomes[0]
 		switch {
 		case o.Verdict == Violated:
 			o.Reason = fmt.Sprintf("from random configuration %d (seed %d), %s", i, opts.Seed, strings.TrimPrefix(o.Reason, "from a given configuration, "))
 			rep.Outcomes[0] = o
 			return rep, nil
+		case res.Stop == explore.StateBound:
+			// Too large for the bound: the sample decides nothing, the
+			// next ones still may.
+			tooLarge++
 		case !res.Complete():
 			total.Stop = res.Stop
 			o.Reason = fmt.Sprintf("%s, at random configuration %d of %d (seed %d)", res.Stop, i, opts.Samples, opts.Seed)
 			return &Report{Search: total, Outcomes: []Outcome{o}}, nil
+		default:
+			largest = max(largest, res.States)
 		}
 	}
 	fairness := opts.Fairness
 	if fairness == "" {
 		fairness = NoFairness
 	}
+	decided := opts.Samples - tooLarge
 	o := Outcome{Property: Convergence, Verdict: Unknown,
 		Reason: fmt.Sprintf("every execution from each of %d random configurations (seed %d) reaches L (fairness %s, %d states from the largest); convergence is about every configuration",
-			opts.Samples, opts.Seed, fairness, largest)}
+			decided, opts.Seed, fairness, largest)}
+	if tooLarge > 0 {
+		o.Reason += fmt.Sprintf("; from %d more, more states are reachable than --max-states allows", tooLarge)
+		total.Stop = explore.StateBound
+	}
 	return &Report{Search: total, Outcomes: []Outcome{o}}, nil
 }
