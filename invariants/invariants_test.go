@@ -365,3 +365,41 @@ func forEachSpinner(t *testing.T, f func(sys *model.System, guarded bool, fairne
 		}
 	}
 }
+
+// ticker: process 0 can always flip b, and has a timeout, always enabled
+// outside L, that sets done := 1, which is L.
+func ticker(t *testing.T) *model.System {
+	t.Helper()
+	bld := model.NewBuilder("ticker", model.UniRing, 1)
+	b := bld.Var("b", model.IntRange(0, 1))
+	done := bld.Var("done", model.IntRange(0, 1))
+	bld.Action(model.Action{Name: "flip", Guard: func(c *model.Ctx) bool { return c.Get(done) == 0 },
+		Effect: func(c *model.Ctx, _ int) { c.Set(b, 1-c.Get(b)) }})
+	bld.Action(model.Action{Name: "expire", Kind: model.Timeout, Guard: func(c *model.Ctx) bool { return c.Get(done) == 0 },
+		Effect: func(c *model.Ctx, _ int) { c.Set(done, 1) }})
+	bld.Legitimate(model.Predicate{Name: "done", Holds: func(s *model.State) bool { return s.Get(0, done) == 1 }})
+	bld.Initial(func(*model.System, *model.State) {})
+	sys, err := bld.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sys
+}
+
+// TestTimeoutsAreWeaklyFair: the flipping cycle moves process 0 forever
+// while its timeout stays enabled, so it is fair per process but not for
+// the timer, which is always weakly fair: convergence holds under every
+// fairness, none included.
+func TestTimeoutsAreWeaklyFair(t *testing.T) {
+	for _, fairness := range []invariants.Fairness{invariants.NoFairness, invariants.WeakFairness, invariants.StrongFairness} {
+		rep, err := invariants.Check(context.Background(), ticker(t), invariants.Options{
+			Properties: []invariants.Property{invariants.Convergence}, From: invariants.FromAll, Fairness: fairness,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o := rep.Outcomes[0]; o.Verdict != invariants.Holds {
+			t.Errorf("%s fairness: convergence %s (%s), want holds: the timer expires", fairness, o.Verdict, o.Reason)
+		}
+	}
+}

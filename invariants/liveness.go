@@ -11,21 +11,31 @@ import (
 )
 
 // classSet is a set of fairness classes: for every process p, its
-// scheduled actions (bit p of sched) and its finite actions (bit p of fin).
-// Optional actions belong to no class: nothing obliges them.
-type classSet struct{ sched, fin uint64 }
+// scheduled actions (bit p of sched), its finite actions (bit p of fin)
+// and its timeouts (bit p of timer; a timeout is also a scheduled action
+// of its process, so its step is in both classes). Optional actions belong
+// to no class: nothing obliges them.
+type classSet struct{ sched, fin, timer uint64 }
 
-func (a classSet) or(b classSet) classSet     { return classSet{a.sched | b.sched, a.fin | b.fin} }
-func (a classSet) and(b classSet) classSet    { return classSet{a.sched & b.sched, a.fin & b.fin} }
-func (a classSet) andNot(b classSet) classSet { return classSet{a.sched &^ b.sched, a.fin &^ b.fin} }
-func (a classSet) empty() bool                { return a.sched == 0 && a.fin == 0 }
+func (a classSet) or(b classSet) classSet {
+	return classSet{a.sched | b.sched, a.fin | b.fin, a.timer | b.timer}
+}
+func (a classSet) and(b classSet) classSet {
+	return classSet{a.sched & b.sched, a.fin & b.fin, a.timer & b.timer}
+}
+func (a classSet) andNot(b classSet) classSet {
+	return classSet{a.sched &^ b.sched, a.fin &^ b.fin, a.timer &^ b.timer}
+}
+func (a classSet) empty() bool { return a.sched == 0 && a.fin == 0 && a.timer == 0 }
 
 // fairnessRule says which classes are weakly and which strongly fair.
 type fairnessRule struct{ weak, strong classSet }
 
 // ruleFor is the rule of a fairness assumption: the chosen fairness for
 // scheduled actions, and at least weak fairness for finite ones (critical
-// sections are finite whatever the scheduler does).
+// sections are finite whatever the scheduler does) and for each process's
+// timeouts (a timer whose condition holds expires, whatever else its
+// process does).
 func ruleFor(f Fairness, n int) fairnessRule {
 	all := uint64(1)<<n - 1
 	if n == 64 {
@@ -33,22 +43,26 @@ func ruleFor(f Fairness, n int) fairnessRule {
 	}
 	switch f {
 	case WeakFairness:
-		return fairnessRule{weak: classSet{sched: all, fin: all}}
+		return fairnessRule{weak: classSet{sched: all, fin: all, timer: all}}
 	case StrongFairness:
-		return fairnessRule{strong: classSet{sched: all, fin: all}}
+		return fairnessRule{strong: classSet{sched: all, fin: all}, weak: classSet{timer: all}}
 	}
-	return fairnessRule{weak: classSet{fin: all}}
+	return fairnessRule{weak: classSet{fin: all, timer: all}}
 }
 
 // classesOf returns the classes whose actions the step executes.
 func classesOf(sys *model.System, step *model.Step) classSet {
 	var c classSet
 	for _, m := range step.Moves {
-		switch sys.Processes[m.Proc].Actions[m.Action].Liveness {
+		act := &sys.Processes[m.Proc].Actions[m.Action]
+		switch act.Liveness {
 		case model.Scheduled:
 			c.sched |= 1 << m.Proc
 		case model.Finite:
 			c.fin |= 1 << m.Proc
+		}
+		if act.Kind == model.Timeout {
+			c.timer |= 1 << m.Proc
 		}
 	}
 	return c
@@ -198,7 +212,7 @@ func (lg *localGraph) fairPart(rule fairnessRule) []int32 {
 			in[v] = true
 		}
 		var some, taken classSet
-		every := classSet{^uint64(0), ^uint64(0)}
+		every := classSet{^uint64(0), ^uint64(0), ^uint64(0)}
 		for _, v := range part {
 			some = some.or(lg.enabled[v])
 			every = every.and(lg.enabled[v])
@@ -261,7 +275,7 @@ func (lg *localGraph) fairCycle(part []int32, start int32, rule fairnessRule) ([
 		cur = cycle[len(cycle)-1]
 	}
 	for p := 0; p < 64; p++ {
-		for _, class := range []classSet{{sched: 1 << p}, {fin: 1 << p}} {
+		for _, class := range []classSet{{sched: 1 << p}, {fin: 1 << p}, {timer: 1 << p}} {
 			if obliged.and(class).empty() {
 				continue
 			}

@@ -46,7 +46,7 @@ func randomGraph(t *rapid.T) *localGraph {
 // often is fair under rule.
 func fairSet(lg *localGraph, inS []bool, taken classSet, rule fairnessRule) bool {
 	var some classSet
-	every := classSet{^uint64(0), ^uint64(0)}
+	every := classSet{^uint64(0), ^uint64(0), ^uint64(0)}
 	for v, ok := range inS {
 		if ok {
 			some = some.or(lg.enabled[v])

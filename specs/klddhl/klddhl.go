@@ -103,7 +103,10 @@
 //   - The privilege is token passing and the root's periodic
 //     retransmission a Timeout action whose guard is "no Priv message is in
 //     any channel", a perfect timer, as in specs/counterflush (which
-//     explains why).
+//     explains why). Like every timeout it is weakly fair on its own: while
+//     no privilege exists it fires, however busy the root is forwarding
+//     tokens (per-process fairness alone let the root defer it forever, a
+//     lasso outside L that check --from random found).
 //   - Channels are FIFO, and a send to a full channel is lost (drop). Cmax
 //     defaults to L+3, so every message of a legitimate configuration (L
 //     Tokens, the Pusher, the Priority and the privilege) fits in any one
