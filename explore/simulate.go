@@ -251,7 +251,7 @@ type simulator struct {
 	cur, next *model.State
 	step      model.Step
 	rng       *rand.Rand
-	pcg       *rand.PCG
+	runs      runRand
 	seen      int
 	// enabled collects the processes that have a step in cur while
 	// Expand enumerates them.
@@ -273,6 +273,24 @@ func (sm *simulator) pick(st *model.Step, next *model.State) bool {
 	return true
 }
 
+// runRand is the random source of numbered runs: run i of a search with
+// seed s draws from a PCG seeded with (s, i), so that any run can be
+// replayed alone. The zero value is ready to use.
+type runRand struct {
+	pcg *rand.PCG
+	rng *rand.Rand
+}
+
+// seed reseeds the source for run i and returns it.
+func (r *runRand) seed(seed uint64, i int) *rand.Rand {
+	if r.pcg == nil {
+		r.pcg = rand.NewPCG(0, 0)
+		r.rng = rand.New(r.pcg)
+	}
+	r.pcg.Seed(seed, uint64(i))
+	return r.rng
+}
+
 // moverMask returns the processes that move in a step, as a bit mask.
 func moverMask(st *model.Step) uint64 {
 	var m uint64
@@ -291,11 +309,7 @@ func (sm *simulator) random(st *model.State) error {
 // run executes run i; with path non-nil it records the path (from the
 // start, or from the fault) into it.
 func (sm *simulator) run(i int, path *SimViolation) (SimRun, error) {
-	if sm.pcg == nil {
-		sm.pcg = rand.NewPCG(0, 0)
-		sm.rng = rand.New(sm.pcg)
-	}
-	sm.pcg.Seed(sm.opts.Seed, uint64(i))
+	sm.rng = sm.runs.seed(sm.opts.Seed, i)
 	r := SimRun{StepsToLegit: -1, RoundsToLegit: -1}
 	// The rounds since the fault: the count, and the processes of the
 	// current round that have neither moved nor been disabled (newRound:

@@ -279,7 +279,7 @@ type roundSearcher struct {
 	opts  RoundOptions
 	legit func(*model.State) bool
 	rng   *rand.Rand
-	pcg   *rand.PCG
+	runs  runRand
 	order []int
 
 	// cur is the configuration. While Expand enumerates cur's successors,
@@ -299,11 +299,7 @@ type roundSearcher struct {
 
 // run executes run i; with w non-nil it records the run into w.
 func (rs *roundSearcher) run(i int, w *RoundWitness) (RoundRun, error) {
-	if rs.pcg == nil {
-		rs.pcg = rand.NewPCG(0, 0)
-		rs.rng = rand.New(rs.pcg)
-	}
-	rs.pcg.Seed(rs.opts.Seed, uint64(i))
+	rs.rng = rs.runs.seed(rs.opts.Seed, i)
 	rs.overflowed = false
 	r := RoundRun{LastViolated: make([]int, len(rs.opts.Invariants))}
 	for i := range r.LastViolated {
