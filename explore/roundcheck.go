@@ -109,7 +109,7 @@ type roundVerifier struct {
 }
 
 func (v *roundVerifier) kind(mv model.Move) model.ActionKind {
-	return v.sys.Processes[mv.Proc].Actions[mv.Action].Kind
+	return v.sys.ActionOf(mv).Kind
 }
 
 // idle checks that process q, which did not act in round r, had no

@@ -90,57 +90,52 @@ type SimResult struct {
 // configuration after their fault took: minimum, mean and maximum (0 if
 // none did).
 func (r *SimResult) RecoveryRounds() (min, max int, mean float64) {
-	sum, reached := 0, 0
+	var sp spread
 	for _, run := range r.Runs {
-		if !run.Faulted || run.RoundsToLegit < 0 {
-			continue
+		if run.Faulted && run.RoundsToLegit >= 0 {
+			sp.add(run.RoundsToLegit)
 		}
-		if reached == 0 || run.RoundsToLegit < min {
-			min = run.RoundsToLegit
-		}
-		max = maxInt(max, run.RoundsToLegit)
-		reached++
-		sum += run.RoundsToLegit
 	}
-	if reached > 0 {
-		mean = float64(sum) / float64(reached)
-	}
-	return min, max, mean
+	return sp.min, sp.max, sp.mean()
 }
 
-func maxInt(a, b int) int {
-	if a > b {
-		return a
+// spread accumulates the minimum, maximum and sum of n counts.
+type spread struct{ n, min, max, sum int }
+
+func (sp *spread) add(x int) {
+	if sp.n == 0 || x < sp.min {
+		sp.min = x
 	}
-	return b
+	if x > sp.max {
+		sp.max = x
+	}
+	sp.sum += x
+	sp.n++
+}
+
+// mean is the counts' mean (0 for none).
+func (sp *spread) mean() float64 {
+	if sp.n == 0 {
+		return 0
+	}
+	return float64(sp.sum) / float64(sp.n)
 }
 
 // Recovery summarizes the runs that had a fault: how many there were,
 // how many reached a legitimate configuration after it, and the minimum,
 // mean and maximum number of steps they took to (0 if none did).
 func (r *SimResult) Recovery() (faulted, reached, min, max int, mean float64) {
-	sum := 0
+	var sp spread
 	for _, run := range r.Runs {
 		if !run.Faulted {
 			continue
 		}
 		faulted++
-		if run.StepsToLegit < 0 {
-			continue
+		if run.StepsToLegit >= 0 {
+			sp.add(run.StepsToLegit)
 		}
-		if reached == 0 || run.StepsToLegit < min {
-			min = run.StepsToLegit
-		}
-		if run.StepsToLegit > max {
-			max = run.StepsToLegit
-		}
-		reached++
-		sum += run.StepsToLegit
 	}
-	if reached > 0 {
-		mean = float64(sum) / float64(reached)
-	}
-	return faulted, reached, min, max, mean
+	return faulted, sp.n, sp.min, sp.max, sp.mean()
 }
 
 // Simulate runs opts.Runs random executions of sys of up to opts.Steps

@@ -127,26 +127,19 @@ type RoundResult struct {
 // reach L and how many of those ended in a deadlock (runs that ended at
 // an overflow count as not reaching L; Overflows counts them).
 func (r *RoundResult) Summary() (reached, min, max int, mean float64, notReached, deadlocks int) {
-	sum := 0
+	var sp spread
 	for _, run := range r.Runs {
-		if !run.Reached {
+		switch {
+		case run.Reached:
+			sp.add(run.Rounds)
+		case run.Deadlock:
 			notReached++
-			if run.Deadlock {
-				deadlocks++
-			}
-			continue
+			deadlocks++
+		default:
+			notReached++
 		}
-		if reached == 0 || run.Rounds < min {
-			min = run.Rounds
-		}
-		max = maxInt(max, run.Rounds)
-		sum += run.Rounds
-		reached++
 	}
-	if reached > 0 {
-		mean = float64(sum) / float64(reached)
-	}
-	return reached, min, max, mean, notReached, deadlocks
+	return sp.n, sp.min, sp.max, sp.mean(), notReached, deadlocks
 }
 
 // actionLimit bounds the steps of one process action: a process whose
@@ -420,7 +413,7 @@ func (rs *roundSearcher) act(p int, w *RoundWitness) (int, error) {
 		rs.take(&rs.proto, w)
 		steps++
 		mv := rs.proto.step.Moves[0]
-		rs.timedOut = rs.timedOut || rs.sys.Processes[mv.Proc].Actions[mv.Action].Kind == model.Timeout
+		rs.timedOut = rs.timedOut || rs.sys.ActionOf(mv).Kind == model.Timeout
 		rs.visited = rs.remember(rs.visited)
 		if rs.overflowed {
 			return steps, nil
@@ -481,7 +474,7 @@ func (rs *roundSearcher) offer(st *model.Step, next *model.State) bool {
 		return true
 	}
 	mv := st.Moves[0]
-	kind := rs.sys.Processes[mv.Proc].Actions[mv.Action].Kind
+	kind := rs.sys.ActionOf(mv).Kind
 	if kind == model.Timeout && rs.timedOut {
 		return true // a timer expires once per action
 	}

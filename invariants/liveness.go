@@ -54,7 +54,7 @@ func ruleFor(f Fairness, n int) fairnessRule {
 func classesOf(sys *model.System, step *model.Step) classSet {
 	var c classSet
 	for _, m := range step.Moves {
-		act := &sys.Processes[m.Proc].Actions[m.Action]
+		act := sys.ActionOf(m)
 		switch act.Liveness {
 		case model.Scheduled:
 			c.sched |= 1 << m.Proc

@@ -33,16 +33,19 @@ func (st *Step) Clone() Step {
 	return Step{Moves: append([]Move(nil), st.Moves...), Overflow: st.Overflow}
 }
 
+// ActionOf returns the action a move executes.
+func (s *System) ActionOf(m Move) *Action { return &s.Processes[m.Proc].Actions[m.Action] }
+
 // Label names the step's actions, as "request(k=2)" or, for several
 // processes, "p0:A p3:B".
 func (s *System) Label(st *Step) string {
 	if len(st.Moves) == 1 {
 		m := st.Moves[0]
-		return s.Processes[m.Proc].Actions[m.Action].Label(int(m.Choice))
+		return s.ActionOf(m).Label(int(m.Choice))
 	}
 	parts := make([]string, len(st.Moves))
 	for i, m := range st.Moves {
-		parts[i] = fmt.Sprintf("p%d:%s", m.Proc, s.Processes[m.Proc].Actions[m.Action].Label(int(m.Choice)))
+		parts[i] = fmt.Sprintf("p%d:%s", m.Proc, s.ActionOf(m).Label(int(m.Choice)))
 	}
 	return strings.Join(parts, " ")
 }

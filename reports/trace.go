@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 
 	"github.com/ringcheck/ringcheck/invariants"
@@ -267,6 +268,43 @@ func ReadTrace(r io.Reader) (*Trace, error) {
 		return nil, fmt.Errorf("not a ringcheck trace: %w", err)
 	}
 	return &t, nil
+}
+
+// ReadTraceFile is ReadTrace on the file at path; its errors name the
+// file.
+func ReadTraceFile(path string) (*Trace, error) {
+	file, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer file.Close()
+	t, err := ReadTrace(file)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return t, nil
+}
+
+// Configuration returns state index of the trace (negative counts from
+// the end: -1 is the last) as a configuration of sys, which must have the
+// variables, messages and domains the trace names.
+func (t *Trace) Configuration(sys *model.System, index int) (*model.State, error) {
+	i := index
+	if i < 0 {
+		i += len(t.States)
+	}
+	if i < 0 || i >= len(t.States) {
+		return nil, fmt.Errorf("the trace has states 0..%d; %d is not one of them", len(t.States)-1, index)
+	}
+	snap, err := t.States[i].Snapshot()
+	if err != nil {
+		return nil, fmt.Errorf("state %d: %w", i, err)
+	}
+	st, err := sys.Encode(snap)
+	if err != nil {
+		return nil, fmt.Errorf("state %d: %w", i, err)
+	}
+	return st, nil
 }
 
 // Validate checks the trace's shape.

@@ -330,14 +330,9 @@ func planCheck(specName string, f *checkFlags, extra map[string]int) (*checkPlan
 // index (negative: from the end) of the trace in path, which must be a
 // trace of the same spec with the same parameters.
 func readStart(path string, index int, spec *specs.Spec, values specs.Values, sys *model.System) (*model.State, error) {
-	file, err := os.Open(path)
+	t, err := reports.ReadTraceFile(path)
 	if err != nil {
 		return nil, err
-	}
-	defer file.Close()
-	t, err := reports.ReadTrace(file)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if t.Spec != spec.Name {
 		return nil, fmt.Errorf("%s is a trace of %s, not of %s", path, t.Spec, spec.Name)
@@ -345,20 +340,9 @@ func readStart(path string, index int, spec *specs.Spec, values specs.Values, sy
 	if got := specs.Values(t.Params); !maps.Equal(got, values) {
 		return nil, fmt.Errorf("%s has parameters %s, but this check has %s (give the same with -p)", path, got, values)
 	}
-	i := index
-	if i < 0 {
-		i += len(t.States)
-	}
-	if i < 0 || i >= len(t.States) {
-		return nil, fmt.Errorf("%s has states 0..%d; --start-state %d is not one of them", path, len(t.States)-1, index)
-	}
-	snap, err := t.States[i].Snapshot()
+	st, err := t.Configuration(sys, index)
 	if err != nil {
-		return nil, fmt.Errorf("%s, state %d: %w", path, i, err)
-	}
-	st, err := sys.Encode(snap)
-	if err != nil {
-		return nil, fmt.Errorf("%s, state %d: %w", path, i, err)
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return st, nil
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -27,14 +26,9 @@ diagram (mermaid).`,
 			if write == nil {
 				return usageError("--format %q is not one of %s", format, traceFormatList)
 			}
-			file, err := os.Open(args[0])
+			t, err := reports.ReadTraceFile(args[0])
 			if err != nil {
 				return usageError("%v", err)
-			}
-			defer file.Close()
-			t, err := reports.ReadTrace(file)
-			if err != nil {
-				return usageError("%s: %v", args[0], err)
 			}
 			if err := write(cmd.OutOrStdout(), t); err != nil {
 				return &exitError{code: exitUsage, err: fmt.Errorf("writing the trace: %w", err)}

@@ -13,7 +13,6 @@ package spectest
 
 import (
 	"context"
-	"os"
 	"runtime"
 	"testing"
 	"time"
@@ -297,23 +296,11 @@ func SingleEdits(sys *model.System, s *model.State, letters []model.Msg, visit f
 // same variables, messages and domains.
 func LoadConfiguration(tb testing.TB, sys *model.System, path string, index int) *model.State {
 	tb.Helper()
-	file, err := os.Open(path)
+	t, err := reports.ReadTraceFile(path)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	defer file.Close()
-	t, err := reports.ReadTrace(file)
-	if err != nil {
-		tb.Fatalf("%s: %v", path, err)
-	}
-	if index < 0 {
-		index += len(t.States)
-	}
-	snap, err := t.States[index].Snapshot()
-	if err != nil {
-		tb.Fatalf("%s: %v", path, err)
-	}
-	st, err := sys.Encode(snap)
+	st, err := t.Configuration(sys, index)
 	if err != nil {
 		tb.Fatalf("%s: %v", path, err)
 	}

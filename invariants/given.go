@@ -1,0 +1,145 @@
+package invariants
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"time"
+
+	"github.com/ringcheck/ringcheck/explore"
+	"github.com/ringcheck/ringcheck/model"
+)
+
+// convergenceFromGiven looks, in the graph reachable from the given
+// configurations, for an execution fair under opts.Fairness that never
+// reaches L: a state outside L with no step (not a valid end state), or a
+// fair cycle outside L. One violates convergence from every configuration;
+// finding none leaves that property unknown, as the given configurations
+// are not all of them.
+func convergenceFromGiven(ctx context.Context, res *explore.Result, opts Options) (Outcome, error) {
+	o := Outcome{Property: Convergence, Verdict: Unknown}
+	if !res.Complete() {
+		o.Reason = res.Stop.String()
+		return o, nil
+	}
+	g, err := res.Graph()
+	if err != nil {
+		return o, err
+	}
+	fairness := opts.Fairness
+	if fairness == "" {
+		fairness = NoFairness
+	}
+	sys := g.System()
+	w := g.NewWalker()
+	outside := cachedPredicate(g.Size(), func(v uint32) bool {
+		st, err := w.Load(v)
+		return err == nil && !sys.Legitimate.Holds(st)
+	})
+	progress := throttledProgress(opts.Search, time.Now(), res.Transitions)
+	viol, err := findWaiting(ctx, g, ruleFor(fairness, sys.N()), outside, sys.ValidEnd, progress)
+	if why, stopped := stopReason(err); stopped {
+		o.Reason = why.String()
+		return o, nil
+	}
+	if err != nil {
+		return o, err
+	}
+	if viol == nil {
+		o.Reason = fmt.Sprintf("every execution from the %d given configuration%s reaches L (fairness %s, %d states); convergence is about every configuration",
+			len(opts.Start), plural(len(opts.Start)), fairness, g.Size())
+		return o, nil
+	}
+	ce, err := viol.counterexample(g)
+	if err != nil {
+		return o, err
+	}
+	o.Verdict, o.Counterexample = Violated, ce
+	o.Reason = fmt.Sprintf("from a given configuration, an execution never reaches L (fairness %s)", fairness)
+	if viol.deadlock {
+		o.Reason = "from a given configuration, an execution reaches a configuration outside L with no step"
+	}
+	return o, nil
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// convergenceFromRandom decides convergence from opts.Samples uniformly
+// random configurations, one at a time (each search and its graph are
+// dropped before the next): the first violation found is the verdict;
+// otherwise it is unknown. A sample from which more configurations are
+// reachable than opts.Search.MaxStates decides nothing and is counted; the
+// next samples still run. The report's search figures add up the
+// samples'.
+func convergenceFromRandom(ctx context.Context, sys *model.System, opts Options) (*Report, error) {
+	if len(opts.Properties) != 1 || opts.Properties[0] != Convergence {
+		return nil, errors.New("from random configurations only convergence is checked: every other property is about the initial configurations or every configuration")
+	}
+	if opts.Samples < 1 {
+		return nil, errors.New("no random configuration to start from: the number of samples must be at least 1")
+	}
+	if opts.Search.TimeLimit > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, opts.Search.TimeLimit)
+		defer cancel()
+		opts.Search.TimeLimit = 0
+	}
+	total := &explore.Result{Stop: explore.Exhausted}
+	largest, tooLarge := int64(0), 0
+	pcg := rand.NewPCG(0, 0)
+	rng := rand.New(pcg)
+	for i := range opts.Samples {
+		pcg.Seed(opts.Seed, uint64(i))
+		st := sys.NewState()
+		sys.RandomConfiguration(rng, st)
+		one := opts
+		one.From, one.Start = FromGiven, []*model.State{st}
+		rep, err := Check(ctx, sys, one)
+		if err != nil {
+			return nil, err
+		}
+		res := rep.Search
+		total.States += res.States
+		total.Transitions += res.Transitions
+		total.Elapsed += res.Elapsed
+		total.MaxDepth = max(total.MaxDepth, res.MaxDepth)
+		total.StoreBytes = max(total.StoreBytes, res.StoreBytes)
+		o := rep.Outcomes[0]
+		switch {
+		case o.Verdict == Violated:
+			o.Reason = fmt.Sprintf("from random configuration %d (seed %d), %s", i, opts.Seed, strings.TrimPrefix(o.Reason, "from a given configuration, "))
+			rep.Outcomes[0] = o
+			return rep, nil
+		case res.Stop == explore.StateBound:
+			// Too large for the bound: the sample decides nothing, the
+			// next ones still may.
+			tooLarge++
+		case !res.Complete():
+			total.Stop = res.Stop
+			o.Reason = fmt.Sprintf("%s, at random configuration %d of %d (seed %d)", res.Stop, i, opts.Samples, opts.Seed)
+			return &Report{Search: total, Outcomes: []Outcome{o}}, nil
+		default:
+			largest = max(largest, res.States)
+		}
+	}
+	fairness := opts.Fairness
+	if fairness == "" {
+		fairness = NoFairness
+	}
+	decided := opts.Samples - tooLarge
+	o := Outcome{Property: Convergence, Verdict: Unknown,
+		Reason: fmt.Sprintf("every execution from each of %d random configurations (seed %d) reaches L (fairness %s, %d states from the largest); convergence is about every configuration",
+			decided, opts.Seed, fairness, largest)}
+	if tooLarge > 0 {
+		o.Reason += fmt.Sprintf("; from %d more, more states are reachable than --max-states allows", tooLarge)
+		total.Stop = explore.StateBound
+	}
+	return &Report{Search: total, Outcomes: []Outcome{o}}, nil
+}
