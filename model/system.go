@@ -559,3 +559,33 @@ func bitsFor(size uint64) int {
 	}
 	return bits.Len64(size - 1)
 }
+
+// WithDaemon returns a copy of s scheduled by d. It reports the combination
+// Build rejects: a daemon other than central on a system with channels,
+// whose steps are an asynchronous interleaving.
+func (s *System) WithDaemon(d Daemon) (*System, error) {
+	if d < Central || d > Synchronous {
+		return nil, fmt.Errorf("system %s: unknown daemon %d", s.Name, int(d))
+	}
+	if len(s.Channels) > 0 && d != Central {
+		return nil, fmt.Errorf("system %s: the %s daemon is defined for the state-reading model only; a system with channels is an asynchronous interleaving (central daemon)", s.Name, d)
+	}
+	c := *s
+	c.Daemon = d
+	return &c, nil
+}
+
+// WithOverflow returns a copy of s in which every channel's overflow policy
+// is o.
+func (s *System) WithOverflow(o Overflow) (*System, error) {
+	if o < Block || o > Error {
+		return nil, fmt.Errorf("system %s: unknown overflow policy %d", s.Name, int(o))
+	}
+	c := *s
+	c.Channels = make([]Channel, len(s.Channels))
+	for i, ch := range s.Channels {
+		ch.Overflow = o
+		c.Channels[i] = ch
+	}
+	return &c, nil
+}
