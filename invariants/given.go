@@ -2,7 +2,6 @@ package invariants
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -77,14 +76,8 @@ func plural(n int) string {
 // otherwise it is unknown. A sample from which more configurations are
 // reachable than opts.Search.MaxStates decides nothing and is counted; the
 // next samples still run. The report's search figures add up the
-// samples'.
+// samples'. Check has validated opts.
 func convergenceFromRandom(ctx context.Context, sys *model.System, opts Options) (*Report, error) {
-	if len(opts.Properties) != 1 || opts.Properties[0] != Convergence {
-		return nil, errors.New("from random configurations only convergence is checked: every other property is about the initial configurations or every configuration")
-	}
-	if opts.Samples < 1 {
-		return nil, errors.New("no random configuration to start from: the number of samples must be at least 1")
-	}
 	if opts.Search.TimeLimit > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, opts.Search.TimeLimit)
@@ -138,7 +131,7 @@ func convergenceFromRandom(ctx context.Context, sys *model.System, opts Options)
 		Reason: fmt.Sprintf("every execution from each of %d random configurations (seed %d) reaches L (fairness %s, %d states from the largest); convergence is about every configuration",
 			decided, opts.Seed, fairness, largest)}
 	if tooLarge > 0 {
-		o.Reason += fmt.Sprintf("; from %d more, more states are reachable than --max-states allows", tooLarge)
+		o.Reason += fmt.Sprintf("; from %d more, more states are reachable than the bound on states allows", tooLarge)
 		total.Stop = explore.StateBound
 	}
 	return &Report{Search: total, Outcomes: []Outcome{o}}, nil

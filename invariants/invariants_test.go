@@ -331,7 +331,7 @@ func TestConvergenceFromRandom(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o := rep.Outcomes[0]; o.Verdict != invariants.Unknown || !strings.Contains(o.Reason, "more states are reachable than --max-states allows") || rep.Search.Stop != explore.StateBound {
+	if o := rep.Outcomes[0]; o.Verdict != invariants.Unknown || !strings.Contains(o.Reason, "more states are reachable than the bound on states allows") || rep.Search.Stop != explore.StateBound {
 		t.Fatalf("with a bound of one state: %s (%s), stop %s", o.Verdict, o.Reason, rep.Search.Stop)
 	}
 	for name, tc := range map[string]struct {

@@ -11,58 +11,6 @@ import (
 	"github.com/ringcheck/ringcheck/model"
 )
 
-// From chooses the starting configurations of a check.
-type From string
-
-// The starting points.
-const (
-	// FromInit starts from the spec's initial configurations.
-	FromInit From = "init"
-	// FromAll starts from every configuration of the full configuration
-	// space, channel contents included.
-	FromAll From = "all"
-	// FromGiven starts from the configurations in Options.Start (for
-	// example one a trace ends in). Convergence from them is decided only
-	// when violated: one fair execution that never reaches L violates
-	// convergence from every configuration; if there is none, the verdict
-	// on every configuration stays unknown.
-	FromGiven From = "given"
-	// FromRandom decides convergence from Options.Samples configurations
-	// drawn uniformly from the full space (seeded by Options.Seed), each
-	// on its own as FromGiven does: every schedule from each, so a
-	// violation is decided, and otherwise the verdict stays unknown.
-	FromRandom From = "random"
-)
-
-// ParseFrom parses "init", "all" or "random".
-func ParseFrom(s string) (From, error) {
-	switch From(s) {
-	case FromInit, FromAll, FromRandom:
-		return From(s), nil
-	}
-	return "", fmt.Errorf("--from %q is not one of init, all, random", s)
-}
-
-// Options is what to check and how to search.
-type Options struct {
-	Properties []Property
-	From       From
-	// Fairness applies to convergence (none or weak).
-	Fairness Fairness
-	// LeadsTo names the predicates of the leads-to property.
-	LeadsTo LeadsTo
-	// RoundsLimit bounds the memory of the worst-case rounds computation,
-	// in product states (0: DefaultRoundsLimit).
-	RoundsLimit int
-	// Start holds the configurations of FromGiven.
-	Start []*model.State
-	// Samples and Seed are FromRandom's: how many configurations, and the
-	// seed of sample i's PCG (Seed, i).
-	Samples int
-	Seed    uint64
-	Search  explore.Options
-}
-
 // Report is the result of a check: the search's statistics and one outcome
 // per property, in the order they were asked for.
 type Report struct {
@@ -92,57 +40,16 @@ func (r *Report) Unknown() bool {
 	return false
 }
 
-// Applicable reports the first property that sys cannot be checked for,
-// because the spec does not declare what the property needs: invariants
-// for safety, a legitimacy predicate for closure and convergence, the
-// "requesting" and "inCS" predicates for starvation, the two predicates
-// leadsTo names for leads-to.
-func Applicable(sys *model.System, props []Property, leadsTo LeadsTo) error {
-	for _, p := range props {
-		if err := Implemented(p); err != nil {
-			return err
-		}
-		switch p {
-		case Safety:
-			if len(sys.Invariants) == 0 {
-				return fmt.Errorf("spec %s declares no state invariant to check for safety", sys.Name)
-			}
-		case Closure, Convergence:
-			if sys.Legitimate == nil {
-				return fmt.Errorf("spec %s declares no legitimacy predicate, so %s means nothing for it", sys.Name, p)
-			}
-		case Starvation:
-			_, ok1 := sys.ProcessPredicateByName("requesting")
-			_, ok2 := sys.ProcessPredicateByName("inCS")
-			if !ok1 || !ok2 {
-				return fmt.Errorf("spec %s declares no \"requesting\" and \"inCS\" predicates, which starvation needs", sys.Name)
-			}
-		case LeadsToProperty:
-			if leadsTo.From == "" || leadsTo.To == "" {
-				return errors.New("leads-to needs two per-process predicates, as --leads-to FROM,TO")
-			}
-			for _, name := range []string{leadsTo.From, leadsTo.To} {
-				if _, ok := sys.ProcessPredicateByName(name); !ok {
-					var known []string
-					for _, pp := range sys.ProcessPredicates {
-						known = append(known, pp.Name)
-					}
-					return fmt.Errorf("spec %s has no per-process predicate %q (it has %v)", sys.Name, name, known)
-				}
-			}
-		}
-	}
-	return nil
-}
-
 // Check explores sys as opts says and judges every property in
-// opts.Properties. A cancelled ctx stops the search; what was decided before
-// is still reported, the rest is unknown.
+// opts.Properties. An empty opts.From is FromInit; options that break a rule
+// of Options.Validate are an error (a *fields.Error) and nothing runs. A
+// cancelled ctx stops the search; what was decided before is still
+// reported, the rest is unknown.
 func Check(ctx context.Context, sys *model.System, opts Options) (*Report, error) {
-	if len(opts.Properties) == 0 {
-		return nil, errors.New("no property to check")
+	if opts.From == "" {
+		opts.From = FromInit
 	}
-	if err := Applicable(sys, opts.Properties, opts.LeadsTo); err != nil {
+	if err := opts.Validate(sys); err != nil {
 		return nil, err
 	}
 	if opts.From == FromRandom {
@@ -162,9 +69,6 @@ func Check(ctx context.Context, sys *model.System, opts Options) (*Report, error
 		wantStarve               bool
 	)
 	for _, p := range opts.Properties {
-		if err := Implemented(p); err != nil {
-			return nil, err
-		}
 		switch p {
 		case Closure:
 			wantClosure = true
@@ -173,9 +77,6 @@ func Check(ctx context.Context, sys *model.System, opts Options) (*Report, error
 		case Starvation, LeadsToProperty:
 			wantStarve = true
 		case Safety:
-			if len(sys.Invariants) == 0 {
-				return nil, fmt.Errorf("spec %s declares no state invariant to check for safety", sys.Name)
-			}
 			if safety == nil {
 				safety = &safetyMonitor{invariants: sys.Invariants}
 				mons = append(mons, safety)
@@ -188,20 +89,8 @@ func Check(ctx context.Context, sys *model.System, opts Options) (*Report, error
 		}
 	}
 
-	if wantStarve && opts.From == FromAll {
-		return nil, errors.New("starvation and leads-to are checked over the states reachable from the initial configurations: check them --from init")
-	}
 	given := opts.From == FromGiven
 	if given {
-		if len(opts.Start) == 0 {
-			return nil, errors.New("no configuration given to start from")
-		}
-		if wantClosure {
-			return nil, errors.New("closure is about every legitimate configuration: check it --from all")
-		}
-		if wantConverg && sys.Legitimate == nil {
-			return nil, fmt.Errorf("spec %s declares no legitimacy predicate, so convergence means nothing for it", sys.Name)
-		}
 		opts.Search.Start = opts.Start
 	}
 	if wantStarve || given && wantConverg {
@@ -210,9 +99,6 @@ func Check(ctx context.Context, sys *model.System, opts Options) (*Report, error
 	}
 	var stability *stabilityResult
 	if wantClosure || wantConverg && !given {
-		if opts.From != FromAll {
-			return nil, errors.New("closure and convergence are about every configuration: check them --from all")
-		}
 		var err error
 		if enumeratesClosure(sys, wantClosure, wantConverg) {
 			if len(mons) > 0 {
@@ -238,8 +124,6 @@ func Check(ctx context.Context, sys *model.System, opts Options) (*Report, error
 		err error
 	)
 	switch {
-	case opts.From != FromAll && opts.From != FromInit && opts.From != FromGiven && opts.From != "":
-		return nil, fmt.Errorf("unknown starting point %q", opts.From)
 	case len(mons) == 0:
 		res = &explore.Result{States: int64(stability.configurations), Transitions: stability.transitions, Elapsed: stability.elapsed, Stop: explore.Exhausted}
 	case opts.From == FromAll:

@@ -3,10 +3,10 @@ package reports
 import (
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/ringcheck/ringcheck/specs"
 )
 
 // WriteTraceText renders t for a person: the initial configuration, then
@@ -143,7 +143,14 @@ func sameMessages(a, b []TraceMessage) bool {
 	return true
 }
 
-func paramString(params map[string]int) string { return specs.Values(params).String() }
+// paramString renders parameters sorted by name, as "K=3 n=5".
+func paramString(params map[string]int) string {
+	parts := make([]string, 0, len(params))
+	for _, name := range slices.Sorted(maps.Keys(params)) {
+		parts = append(parts, name+"="+strconv.Itoa(params[name]))
+	}
+	return strings.Join(parts, " ")
+}
 
 func plural(n int) string {
 	if n == 1 {

@@ -1,9 +1,10 @@
 package main
 
 import (
+	"cmp"
+	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -15,7 +16,9 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/ringcheck/ringcheck"
 	"github.com/ringcheck/ringcheck/explore"
+	"github.com/ringcheck/ringcheck/fields"
 	"github.com/ringcheck/ringcheck/invariants"
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/reports"
@@ -54,9 +57,6 @@ type checkFlags struct {
 	samples             int
 	seed                uint64
 	samplesSet, seedSet bool
-	// drawn: the configurations --from all names are drawn at random
-	// (simulate), not enumerated, so the space may be of any size.
-	drawn bool
 }
 
 func newCheckCmd() *cobra.Command {
@@ -133,218 +133,128 @@ func exactArgs(n int, msg string) cobra.PositionalArgs {
 	}
 }
 
-// checkPlan is a validated check command: everything is resolved before
-// anything runs.
-type checkPlan struct {
-	spec    *specs.Spec
-	values  specs.Values
-	sys     *model.System
-	opts    invariants.Options
-	daemon  model.Daemon
-	workers int
+// checkFlagNames names the fields of a ringcheck.Request as check's flags,
+// for its errors.
+var checkFlagNames = map[string]string{
+	"Spec": "SPEC", "Params": "-p", "Properties": "--check", "LeadsTo": "--leads-to",
+	"From": "--from", "Start.Trace": "--start", "Start.Index": "--start-state",
+	"Random": "--samples and --seed", "Random.Samples": "--samples", "Random.Seed": "--seed",
+	"Daemon": "--daemon", "Overflow": "--overflow", "Fairness": "--fairness",
+	"MaxDepth": "--max-depth", "MaxStates": "--max-states", "TimeLimit": "--time-limit", "Workers": "--workers",
 }
 
-// planCheck validates the flags (and extra, the parameter a sweep sets)
-// and builds the system; nothing runs.
-func planCheck(specName string, f *checkFlags, extra map[string]int) (*checkPlan, error) {
-	reg, err := catalog.Registry()
+// requestError is a usage error for an error about a request, naming the
+// flags that set the fields at fault.
+func requestError(err error) error {
+	var fe *fields.Error
+	if errors.As(err, &fe) {
+		return usageError("%s", fe.Render(func(f string) string { return checkFlagNames[f] }))
+	}
+	return usageError("%v", err)
+}
+
+// planCheck maps the flags (and extra, the parameter a sweep sets) onto a
+// request and validates it; nothing runs.
+func planCheck(specName string, f *checkFlags, extra map[string]int) (*ringcheck.Request, error) {
+	req, err := f.request(specName, extra)
 	if err != nil {
 		return nil, err
 	}
-	spec, err := reg.Lookup(specName)
-	if err != nil {
-		return nil, usageError("%v", err)
-	}
-	overrides := map[string]int{}
-	for _, a := range f.params {
-		name, val, err := specs.ParseAssignment(a)
-		if err != nil {
-			return nil, usageError("%v", err)
-		}
-		if _, dup := overrides[name]; dup {
-			return nil, usageError("parameter %s is given twice", name)
-		}
-		overrides[name] = val
-	}
-	for name, val := range extra {
-		if _, dup := overrides[name]; dup {
-			return nil, usageError("parameter %s is both swept and set with -p", name)
-		}
-		overrides[name] = val
-	}
-	values, err := spec.Resolve(overrides)
-	if err != nil {
-		return nil, usageError("%v", err)
-	}
-	fairness, err := invariants.ParseFairness(f.fairness)
-	if err != nil {
-		return nil, usageError("%v", err)
-	}
-
-	daemon, err := model.ParseDaemon(f.daemon)
-	if err != nil {
-		return nil, usageError("%v", err)
-	}
-	var bopts specs.BuildOptions
-	bopts.Daemon = daemon
-	if f.overflow != "" {
-		o, err := model.ParseOverflow(f.overflow)
-		if err != nil {
-			return nil, usageError("%v", err)
-		}
-		bopts.Overflow = &o
-	}
-	checks := spec.DefaultChecks
-	if f.checks != "" {
-		checks = strings.Split(f.checks, ",")
-	}
-	var props []invariants.Property
-	for _, c := range checks {
-		p := invariants.Property(strings.TrimSpace(c))
-		if err := invariants.Implemented(p); err != nil {
-			return nil, usageError("--check: %v", err)
-		}
-		if slices.Contains(props, p) {
-			return nil, usageError("--check: %s is named twice", p)
-		}
-		props = append(props, p)
-	}
-	if traceWriters[f.traceFormat] == nil {
-		return nil, usageError("--trace-format %q is not one of %s", f.traceFormat, traceFormatList)
-	}
-	var leadsTo invariants.LeadsTo
-	if f.leadsTo != "" {
-		a, b, ok := strings.Cut(f.leadsTo, ",")
-		if !ok || strings.TrimSpace(a) == "" || strings.TrimSpace(b) == "" {
-			return nil, usageError("--leads-to %q is not of the form FROM,TO", f.leadsTo)
-		}
-		leadsTo = invariants.LeadsTo{From: strings.TrimSpace(a), To: strings.TrimSpace(b)}
-		if !slices.Contains(props, invariants.LeadsToProperty) {
-			props = append(props, invariants.LeadsToProperty)
-		}
-	}
-	stabilizing := slices.Contains(props, invariants.Closure) || slices.Contains(props, invariants.Convergence)
-	from := invariants.FromInit
-	if stabilizing {
-		from = invariants.FromAll
-	}
-	if f.startSet && f.start == "" {
-		return nil, usageError("--start-state needs --start FILE")
-	}
-	if f.start != "" {
-		if f.fromSet {
-			return nil, usageError("--start and --from both say where the check starts: give one")
-		}
-		if slices.Contains(props, invariants.Closure) {
-			return nil, usageError("closure is about every legitimate configuration: check it --from all, not from --start")
-		}
-		from = invariants.FromGiven
-	}
-	if f.fromSet {
-		if from, err = invariants.ParseFrom(f.from); err != nil {
-			return nil, usageError("%v", err)
-		}
-		if stabilizing && from != invariants.FromAll && from != invariants.FromRandom {
-			return nil, usageError("closure and convergence are about every configuration: they need --from all")
-		}
-		if from == invariants.FromRandom && (len(props) != 1 || props[0] != invariants.Convergence) {
-			return nil, usageError("--from random decides convergence alone (--check convergence): the other properties are about the initial configurations or every configuration")
-		}
-	}
-	live := slices.Contains(props, invariants.Starvation) || slices.Contains(props, invariants.LeadsToProperty)
-	if (f.samplesSet || f.seedSet) && from != invariants.FromRandom {
-		return nil, usageError("--samples and --seed choose the configurations of --from random")
-	}
-	if from == invariants.FromRandom && f.samples < 1 {
-		return nil, usageError("--samples must be at least 1")
-	}
-	if from == invariants.FromAll && f.maxDepth > 0 {
-		return nil, usageError("--max-depth bounds a search from the initial configurations; from all, every configuration is a starting point at depth 0 (use --max-states or --time-limit)")
-	}
-	if f.fairnessSet && !slices.Contains(props, invariants.Convergence) && !live {
-		return nil, usageError("--fairness applies to starvation, leads-to and convergence, which --check does not name")
-	}
-	if stabilizing && live && from != invariants.FromGiven {
-		return nil, usageError("starvation and leads-to are checked from the initial configurations and closure and convergence from all of them: check them in separate runs")
-	}
 	if f.traceFormatSet && f.tracePath == "" {
 		return nil, usageError("--trace-format needs --trace FILE")
-	}
-	if f.maxDepth < 0 || f.maxStates < 0 || f.timeLimit < 0 {
-		return nil, usageError("--max-depth, --max-states and --time-limit must not be negative")
-	}
-	if f.workers < 1 {
-		return nil, usageError("--workers must be at least 1")
 	}
 	if f.tracePath != "" {
 		if err := checkTracePath(f.tracePath); err != nil {
 			return nil, usageError("--trace: %v", err)
 		}
 	}
-	sys, err := spec.Build(values, bopts)
-	if err != nil {
-		return nil, usageError("%v", err)
+	if err := req.Validate(); err != nil {
+		return nil, requestError(err)
 	}
-	if err := invariants.Applicable(sys, props, leadsTo); err != nil {
-		return nil, usageError("--check: %v", err)
-	}
-	var start []*model.State
-	if f.start != "" {
-		st, err := readStart(f.start, f.startState, spec, values, sys)
-		if err != nil {
-			return nil, usageError("--start: %v", err)
-		}
-		start = []*model.State{st}
-	}
-	closureOnly := len(props) == 1 && props[0] == invariants.Closure && sys.LegitimateConfigurations != nil
-	if from == invariants.FromAll && !f.drawn && !closureOnly {
-		if _, ok := sys.Configurations(); !ok {
-			also := ""
-			if sys.LegitimateConfigurations != nil {
-				also = " (closure alone is decided from the spec's enumeration of L: --check closure)"
-			}
-			return nil, usageError("spec %s (%s): the full configuration space has about 10^%.0f configurations, too many to sweep%s; 'ringcheck rounds %s' measures recovery from random configurations, and check --start FILE decides convergence from one of them", spec.Name, values, sys.ConfigurationsLog10(), also, spec.Name)
-		}
-	}
-	return &checkPlan{
-		spec: spec, values: values, sys: sys, daemon: daemon, workers: f.workers,
-		opts: invariants.Options{
-			Properties: props,
-			From:       from,
-			Fairness:   fairness,
-			LeadsTo:    leadsTo,
-			Start:      start,
-			Samples:    f.samples,
-			Seed:       f.seed,
-			Search: explore.Options{
-				MaxDepth:  f.maxDepth,
-				MaxStates: f.maxStates,
-				TimeLimit: f.timeLimit,
-				Workers:   f.workers,
-			},
-		},
-	}, nil
+	return req, nil
 }
 
-// readStart reads the configuration a check --start begins from: state
-// index (negative: from the end) of the trace in path, which must be a
-// trace of the same spec with the same parameters.
-func readStart(path string, index int, spec *specs.Spec, values specs.Values, sys *model.System) (*model.State, error) {
-	t, err := reports.ReadTraceFile(path)
+// request parses the flags into a request, leaving the rules on what may
+// be combined to the request's Validate.
+func (f *checkFlags) request(specName string, extra map[string]int) (*ringcheck.Request, error) {
+	spec, params, err := lookupSpec(specName, f.params, extra)
 	if err != nil {
 		return nil, err
 	}
-	if t.Spec != spec.Name {
-		return nil, fmt.Errorf("%s is a trace of %s, not of %s", path, t.Spec, spec.Name)
+	req := &ringcheck.Request{Spec: spec, Params: params, MaxDepth: f.maxDepth, MaxStates: f.maxStates, TimeLimit: f.timeLimit, Workers: f.workers}
+	if req.Daemon, err = model.ParseDaemon(f.daemon); err != nil {
+		return nil, usageError("%v", err)
 	}
-	if got := specs.Values(t.Params); !maps.Equal(got, values) {
-		return nil, fmt.Errorf("%s has parameters %s, but this check has %s (give the same with -p)", path, got, values)
+	if f.overflow != "" {
+		o, err := model.ParseOverflow(f.overflow)
+		if err != nil {
+			return nil, usageError("%v", err)
+		}
+		req.Overflow = &o
 	}
-	st, err := t.Configuration(sys, index)
+	if f.fairnessSet {
+		if req.Fairness, err = invariants.ParseFairness(f.fairness); err != nil {
+			return nil, usageError("%v", err)
+		}
+	}
+	if f.checks != "" {
+		for _, c := range strings.Split(f.checks, ",") {
+			req.Properties = append(req.Properties, invariants.Property(strings.TrimSpace(c)))
+		}
+	}
+	if traceWriters[f.traceFormat] == nil {
+		return nil, usageError("--trace-format %q is not one of %s", f.traceFormat, traceFormatList)
+	}
+	if f.leadsTo != "" {
+		a, b, ok := strings.Cut(f.leadsTo, ",")
+		if !ok || strings.TrimSpace(a) == "" || strings.TrimSpace(b) == "" {
+			return nil, usageError("--leads-to %q is not of the form FROM,TO", f.leadsTo)
+		}
+		req.LeadsTo = invariants.LeadsTo{From: strings.TrimSpace(a), To: strings.TrimSpace(b)}
+	}
+	if f.start != "" || f.startSet {
+		req.Start = &ringcheck.Start{Trace: f.start, Index: f.startState}
+	}
+	if f.fromSet {
+		if req.From, err = invariants.ParseFrom(f.from); err != nil {
+			return nil, usageError("--from %q is not one of init, all, random", f.from)
+		}
+	}
+	if f.samplesSet || f.seedSet {
+		req.Random = &ringcheck.Random{Samples: f.samples, Seed: f.seed}
+	}
+	return req, nil
+}
+
+// lookupSpec finds the named spec and parses its -p assignments (and
+// extra, set by a sweep).
+func lookupSpec(name string, assignments []string, extra map[string]int) (*specs.Spec, map[string]int, error) {
+	reg, err := catalog.Registry()
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, nil, err
 	}
-	return st, nil
+	spec, err := reg.Lookup(name)
+	if err != nil {
+		return nil, nil, usageError("%v", err)
+	}
+	params := map[string]int{}
+	for _, a := range assignments {
+		name, val, err := specs.ParseAssignment(a)
+		if err != nil {
+			return nil, nil, usageError("%v", err)
+		}
+		if _, dup := params[name]; dup {
+			return nil, nil, usageError("parameter %s is given twice", name)
+		}
+		params[name] = val
+	}
+	for name, val := range extra {
+		if _, dup := params[name]; dup {
+			return nil, nil, usageError("parameter %s is both swept and set with -p", name)
+		}
+		params[name] = val
+	}
+	return spec, params, nil
 }
 
 func runCheck(cmd *cobra.Command, specName string, f *checkFlags) error {
@@ -356,7 +266,7 @@ func runCheck(cmd *cobra.Command, specName string, f *checkFlags) error {
 		return err
 	}
 	stderr := cmd.ErrOrStderr()
-	result, rep, err := runPlan(cmd, plan, f)
+	result, rep, err := runPlan(cmd, plan, f.progress)
 	if err != nil {
 		return err
 	}
@@ -390,34 +300,33 @@ func verdictExit(violated, unknown bool) error {
 }
 
 // runPlan runs one validated check and assembles its result.
-func runPlan(cmd *cobra.Command, plan *checkPlan, f *checkFlags) (*reports.CheckResult, *invariants.Report, error) {
+func runPlan(cmd *cobra.Command, req *ringcheck.Request, progress bool) (*reports.CheckResult, *invariants.Report, error) {
 	stderr := cmd.ErrOrStderr()
-	if f.progress || isTerminal(stderr) {
-		plan.opts.Search.Progress = progressPrinter(stderr)
+	if progress || isTerminal(stderr) {
+		req.Progress = progressPrinter(stderr)
 	}
-	heap := explore.StartHeapSampler(20 * time.Millisecond)
-	rep, err := invariants.Check(cmd.Context(), plan.sys, plan.opts)
-	peak := heap.Stop()
+	res, err := req.Run(cmd.Context())
 	if err != nil {
 		return nil, nil, &exitError{code: exitUsage, err: err}
 	}
 	opts := reports.CheckOptions{
-		From: string(plan.opts.From), Daemon: plan.daemon.String(),
-		MaxDepth: f.maxDepth, MaxStates: f.maxStates, Workers: plan.workers,
+		From: string(res.Options.From), Daemon: req.Daemon.String(),
+		MaxDepth: req.MaxDepth, MaxStates: req.MaxStates, Workers: req.Workers,
 	}
-	if f.timeLimit > 0 {
-		opts.TimeLimit = f.timeLimit.String()
+	if req.TimeLimit > 0 {
+		opts.TimeLimit = req.TimeLimit.String()
 	}
-	if slices.Contains(plan.opts.Properties, invariants.Convergence) || slices.Contains(plan.opts.Properties, invariants.Starvation) ||
-		slices.Contains(plan.opts.Properties, invariants.LeadsToProperty) {
+	props := res.Options.Properties
+	if slices.Contains(props, invariants.Convergence) || slices.Contains(props, invariants.Starvation) ||
+		slices.Contains(props, invariants.LeadsToProperty) {
 		// Fairness qualifies the liveness verdicts only.
-		opts.Fairness = string(plan.opts.Fairness)
+		opts.Fairness = string(cmp.Or(res.Options.Fairness, invariants.NoFairness))
 	}
 	result := reports.NewCheckResult(reports.Run{
-		System: plan.sys, Params: plan.values, Options: opts, Report: rep, PeakHeapBytes: peak,
-		PaperBound: plan.spec.StabilizationBound,
+		System: res.System, Params: res.Values, Options: opts, Report: res.Report, PeakHeapBytes: res.PeakHeapBytes,
+		PaperBound: req.Spec.StabilizationBound,
 	})
-	return result, rep, nil
+	return result, res.Report, nil
 }
 
 // runSweep runs the same check for every value of one parameter, after
@@ -430,7 +339,7 @@ func runSweep(cmd *cobra.Command, specName string, f *checkFlags) error {
 	if f.tracePath != "" {
 		return usageError("--trace writes one counterexample and does not combine with --sweep; the counterexamples are in the sweep's output")
 	}
-	var plans []*checkPlan
+	var plans []*ringcheck.Request
 	for v := lo; v <= hi; v++ {
 		plan, err := planCheck(specName, f, map[string]int{name: v})
 		if err != nil {
@@ -443,7 +352,7 @@ func runSweep(cmd *cobra.Command, specName string, f *checkFlags) error {
 		violated, unknown bool
 	)
 	for i, plan := range plans {
-		result, rep, err := runPlan(cmd, plan, f)
+		result, rep, err := runPlan(cmd, plan, f.progress)
 		if err != nil {
 			return err
 		}
@@ -553,4 +462,42 @@ func progressPrinter(w io.Writer) func(explore.Progress) {
 		fmt.Fprintf(w, "progress: %d states, %d transitions, depth %d, %.0f states/s, %s\n",
 			p.States, p.Transitions, p.Depth, p.StatesPerSecond(), p.Elapsed.Round(time.Millisecond))
 	}
+}
+
+// builtSystem is a spec's model for simulate and rounds, which run no
+// check and so need none of a check request's rules.
+type builtSystem struct {
+	spec   *specs.Spec
+	values specs.Values
+	sys    *model.System
+	daemon model.Daemon
+}
+
+// buildSystem builds the named spec with the -p assignments, under the
+// named daemon and, if overflow is not empty, that overflow policy.
+func buildSystem(specName string, assignments []string, daemon, overflow string) (*builtSystem, error) {
+	spec, params, err := lookupSpec(specName, assignments, nil)
+	if err != nil {
+		return nil, err
+	}
+	req := &ringcheck.Request{Spec: spec, Params: params}
+	if req.Daemon, err = model.ParseDaemon(daemon); err != nil {
+		return nil, usageError("%v", err)
+	}
+	if overflow != "" {
+		o, err := model.ParseOverflow(overflow)
+		if err != nil {
+			return nil, usageError("%v", err)
+		}
+		req.Overflow = &o
+	}
+	values, err := req.Values()
+	if err != nil {
+		return nil, requestError(err)
+	}
+	sys, err := req.System()
+	if err != nil {
+		return nil, requestError(err)
+	}
+	return &builtSystem{spec: spec, values: values, sys: sys, daemon: req.Daemon}, nil
 }

@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"slices"
 	"strconv"
@@ -18,6 +20,7 @@ import (
 	"github.com/goccy/go-yaml/parser"
 	"github.com/spf13/cobra"
 
+	"github.com/ringcheck/ringcheck"
 	"github.com/ringcheck/ringcheck/invariants"
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/reports"
@@ -89,14 +92,13 @@ Exit status: 0 every case matches the manifest; 1 some case does not;
 type regressCase struct {
 	name      string
 	spec      string
-	flags     checkFlags
+	req       *ringcheck.Request
 	expect    []expectation
 	states    *int64
 	steps     *int
 	rounds    *int
 	budget    time.Duration
 	line      int
-	plan      *checkPlan
 	hasFigure bool // states, worst case or budget given
 }
 
@@ -127,16 +129,10 @@ func runRegress(cmd *cobra.Command, path, junitPath string, workers int) error {
 		perCase = 1
 	}
 	for i, c := range cases {
-		c.flags.workers = perCase
-		plan, err := planCheck(c.spec, &c.flags, nil)
-		if err != nil {
-			var ee *exitError
-			if errors.As(err, &ee) && ee.err != nil {
-				err = ee.err
-			}
+		c.req.Workers = perCase
+		if err := c.validate(); err != nil {
 			return usageError("%s:%d: cases[%d]: %v", path, c.line, i, err)
 		}
-		c.plan = plan
 	}
 
 	outcomes := make([]*reports.RegressCase, len(cases))
@@ -187,7 +183,7 @@ func runCase(cmd *cobra.Command, c *regressCase) *reports.RegressCase {
 	quiet.SetContext(cmd.Context())
 	quiet.SetErr(io.Discard)
 	start := time.Now()
-	result, _, err := runPlan(quiet, c.plan, &c.flags)
+	result, _, err := runPlan(quiet, c.req, false)
 	o := &reports.RegressCase{Name: c.name, Spec: c.spec, HasFigures: c.hasFigure, Elapsed: time.Since(start), Err: err, Result: result}
 	for _, e := range c.expect {
 		o.Expected = append(o.Expected, [2]string{string(e.property), string(e.verdict)})
@@ -267,26 +263,6 @@ func mappingPairs(n ast.Node) ([]*ast.MappingValueNode, bool) {
 	return nil, false
 }
 
-// scalar returns the text of a scalar node, or false for a mapping, a
-// sequence or a null.
-func scalar(n ast.Node) (string, bool) {
-	switch s := n.(type) {
-	case *ast.StringNode:
-		return s.Value, true
-	case *ast.IntegerNode, *ast.FloatNode, *ast.BoolNode:
-		return s.GetToken().Value, true
-	}
-	return "", false
-}
-
-func integer(n ast.Node) (int64, bool) {
-	if _, ok := n.(*ast.IntegerNode); !ok {
-		return 0, false
-	}
-	v, err := strconv.ParseInt(n.GetToken().Value, 0, 64)
-	return v, err == nil
-}
-
 // parseManifest reads a regression manifest strictly: every field known,
 // every spec, parameter, property and verdict valid. The first error
 // names the manifest's line and the field.
@@ -350,263 +326,313 @@ func parseManifest(file string, data []byte) ([]*regressCase, error) {
 	return cases, nil
 }
 
-var caseFields = []string{"name", "spec", "params", "from", "start", "samples", "seed", "daemon", "fairness", "leads_to", "overflow",
-	"max_depth", "max_states", "time_limit", "expect", "states", "worst_case_steps", "worst_case_rounds", "budget"}
+// validate applies a check request's rules to the case, naming the
+// fields as check's flags do.
+func (c *regressCase) validate() error {
+	if err := c.req.Validate(); err != nil {
+		var ue *exitError
+		if err := requestError(err); errors.As(err, &ue) && ue.err != nil {
+			return ue.err
+		}
+		return err
+	}
+	return nil
+}
 
-func parseCase(file, at string, n ast.Node, reg *specs.Registry) (*regressCase, error) {
+// manifestCase is one case of a manifest as written: the fields of a check
+// request (as check's flags), what the case expects, and the figures it
+// pins. Keys not declared here are an error.
+type manifestCase struct {
+	Name            string        `yaml:"name"`
+	Spec            string        `yaml:"spec"`
+	Params          yaml.MapSlice `yaml:"params"`
+	From            string        `yaml:"from"`
+	Start           string        `yaml:"start"`
+	Samples         *int          `yaml:"samples"`
+	Seed            *uint64       `yaml:"seed"`
+	Daemon          string        `yaml:"daemon"`
+	Fairness        string        `yaml:"fairness"`
+	LeadsTo         string        `yaml:"leads_to"`
+	Overflow        string        `yaml:"overflow"`
+	MaxDepth        int           `yaml:"max_depth"`
+	MaxStates       int64         `yaml:"max_states"`
+	TimeLimit       string        `yaml:"time_limit"`
+	Expect          yaml.MapSlice `yaml:"expect"`
+	States          *int64        `yaml:"states"`
+	WorstCaseSteps  *int          `yaml:"worst_case_steps"`
+	WorstCaseRounds *int          `yaml:"worst_case_rounds"`
+	Budget          string        `yaml:"budget"`
+}
+
+// caseKeys are manifestCase's keys, in declaration order.
+var caseKeys = func() []string {
+	t := reflect.TypeFor[manifestCase]()
+	keys := make([]string, t.NumField())
+	for i := range keys {
+		keys[i] = t.Field(i).Tag.Get("yaml")
+	}
+	return keys
+}()
+
+// caseLines holds the line of every key of a case, and of the keys of its
+// params and expect mappings (as "params.n").
+type caseLines map[string]int
+
+// readCaseLines records where each key of case node n is, rejecting
+// unknown keys and keys given twice.
+func readCaseLines(file, at string, n ast.Node) (caseLines, error) {
 	pairs, ok := mappingPairs(n)
 	if !ok {
 		return nil, manifestError(file, nodeLine(n), at, "a case must be a mapping")
 	}
-	c := &regressCase{line: nodeLine(n), flags: checkFlags{daemon: "central", fairness: "none", from: "init", traceFormat: "json"}}
-	fields := map[string]*ast.MappingValueNode{}
+	lines := caseLines{"": nodeLine(n)}
 	for _, kv := range pairs {
 		key := kv.Key.GetToken().Value
-		field := at + "." + key
-		if !slices.Contains(caseFields, key) {
-			return nil, manifestError(file, nodeLine(kv.Key), field, "unknown field (known: %s)", strings.Join(caseFields, ", "))
+		if !slices.Contains(caseKeys, key) {
+			return nil, manifestError(file, nodeLine(kv.Key), at+"."+key, "unknown field (known: %s)", strings.Join(caseKeys, ", "))
 		}
-		if _, dup := fields[key]; dup {
-			return nil, manifestError(file, nodeLine(kv.Key), field, "given twice")
-		}
-		fields[key] = kv
-	}
-	errAt := func(n ast.Node, key, format string, args ...any) error {
-		return manifestError(file, nodeLine(n), at+"."+key, format, args...)
-	}
-	str := func(key string) (string, *ast.MappingValueNode, error) {
-		kv := fields[key]
-		if kv == nil {
-			return "", nil, nil
-		}
-		s, ok := scalar(kv.Value)
-		if !ok || s == "" {
-			return "", nil, errAt(kv.Value, key, "must be a non-empty string")
-		}
-		return s, kv, nil
-	}
-	num := func(key string) (*int64, error) {
-		kv := fields[key]
-		if kv == nil {
-			return nil, nil
-		}
-		v, ok := integer(kv.Value)
-		if !ok || v < 0 {
-			return nil, errAt(kv.Value, key, "must be a non-negative integer")
-		}
-		return &v, nil
-	}
-	dur := func(key string) (time.Duration, error) {
-		s, kv, err := str(key)
-		if err != nil || kv == nil {
-			return 0, err
-		}
-		d, err := time.ParseDuration(s)
-		if err != nil || d < 0 {
-			return 0, errAt(kv.Value, key, "%q is not a duration, as 30s or 5m", s)
-		}
-		return d, nil
-	}
-
-	// spec
-	specName, kv, err := str("spec")
-	if err != nil {
-		return nil, err
-	}
-	if kv == nil {
-		return nil, manifestError(file, c.line, at+".spec", "missing")
-	}
-	spec, err := reg.Lookup(specName)
-	if err != nil {
-		return nil, errAt(kv.Value, "spec", "%v", err)
-	}
-	c.spec = specName
-
-	// params, in the manifest's order
-	var paramText []string
-	if kv := fields["params"]; kv != nil {
-		ps, ok := mappingPairs(kv.Value)
-		if !ok {
-			if _, null := kv.Value.(*ast.NullNode); !null {
-				return nil, errAt(kv.Value, "params", "must be a mapping of parameter names to integers")
-			}
-		}
-		seen := map[string]bool{}
-		for _, p := range ps {
-			name := p.Key.GetToken().Value
-			field := "params." + name
-			prm, ok := spec.Param(name)
-			if !ok {
-				return nil, errAt(p.Key, field, "spec %s has no such parameter", spec.Name)
-			}
-			if seen[name] {
-				return nil, errAt(p.Key, field, "given twice")
-			}
-			seen[name] = true
-			v, ok := integer(p.Value)
-			if !ok {
-				return nil, errAt(p.Value, field, "must be an integer")
-			}
-			if v < int64(prm.Min) || v > int64(prm.Max) {
-				return nil, errAt(p.Value, field, "%d is outside %d..%d", v, prm.Min, prm.Max)
-			}
-			c.flags.params = append(c.flags.params, fmt.Sprintf("%s=%d", name, v))
-			paramText = append(paramText, fmt.Sprintf("%s=%d", name, v))
-		}
-	}
-
-	// options
-	if s, kv, err := str("from"); err != nil {
-		return nil, err
-	} else if kv != nil {
-		if _, err := invariants.ParseFrom(s); err != nil {
-			return nil, errAt(kv.Value, "from", "%q is not one of init, all, random", s)
-		}
-		c.flags.from, c.flags.fromSet = s, true
-	}
-	// samples and seed: from random's, as check --samples and --seed.
-	c.flags.samples, c.flags.seed = 10, 1
-	if v, err := num("samples"); err != nil {
-		return nil, err
-	} else if v != nil {
-		c.flags.samples, c.flags.samplesSet = int(*v), true
-	}
-	if v, err := num("seed"); err != nil {
-		return nil, err
-	} else if v != nil {
-		c.flags.seed, c.flags.seedSet = uint64(*v), true
-	}
-	if s, kv, err := str("start"); err != nil {
-		return nil, err
-	} else if kv != nil {
-		if c.flags.fromSet {
-			return nil, errAt(kv.Value, "start", "from and start both say where the check starts: give one")
-		}
-		// A trace file, relative to the manifest; its first configuration
-		// is where the check starts.
-		c.flags.start = filepath.Join(filepath.Dir(file), s)
-	}
-	if s, kv, err := str("daemon"); err != nil {
-		return nil, err
-	} else if kv != nil {
-		if _, err := model.ParseDaemon(s); err != nil {
-			return nil, errAt(kv.Value, "daemon", "%v", err)
-		}
-		c.flags.daemon = s
-	}
-	if s, kv, err := str("fairness"); err != nil {
-		return nil, err
-	} else if kv != nil {
-		if _, err := invariants.ParseFairness(s); err != nil {
-			return nil, errAt(kv.Value, "fairness", "%v", err)
-		}
-		c.flags.fairness, c.flags.fairnessSet = s, true
-	}
-	if s, kv, err := str("overflow"); err != nil {
-		return nil, err
-	} else if kv != nil {
-		if _, err := model.ParseOverflow(s); err != nil {
-			return nil, errAt(kv.Value, "overflow", "%v", err)
-		}
-		c.flags.overflow = s
-	}
-	leadsTo, leadsKV, err := str("leads_to")
-	if err != nil {
-		return nil, err
-	}
-	if leadsKV != nil {
-		a, b, ok := strings.Cut(leadsTo, ",")
-		if !ok || strings.TrimSpace(a) == "" || strings.TrimSpace(b) == "" {
-			return nil, errAt(leadsKV.Value, "leads_to", "%q is not of the form FROM,TO", leadsTo)
-		}
-		c.flags.leadsTo = leadsTo
-	}
-	if v, err := num("max_depth"); err != nil {
-		return nil, err
-	} else if v != nil {
-		c.flags.maxDepth = int(*v)
-	}
-	if v, err := num("max_states"); err != nil {
-		return nil, err
-	} else if v != nil {
-		c.flags.maxStates = *v
-	}
-	if c.flags.timeLimit, err = dur("time_limit"); err != nil {
-		return nil, err
-	}
-
-	// expect
-	ekv := fields["expect"]
-	if ekv == nil {
-		return nil, manifestError(file, c.line, at+".expect", "missing: name each property to check and its expected verdict")
-	}
-	eps, ok := mappingPairs(ekv.Value)
-	if !ok || len(eps) == 0 {
-		return nil, errAt(ekv.Value, "expect", "must be a mapping of properties to holds, violated or unknown")
-	}
-	var checks []string
-	for _, p := range eps {
-		prop := invariants.Property(p.Key.GetToken().Value)
-		field := "expect." + string(prop)
-		if invariants.Implemented(prop) != nil {
-			return nil, errAt(p.Key, field, "unknown property (known: safety, deadlock, starvation, leads-to, closure, convergence)")
-		}
-		if slices.ContainsFunc(c.expect, func(e expectation) bool { return e.property == prop }) {
-			return nil, errAt(p.Key, field, "given twice")
-		}
-		word, _ := scalar(p.Value)
-		v := invariants.Verdict(word)
-		if v != invariants.Holds && v != invariants.Violated && v != invariants.Unknown {
-			return nil, errAt(p.Value, field, "verdict %q is not one of holds, violated, unknown", word)
-		}
-		c.expect = append(c.expect, expectation{prop, v})
-		checks = append(checks, string(prop))
-	}
-	hasLeadsTo := slices.Contains(checks, string(invariants.LeadsToProperty))
-	if hasLeadsTo && leadsKV == nil {
-		return nil, errAt(ekv.Value, "expect.leads-to", "needs leads_to: FROM,TO in the case")
-	}
-	if !hasLeadsTo && leadsKV != nil {
-		return nil, errAt(leadsKV.Key, "leads_to", "needs a leads-to entry in expect")
-	}
-	c.flags.checks = strings.Join(checks, ",")
-
-	// figures
-	if v, err := num("states"); err != nil {
-		return nil, err
-	} else {
-		c.states = v
-	}
-	for _, key := range []string{"worst_case_steps", "worst_case_rounds"} {
-		v, err := num(key)
-		if err != nil {
+		if err := lines.add(file, at, key, kv.Key); err != nil {
 			return nil, err
 		}
-		if v == nil {
+		inner, ok := mappingPairs(kv.Value)
+		if !ok || key != "params" && key != "expect" {
 			continue
 		}
-		if !slices.Contains(checks, string(invariants.Convergence)) {
-			return nil, errAt(fields[key].Key, key, "needs convergence in expect")
-		}
-		iv := int(*v)
-		if key == "worst_case_steps" {
-			c.steps = &iv
-		} else {
-			c.rounds = &iv
+		for _, p := range inner {
+			if err := lines.add(file, at, key+"."+p.Key.GetToken().Value, p.Key); err != nil {
+				return nil, err
+			}
 		}
 	}
-	if c.budget, err = dur("budget"); err != nil {
-		return nil, err
-	}
-	c.hasFigure = c.states != nil || c.steps != nil || c.rounds != nil || c.budget > 0
+	return lines, nil
+}
 
-	// name
-	if s, _, err := str("name"); err != nil {
+func (l caseLines) add(file, at, key string, n ast.Node) error {
+	if _, dup := l[key]; dup {
+		return manifestError(file, nodeLine(n), at+"."+key, "given twice")
+	}
+	l[key] = nodeLine(n)
+	return nil
+}
+
+// parseCase decodes and validates one case; at names it ("cases[2]").
+func parseCase(file, at string, n ast.Node, reg *specs.Registry) (*regressCase, error) {
+	lines, err := readCaseLines(file, at, n)
+	if err != nil {
 		return nil, err
-	} else if s != "" {
-		c.name = s
-	} else {
-		c.name = strings.Join(append([]string{spec.Name}, paramText...), " ")
+	}
+	errAt := func(key, format string, args ...any) error {
+		line, given := lines[key]
+		if !given {
+			line = lines[""] // a missing key: the case's line
+		}
+		return manifestError(file, line, at+"."+key, format, args...)
+	}
+	var mc manifestCase
+	if err := yaml.NodeToValue(n, &mc); err != nil {
+		return nil, decodeError(file, at, lines, err)
+	}
+	if mc.Spec == "" {
+		return nil, errAt("spec", "missing")
+	}
+	spec, err := reg.Lookup(mc.Spec)
+	if err != nil {
+		return nil, errAt("spec", "%v", err)
+	}
+	c := &regressCase{spec: spec.Name, line: lines[""], name: mc.Name}
+	params, err := mc.params(spec, errAt)
+	if err != nil {
+		return nil, err
+	}
+	if c.req, err = mc.request(spec, params, filepath.Dir(file), errAt); err != nil {
+		return nil, err
+	}
+	if c.expect, err = mc.expectations(errAt); err != nil {
+		return nil, err
+	}
+	if err := c.pinFigures(&mc, errAt); err != nil {
+		return nil, err
+	}
+	if c.name == "" {
+		// The spec and the parameters, in the manifest's order.
+		c.name = spec.Name
+		for _, kv := range mc.Params {
+			c.name += fmt.Sprintf(" %v=%d", kv.Key, params[fmt.Sprint(kv.Key)])
+		}
 	}
 	return c, nil
+}
+
+// decodeError turns a decoding error into a manifest error at the key
+// whose value has the wrong type.
+func decodeError(file, at string, lines caseLines, err error) error {
+	line, key := 0, ""
+	var ye yaml.Error
+	if errors.As(err, &ye) && ye.GetToken() != nil && ye.GetToken().Position != nil {
+		line = ye.GetToken().Position.Line
+	}
+	for k, l := range lines {
+		if l == line && k != "" && (key == "" || len(k) < len(key)) {
+			key = k
+		}
+	}
+	if key == "" {
+		return manifestError(file, line, at, "%s", strings.TrimSpace(ye.GetMessage()))
+	}
+	return manifestError(file, line, at+"."+key, "has the wrong type (see 'ringcheck regress --help')")
+}
+
+type errAtFunc func(key, format string, args ...any) error
+
+// params checks the case's parameters against the spec's, in the
+// manifest's order.
+func (mc *manifestCase) params(spec *specs.Spec, errAt errAtFunc) (map[string]int, error) {
+	params := map[string]int{}
+	for _, kv := range mc.Params {
+		name := fmt.Sprint(kv.Key)
+		field := "params." + name
+		prm, ok := spec.Param(name)
+		if !ok {
+			return nil, errAt(field, "spec %s has no such parameter", spec.Name)
+		}
+		var x int64
+		switch v := kv.Value.(type) {
+		case int64:
+			x = v
+		case uint64:
+			x = int64(min(v, math.MaxInt64))
+		default:
+			return nil, errAt(field, "must be an integer")
+		}
+		if x < int64(prm.Min) || x > int64(prm.Max) {
+			return nil, errAt(field, "%d is outside %d..%d", x, prm.Min, prm.Max)
+		}
+		params[name] = int(x)
+	}
+	return params, nil
+}
+
+// request builds the check request the case describes; dir is the
+// manifest's folder, which a start trace is relative to.
+func (mc *manifestCase) request(spec *specs.Spec, params map[string]int, dir string, errAt errAtFunc) (*ringcheck.Request, error) {
+	req := &ringcheck.Request{Spec: spec, Params: params, MaxDepth: mc.MaxDepth, MaxStates: mc.MaxStates, Workers: 1}
+	var err error
+	parse := []struct {
+		key, value string
+		set        func(string) error
+	}{
+		{"from", mc.From, func(s string) (err error) { req.From, err = invariants.ParseFrom(s); return }},
+		{"daemon", mc.Daemon, func(s string) (err error) { req.Daemon, err = model.ParseDaemon(s); return }},
+		{"fairness", mc.Fairness, func(s string) (err error) { req.Fairness, err = invariants.ParseFairness(s); return }},
+		{"overflow", mc.Overflow, func(s string) error {
+			o, err := model.ParseOverflow(s)
+			req.Overflow = &o
+			return err
+		}},
+		{"leads_to", mc.LeadsTo, func(s string) error {
+			a, b, ok := strings.Cut(s, ",")
+			if !ok || strings.TrimSpace(a) == "" || strings.TrimSpace(b) == "" {
+				return fmt.Errorf("%q is not of the form FROM,TO", s)
+			}
+			req.LeadsTo = invariants.LeadsTo{From: strings.TrimSpace(a), To: strings.TrimSpace(b)}
+			return nil
+		}},
+		{"time_limit", mc.TimeLimit, func(s string) (err error) { req.TimeLimit, err = parseDuration(s); return }},
+	}
+	for _, p := range parse {
+		if p.value != "" {
+			if err = p.set(p.value); err != nil {
+				return nil, errAt(p.key, "%v", err)
+			}
+		}
+	}
+	if mc.Start != "" {
+		if mc.From != "" {
+			return nil, errAt("start", "from and start both say where the check starts: give one")
+		}
+		req.Start = &ringcheck.Start{Trace: filepath.Join(dir, mc.Start)}
+	}
+	if mc.Samples != nil || mc.Seed != nil {
+		req.Random = &ringcheck.Random{Samples: ringcheck.DefaultSamples, Seed: ringcheck.DefaultSeed}
+		if mc.Samples != nil {
+			req.Random.Samples = *mc.Samples
+		}
+		if mc.Seed != nil {
+			req.Random.Seed = *mc.Seed
+		}
+	}
+	return req, nil
+}
+
+// parseDuration parses a non-negative duration, as 30s or 5m.
+func parseDuration(s string) (time.Duration, error) {
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return 0, fmt.Errorf("%q is not a duration, as 30s or 5m", s)
+	}
+	return d, nil
+}
+
+// expectations reads expect: the properties checked, in order, and the
+// verdict each must have.
+func (mc *manifestCase) expectations(errAt errAtFunc) ([]expectation, error) {
+	if len(mc.Expect) == 0 {
+		return nil, errAt("expect", "missing: name each property to check and its expected verdict")
+	}
+	var out []expectation
+	for _, kv := range mc.Expect {
+		prop := invariants.Property(fmt.Sprint(kv.Key))
+		field := "expect." + string(prop)
+		if invariants.Implemented(prop) != nil {
+			return nil, errAt(field, "unknown property (known: %s)", knownProperties())
+		}
+		v := invariants.Verdict(fmt.Sprint(kv.Value))
+		if v != invariants.Holds && v != invariants.Violated && v != invariants.Unknown {
+			return nil, errAt(field, "verdict %q is not one of holds, violated, unknown", kv.Value)
+		}
+		out = append(out, expectation{prop, v})
+	}
+	hasLeadsTo := slices.ContainsFunc(out, func(e expectation) bool { return e.property == invariants.LeadsToProperty })
+	switch {
+	case hasLeadsTo && mc.LeadsTo == "":
+		return nil, errAt("expect.leads-to", "needs leads_to: FROM,TO in the case")
+	case !hasLeadsTo && mc.LeadsTo != "":
+		return nil, errAt("leads_to", "needs a leads-to entry in expect")
+	}
+	return out, nil
+}
+
+// pinFigures records the figures the case pins: states, worst cases (which
+// need convergence) and the time budget; and sets the request's
+// properties to the expected ones.
+func (c *regressCase) pinFigures(mc *manifestCase, errAt errAtFunc) error {
+	for _, e := range c.expect {
+		c.req.Properties = append(c.req.Properties, e.property)
+	}
+	c.states, c.steps, c.rounds = mc.States, mc.WorstCaseSteps, mc.WorstCaseRounds
+	converges := slices.Contains(c.req.Properties, invariants.Convergence)
+	if !converges && (c.steps != nil || c.rounds != nil) {
+		key := "worst_case_steps"
+		if c.steps == nil {
+			key = "worst_case_rounds"
+		}
+		return errAt(key, "needs convergence in expect")
+	}
+	if mc.Budget != "" {
+		var err error
+		if c.budget, err = parseDuration(mc.Budget); err != nil {
+			return errAt("budget", "%v", err)
+		}
+	}
+	c.hasFigure = c.states != nil || c.steps != nil || c.rounds != nil || c.budget > 0
+	return nil
+}
+
+// knownProperties lists the properties this build checks.
+func knownProperties() string {
+	var names []string
+	for _, p := range invariants.KnownProperties() {
+		names = append(names, string(p))
+	}
+	return strings.Join(names, ", ")
 }

@@ -22,8 +22,8 @@ func TestProjectManifestValid(t *testing.T) {
 		t.Fatal("no cases")
 	}
 	for i, c := range cases {
-		c.flags.workers = 1
-		if _, err := planCheck(c.spec, &c.flags, nil); err != nil {
+		c.req.Workers = 1
+		if err := c.validate(); err != nil {
 			t.Errorf("cases[%d] (%s): %v", i, c.name, err)
 		}
 	}

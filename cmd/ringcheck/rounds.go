@@ -9,6 +9,7 @@ import (
 
 	"github.com/ringcheck/ringcheck/explore"
 	"github.com/ringcheck/ringcheck/invariants"
+	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/reports"
 )
 
@@ -144,11 +145,12 @@ func runRounds(cmd *cobra.Command, specName string, f *roundsFlags) error {
 	if err != nil {
 		return usageError("--order: %v", err)
 	}
-	plan, err := planCheck(specName, &checkFlags{
-		params: f.params, checks: string(invariants.Deadlock), from: string(invariants.FromAll), fromSet: true,
-		daemon: "central", fairness: string(invariants.NoFairness), traceFormat: "json", overflow: f.overflow,
-		workers: 1, tracePath: f.tracePath, drawn: true,
-	}, nil)
+	if f.tracePath != "" {
+		if err := checkTracePath(f.tracePath); err != nil {
+			return usageError("--trace: %v", err)
+		}
+	}
+	plan, err := buildSystem(specName, f.params, model.Central.String(), f.overflow)
 	if err != nil {
 		return err
 	}
@@ -211,7 +213,7 @@ func runRounds(cmd *cobra.Command, specName string, f *roundsFlags) error {
 	return verdictExit(out.exceeded > 0 || out.deadlocks > 0 || out.overflows > 0, unknown)
 }
 
-func writeRoundsJSON(w io.Writer, plan *checkPlan, f *roundsFlags, o *roundsOutcome) error {
+func writeRoundsJSON(w io.Writer, plan *builtSystem, f *roundsFlags, o *roundsOutcome) error {
 	out := roundsJSON{
 		Spec: plan.sys.Name, Params: plan.values, Order: o.order.String(), Seed: f.seed, RoundLimit: o.maxRounds,
 		Runs: len(o.res.Runs), Reached: o.reached, NotReached: o.notReached, Deadlocks: o.deadlocks,
@@ -230,7 +232,7 @@ func writeRoundsJSON(w io.Writer, plan *checkPlan, f *roundsFlags, o *roundsOutc
 	return enc.Encode(out)
 }
 
-func writeRoundsText(w io.Writer, plan *checkPlan, f *roundsFlags, o *roundsOutcome) error {
+func writeRoundsText(w io.Writer, plan *builtSystem, f *roundsFlags, o *roundsOutcome) error {
 	p := &simPrinter{w: w}
 	from := "random configurations"
 	if f.fill > 0 {

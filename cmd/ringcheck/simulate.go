@@ -135,11 +135,15 @@ func runSimulate(cmd *cobra.Command, specName string, f *simFlags) error {
 	if f.faultAt < 0 || f.faultAt >= f.steps {
 		return usageError("--fault-at must be between 1 and --steps - 1 (0: no fault)")
 	}
-	plan, err := planCheck(specName, &checkFlags{
-		params: f.params, checks: string(invariants.Deadlock), from: f.from, fromSet: true,
-		daemon: f.daemon, fairness: string(invariants.NoFairness), traceFormat: "json",
-		workers: 1, tracePath: f.tracePath, drawn: true,
-	}, nil)
+	if f.from != string(invariants.FromInit) && f.from != string(invariants.FromAll) {
+		return usageError("--from %q is not one of init, all", f.from)
+	}
+	if f.tracePath != "" {
+		if err := checkTracePath(f.tracePath); err != nil {
+			return usageError("--trace: %v", err)
+		}
+	}
+	plan, err := buildSystem(specName, f.params, f.daemon, "")
 	if err != nil {
 		return err
 	}
@@ -163,7 +167,7 @@ func runSimulate(cmd *cobra.Command, specName string, f *simFlags) error {
 	}
 	opts := explore.SimOptions{
 		Steps: f.steps, Runs: f.runs, Seed: f.seed,
-		FromAll: plan.opts.From == invariants.FromAll, FaultAt: f.faultAt,
+		FromAll: f.from == string(invariants.FromAll), FaultAt: f.faultAt,
 	}
 	res, err := explore.Simulate(cmd.Context(), sys, opts, check, legit)
 	if err != nil {
@@ -222,11 +226,11 @@ func writeSimTrace(path string, t *reports.Trace) error {
 	return nil
 }
 
-func writeSimJSON(w io.Writer, plan *checkPlan, f *simFlags, res *explore.SimResult, trace *reports.Trace) error {
+func writeSimJSON(w io.Writer, plan *builtSystem, f *simFlags, res *explore.SimResult, trace *reports.Trace) error {
 	out := simJSON{
 		Spec: plan.sys.Name, Params: plan.values,
 		Options: simOptsJSON{
-			Steps: f.steps, Runs: f.runs, Seed: f.seed, From: string(plan.opts.From),
+			Steps: f.steps, Runs: f.runs, Seed: f.seed, From: f.from,
 			Daemon: plan.daemon.String(), FaultAt: f.faultAt,
 		},
 		Runs: len(res.Runs), Steps: res.Steps, Deadlocks: res.Deadlocks, Violations: res.Violations,
@@ -247,9 +251,9 @@ func writeSimJSON(w io.Writer, plan *checkPlan, f *simFlags, res *explore.SimRes
 	return enc.Encode(out)
 }
 
-func writeSimText(w io.Writer, plan *checkPlan, f *simFlags, res *explore.SimResult, trace *reports.Trace) error {
+func writeSimText(w io.Writer, plan *builtSystem, f *simFlags, res *explore.SimResult, trace *reports.Trace) error {
 	p := &simPrinter{w: w}
-	p.printf("%s  %s  from %s, %s daemon, seed %d\n", plan.sys.Name, plan.values, plan.opts.From, plan.daemon, f.seed)
+	p.printf("%s  %s  from %s, %s daemon, seed %d\n", plan.sys.Name, plan.values, f.from, plan.daemon, f.seed)
 	p.printf("  %d run%s of up to %d steps: %d steps, %d deadlock%s, %d violation%s\n",
 		len(res.Runs), plurals(len(res.Runs)), f.steps, res.Steps,
 		res.Deadlocks, plurals(res.Deadlocks), res.Violations, plurals(res.Violations))

@@ -1,0 +1,171 @@
+package invariants
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/ringcheck/ringcheck/explore"
+	"github.com/ringcheck/ringcheck/fields"
+	"github.com/ringcheck/ringcheck/model"
+)
+
+// From chooses the starting configurations of a check.
+type From string
+
+// The starting points.
+const (
+	// FromInit starts from the spec's initial configurations.
+	FromInit From = "init"
+	// FromAll starts from every configuration of the full configuration
+	// space, channel contents included.
+	FromAll From = "all"
+	// FromGiven starts from the configurations in Options.Start (for
+	// example one a trace ends in). Convergence from them is decided only
+	// when violated: one fair execution that never reaches L violates
+	// convergence from every configuration; if there is none, the verdict
+	// on every configuration stays unknown.
+	FromGiven From = "given"
+	// FromRandom decides convergence from Options.Samples configurations
+	// drawn uniformly from the full space (seeded by Options.Seed), each
+	// on its own as FromGiven does: every schedule from each, so a
+	// violation is decided, and otherwise the verdict stays unknown.
+	FromRandom From = "random"
+)
+
+// ParseFrom parses "init", "all" or "random" (FromGiven is chosen by giving
+// configurations, not by name).
+func ParseFrom(s string) (From, error) {
+	switch From(s) {
+	case FromInit, FromAll, FromRandom:
+		return From(s), nil
+	}
+	return "", fmt.Errorf("starting point %q is not one of init, all, random", s)
+}
+
+// Options is what to check and how to search.
+type Options struct {
+	Properties []Property
+	// From is where the search starts (Check reads empty as FromInit).
+	From From
+	// Fairness applies to starvation, leads-to and convergence; empty is
+	// none.
+	Fairness Fairness
+	// LeadsTo names the predicates of the leads-to property.
+	LeadsTo LeadsTo
+	// RoundsLimit bounds the memory of the worst-case rounds computation,
+	// in product states (0: the default limit).
+	RoundsLimit int
+	// Start holds the configurations of FromGiven.
+	Start []*model.State
+	// Samples and Seed are FromRandom's: how many configurations, and the
+	// seed of sample i's PCG (Seed, i).
+	Samples int
+	Seed    uint64
+	Search  explore.Options
+}
+
+// Validate reports the first rule opts breaks for sys, as a *fields.Error
+// naming the fields of Options at fault. It holds every rule on what a
+// check may combine: which starting point goes with which property, which
+// properties take a fairness, the bounds, and what each property needs the
+// spec to declare (see Applicable).
+func (o Options) Validate(sys *model.System) error {
+	props := o.Properties
+	if len(props) == 0 {
+		return fields.Errorf("{Properties}: no property to check")
+	}
+	for i, p := range props {
+		if err := Implemented(p); err != nil {
+			return fields.Errorf("{Properties}: %v", err)
+		}
+		if slices.Contains(props[:i], p) {
+			return fields.Errorf("{Properties}: %s is named twice", p)
+		}
+	}
+	if err := Applicable(sys, props, o.LeadsTo); err != nil {
+		return fields.Errorf("{Properties}: %v", err)
+	}
+	has := func(p Property) bool { return slices.Contains(props, p) }
+	stabilizing := has(Closure) || has(Convergence)
+	live := has(Starvation) || has(LeadsToProperty)
+	switch o.From {
+	case FromInit, FromAll, FromGiven, FromRandom:
+	default:
+		return fields.Errorf("{From} %q is not one of init, all, random, given", o.From)
+	}
+	if o.Fairness != "" {
+		if _, err := ParseFairness(string(o.Fairness)); err != nil {
+			return fields.Errorf("{Fairness}: %v", err)
+		}
+	}
+	switch {
+	case o.From == FromGiven && len(o.Start) == 0:
+		return fields.Errorf("{Start}: no configuration given to start from")
+	case o.From == FromGiven && has(Closure):
+		return fields.Errorf("closure is about every legitimate configuration: check it {From} all, not from {Start}")
+	case stabilizing && o.From != FromAll && o.From != FromRandom && o.From != FromGiven:
+		return fields.Errorf("closure and convergence are about every configuration: they need {From} all")
+	case o.From == FromRandom && (len(props) != 1 || props[0] != Convergence):
+		return fields.Errorf("{From} random decides convergence alone ({Properties} convergence): the other properties are about the initial configurations or every configuration")
+	case o.From == FromRandom && o.Samples < 1:
+		return fields.Errorf("{Samples} must be at least 1")
+	case o.From == FromAll && o.Search.MaxDepth > 0:
+		return fields.Errorf("{Search.MaxDepth} bounds a search from the initial configurations; from all, every configuration is a starting point at depth 0 (use {Search.MaxStates} or {Search.TimeLimit})")
+	case o.Fairness != "" && !has(Convergence) && !live:
+		return fields.Errorf("{Fairness} applies to starvation, leads-to and convergence, which {Properties} does not name")
+	case stabilizing && live && o.From != FromGiven:
+		return fields.Errorf("starvation and leads-to are checked from the initial configurations and closure and convergence from all of them: check them in separate runs")
+	case live && o.From == FromAll:
+		return fields.Errorf("starvation and leads-to are checked over the states reachable from the initial configurations: check them {From} init")
+	case o.Search.MaxDepth < 0 || o.Search.MaxStates < 0 || o.Search.TimeLimit < 0:
+		return fields.Errorf("{Search.MaxDepth}, {Search.MaxStates} and {Search.TimeLimit} must not be negative")
+	case o.Search.Workers < 0:
+		return fields.Errorf("{Search.Workers} must not be negative")
+	case o.From != FromGiven && len(o.Start) > 0:
+		return fields.Errorf("{Start} holds configurations, but the check starts from {From} %s", o.From)
+	}
+	return nil
+}
+
+// Applicable reports the first property that sys cannot be checked for,
+// because the spec does not declare what the property needs: invariants
+// for safety, a legitimacy predicate for closure and convergence, the
+// "requesting" and "inCS" predicates for starvation, the two predicates
+// leadsTo names for leads-to.
+func Applicable(sys *model.System, props []Property, leadsTo LeadsTo) error {
+	for _, p := range props {
+		if err := Implemented(p); err != nil {
+			return err
+		}
+		switch p {
+		case Safety:
+			if len(sys.Invariants) == 0 {
+				return fmt.Errorf("spec %s declares no state invariant to check for safety", sys.Name)
+			}
+		case Closure, Convergence:
+			if sys.Legitimate == nil {
+				return fmt.Errorf("spec %s declares no legitimacy predicate, so %s means nothing for it", sys.Name, p)
+			}
+		case Starvation:
+			_, ok1 := sys.ProcessPredicateByName("requesting")
+			_, ok2 := sys.ProcessPredicateByName("inCS")
+			if !ok1 || !ok2 {
+				return fmt.Errorf("spec %s declares no \"requesting\" and \"inCS\" predicates, which starvation needs", sys.Name)
+			}
+		case LeadsToProperty:
+			if leadsTo.From == "" || leadsTo.To == "" {
+				return fields.Errorf("leads-to needs two per-process predicates, as {LeadsTo} FROM,TO")
+			}
+			for _, name := range []string{leadsTo.From, leadsTo.To} {
+				if _, ok := sys.ProcessPredicateByName(name); !ok {
+					var known []string
+					for _, pp := range sys.ProcessPredicates {
+						known = append(known, pp.Name)
+					}
+					return fmt.Errorf("spec %s has no per-process predicate %q (it has %v)", sys.Name, name, known)
+				}
+			}
+		}
+	}
+	return nil
+}
