@@ -1,0 +1,171 @@
+package ringcheck_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/ringcheck/ringcheck"
+	"github.com/ringcheck/ringcheck/fields"
+	"github.com/ringcheck/ringcheck/invariants"
+	"github.com/ringcheck/ringcheck/model"
+	"github.com/ringcheck/ringcheck/specs/dijkstra"
+	"github.com/ringcheck/ringcheck/specs/kldhv"
+	"github.com/ringcheck/ringcheck/specs/klnaive"
+)
+
+func props(ps ...invariants.Property) []invariants.Property { return ps }
+
+// TestValidateNamesFields: every rule on what a check may combine is
+// reported as a fields error naming the request's fields at fault.
+func TestValidateNamesFields(t *testing.T) {
+	drop := model.Drop
+	tests := []struct {
+		name   string
+		req    ringcheck.Request
+		fields []string
+		msg    string
+	}{
+		{"no spec", ringcheck.Request{Workers: 1}, []string{"Spec"}, "Spec: no spec to check"},
+		{"unknown parameter", ringcheck.Request{Spec: dijkstra.Spec(), Params: map[string]int{"m": 3}, Workers: 1}, nil,
+			`spec dijkstra has no parameter "m" (it has n, K)`},
+		{"unknown property", ringcheck.Request{Spec: dijkstra.Spec(), Properties: props("bogus"), Workers: 1}, []string{"Properties"}, ""},
+		{"property twice", ringcheck.Request{Spec: dijkstra.Spec(), Properties: props(invariants.Safety, invariants.Safety), Workers: 1},
+			[]string{"Properties"}, "Properties: safety is named twice"},
+		{"convergence from init", ringcheck.Request{Spec: dijkstra.Spec(), Properties: props(invariants.Convergence), From: invariants.FromInit, Workers: 1},
+			[]string{"From"}, "closure and convergence are about every configuration: they need From all"},
+		{"random with safety", ringcheck.Request{Spec: dijkstra.Spec(), Properties: props(invariants.Safety), From: invariants.FromRandom, Workers: 1},
+			[]string{"From", "Properties"}, ""},
+		{"no samples", ringcheck.Request{Spec: dijkstra.Spec(), Properties: props(invariants.Convergence), From: invariants.FromRandom,
+			Random: &ringcheck.Random{Samples: 0}, Workers: 1}, []string{"Random.Samples"}, "Random.Samples must be at least 1"},
+		{"a sample without random", ringcheck.Request{Spec: dijkstra.Spec(), Random: &ringcheck.Random{Samples: 3}, Workers: 1},
+			[]string{"Random", "From"}, ""},
+		{"depth from all", ringcheck.Request{Spec: dijkstra.Spec(), Properties: props(invariants.Convergence), MaxDepth: 3, Workers: 1},
+			[]string{"MaxDepth", "MaxStates", "TimeLimit"}, ""},
+		{"fairness for safety", ringcheck.Request{Spec: dijkstra.Spec(), Properties: props(invariants.Safety), Fairness: invariants.WeakFairness, Workers: 1},
+			[]string{"Fairness", "Properties"}, ""},
+		{"starvation with convergence", ringcheck.Request{Spec: dijkstra.Spec(), Properties: props(invariants.Starvation, invariants.Convergence), Workers: 1},
+			nil, ""},
+		{"negative bound", ringcheck.Request{Spec: dijkstra.Spec(), MaxStates: -1, Workers: 1}, []string{"MaxDepth", "MaxStates", "TimeLimit"}, ""},
+		{"no workers", ringcheck.Request{Spec: dijkstra.Spec()}, []string{"Workers"}, "Workers must be at least 1"},
+		{"start and from", ringcheck.Request{Spec: dijkstra.Spec(), From: invariants.FromInit, Start: &ringcheck.Start{Trace: "t.json"}, Workers: 1},
+			[]string{"Start.Trace", "From"}, ""},
+		{"start index alone", ringcheck.Request{Spec: dijkstra.Spec(), Start: &ringcheck.Start{Index: 2}, Workers: 1},
+			[]string{"Start.Index", "Start.Trace"}, ""},
+		{"closure from a start", ringcheck.Request{Spec: dijkstra.Spec(), Properties: props(invariants.Closure), Start: &ringcheck.Start{Trace: "t.json"}, Workers: 1},
+			[]string{"From", "Start.Trace"}, ""},
+		{"leads-to predicate unknown", ringcheck.Request{Spec: dijkstra.Spec(), LeadsTo: invariants.LeadsTo{From: "requesting", To: "nope"}, Workers: 1},
+			[]string{"Properties"}, ""},
+		{"distributed daemon on channels", ringcheck.Request{Spec: klnaive.Spec(), Daemon: model.Distributed, Workers: 1}, nil, ""},
+		{"overflow on a state-reading spec is harmless", ringcheck.Request{Spec: dijkstra.Spec(), Overflow: &drop, Workers: 1}, nil, "ok"},
+		{"too large to sweep", ringcheck.Request{Spec: kldhv.Spec(), Properties: props(invariants.Convergence), Workers: 1},
+			[]string{"Properties", "Start.Trace"}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.req.Validate()
+			if tt.msg == "ok" {
+				if err != nil {
+					t.Fatalf("rejected: %v", err)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatal("accepted")
+			}
+			var fe *fields.Error
+			if !errors.As(err, &fe) {
+				t.Fatalf("%v: not a fields error", err)
+			}
+			if got := fe.Fields(); !slices.Equal(got, tt.fields) {
+				t.Errorf("fields %q, want %q (%v)", got, tt.fields, err)
+			}
+			if tt.msg != "" && err.Error() != tt.msg {
+				t.Errorf("message %q, want %q", err.Error(), tt.msg)
+			}
+		})
+	}
+}
+
+// TestSystemAppliesDaemonAndOverflow: the spec builds with its parameters
+// only; the request applies the daemon and the overflow policy.
+func TestSystemAppliesDaemonAndOverflow(t *testing.T) {
+	errPolicy := model.Error
+	sys, err := (&ringcheck.Request{Spec: klnaive.Spec(), Overflow: &errPolicy}).System()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, ch := range sys.Channels {
+		if ch.Overflow != model.Error {
+			t.Errorf("channel %d: policy %s, want error", i, ch.Overflow)
+		}
+	}
+	sys, err = (&ringcheck.Request{Spec: dijkstra.Spec(), Daemon: model.Synchronous}).System()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sys.Daemon != model.Synchronous {
+		t.Errorf("daemon %s, want synchronous", sys.Daemon)
+	}
+}
+
+// TestRunDefaults: with no properties and no From, the spec's default
+// checks run from where they are about, and the verdicts are computed.
+func TestRunDefaults(t *testing.T) {
+	tests := []struct {
+		name  string
+		req   ringcheck.Request
+		from  invariants.From
+		props []invariants.Property
+		want  []invariants.Verdict
+	}{
+		{"spec defaults from init", ringcheck.Request{Spec: dijkstra.Spec(), Params: map[string]int{"n": 4, "K": 4}, Workers: 2},
+			invariants.FromInit, props(invariants.Safety, invariants.Deadlock), []invariants.Verdict{invariants.Holds, invariants.Holds}},
+		{"convergence from all", ringcheck.Request{Spec: dijkstra.Spec(), Params: map[string]int{"n": 4, "K": 2}, Properties: props(invariants.Convergence), Workers: 2},
+			invariants.FromAll, props(invariants.Convergence), []invariants.Verdict{invariants.Violated}},
+		{"random sample", ringcheck.Request{Spec: dijkstra.Spec(), Params: map[string]int{"n": 4, "K": 4}, Properties: props(invariants.Convergence),
+			From: invariants.FromRandom, Random: &ringcheck.Random{Samples: 2, Seed: 5}, Workers: 2},
+			invariants.FromRandom, props(invariants.Convergence), []invariants.Verdict{invariants.Unknown}},
+		{"leads-to added", ringcheck.Request{Spec: dijkstra.Spec(), Params: map[string]int{"n": 3, "K": 3}, Properties: props(invariants.Deadlock),
+			LeadsTo: invariants.LeadsTo{From: "requesting", To: "inCS"}, Workers: 1},
+			invariants.FromInit, props(invariants.Deadlock, invariants.LeadsToProperty), nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := tt.req.Run(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Options.From != tt.from || !slices.Equal(res.Options.Properties, tt.props) {
+				t.Fatalf("ran %v from %s, want %v from %s", res.Options.Properties, res.Options.From, tt.props, tt.from)
+			}
+			for i, want := range tt.want {
+				if got := res.Report.Outcomes[i].Verdict; got != want {
+					t.Errorf("%s: %s, want %s", tt.props[i], got, want)
+				}
+			}
+		})
+	}
+}
+
+// TestStartFromTrace: a start trace of another spec or other parameters is
+// refused, naming Start.Trace and, for parameters, Params.
+func TestStartFromTrace(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "t.json")
+	trace := `{"spec":"dijkstra","params":{"K":3,"n":3},"property":"convergence","kind":"path",
+"states":[{"vars":{"x":[0,1,2]}}],"steps":[]}`
+	if err := os.WriteFile(path, []byte(trace), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	req := ringcheck.Request{Spec: dijkstra.Spec(), Params: map[string]int{"n": 4}, Properties: props(invariants.Convergence),
+		Start: &ringcheck.Start{Trace: path}, Workers: 1}
+	err := req.Validate()
+	var fe *fields.Error
+	if !errors.As(err, &fe) || !slices.Equal(fe.Fields(), []string{"Start.Trace", "Params"}) {
+		t.Fatalf("parameters differ: %v (fields %v)", err, fe.Fields())
+	}
+}
