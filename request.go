@@ -69,7 +69,7 @@ type Request struct {
 	// Workers is the number of goroutines expanding states (at least 1).
 	Workers int
 	// Progress, if set, is called every 2 s or so during a long search.
-	Progress func(explore.Progress) `hash:"ignore"`
+	Progress func(explore.Progress)
 }
 
 // Start is a configuration a check starts from: state Index (negative:
@@ -79,7 +79,7 @@ type Request struct {
 type Start struct {
 	Trace  string
 	Index  int
-	Config func(sys *model.System) (*model.State, error) `hash:"ignore"`
+	Config func(sys *model.System) (*model.State, error)
 }
 
 // Random is the sample of a check from random configurations: Samples
@@ -100,6 +100,10 @@ type Result struct {
 	Report  *invariants.Report
 	// PeakHeapBytes is the largest heap sampled during the check.
 	PeakHeapBytes uint64
+	// Key identifies the check: two requests that resolve to the same
+	// spec, parameters and choices (whatever their number of workers) have
+	// the same key.
+	Key string
 }
 
 // Values resolves the request's parameters against the spec's.
@@ -231,7 +235,11 @@ func (r *Request) plan() (*Result, error) {
 	if err := sweepable(sys, values, r.Spec.Name, opts); err != nil {
 		return nil, err
 	}
-	return &Result{System: sys, Values: values, Options: opts}, nil
+	key, err := r.key(values, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &Result{System: sys, Values: values, Options: opts, Key: key}, nil
 }
 
 // resolveFrom sets opts.From (the request's, or its default) and the

@@ -169,3 +169,39 @@ func TestStartFromTrace(t *testing.T) {
 		t.Fatalf("parameters differ: %v (fields %v)", err, fe.Fields())
 	}
 }
+
+// TestKeyIdentifiesTheCheck: the key changes with anything that can change
+// a verdict, and not with the number of workers or how a default is given.
+func TestKeyIdentifiesTheCheck(t *testing.T) {
+	key := func(r ringcheck.Request) string {
+		t.Helper()
+		res, err := r.Run(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Key
+	}
+	base := ringcheck.Request{Spec: dijkstra.Spec(), Params: map[string]int{"n": 3, "K": 3}, Workers: 1}
+	k := key(base)
+	if len(k) != 16 {
+		t.Fatalf("key %q is not 16 hex digits", k)
+	}
+	same := base
+	same.Workers, same.Params = 2, map[string]int{"K": 3, "n": 3}
+	for _, c := range dijkstra.Spec().DefaultChecks {
+		same.Properties = append(same.Properties, invariants.Property(c))
+	}
+	if key(same) != k {
+		t.Error("the key depends on the workers or on how defaults are given")
+	}
+	other := base
+	other.MaxStates = 1000
+	if key(other) == k {
+		t.Error("a bound does not change the key")
+	}
+	other = base
+	other.Daemon = model.Distributed
+	if key(other) == k {
+		t.Error("the daemon does not change the key")
+	}
+}

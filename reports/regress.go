@@ -18,6 +18,9 @@ import (
 type RegressCase struct {
 	Name string
 	Spec string
+	// Request is the key of the case's check request (see Trace.Request):
+	// cases with the same key run the same check.
+	Request string
 	// Expected lists, per property in the manifest's order, its name and
 	// expected verdict.
 	Expected [][2]string
@@ -117,6 +120,9 @@ func WriteJUnit(w io.Writer, cases []*RegressCase) error {
 	for _, c := range cases {
 		total += c.Elapsed
 		secs := fmt.Sprintf("%.3f", c.Elapsed.Seconds())
+		if c.Request != "" {
+			suite.AddProperty("request: "+c.Name, c.Request)
+		}
 		if c.Err != nil {
 			suite.AddTestcase(junit.Testcase{
 				Name: c.Name, Classname: c.Spec, Time: secs,

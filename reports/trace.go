@@ -37,9 +37,13 @@ type Trace struct {
 	// RoundEnds, for an execution measured in rounds ('ringcheck rounds'),
 	// is the number of steps taken by the end of each round: round r+1
 	// ends after step RoundEnds[r].
-	RoundEnds []int        `json:"round_ends,omitempty"`
-	States    []TraceState `json:"states"`
-	Steps     []TraceStep  `json:"steps"`
+	RoundEnds []int `json:"round_ends,omitempty"`
+	// Request, in a trace file written by 'check --trace', is the key of
+	// the check request that found it (16 hex digits): the same key means
+	// the same spec, parameters and choices.
+	Request string       `json:"request,omitempty"`
+	States  []TraceState `json:"states"`
+	Steps   []TraceStep  `json:"steps"`
 }
 
 // TraceState is one configuration of a trace.

@@ -266,14 +266,15 @@ func runCheck(cmd *cobra.Command, specName string, f *checkFlags) error {
 		return err
 	}
 	stderr := cmd.ErrOrStderr()
-	result, rep, err := runPlan(cmd, plan, f.progress)
+	result, res, err := runPlan(cmd, plan, f.progress)
 	if err != nil {
 		return err
 	}
+	rep := res.Report
 	if f.tracePath != "" {
 		// The verdict stands whatever happens to the file: a failure to
 		// write it is reported, and the exit status is still the verdict's.
-		if err := writeTraceFile(f.tracePath, f.traceFormat, result, stderr); err != nil {
+		if err := writeTraceFile(f.tracePath, f.traceFormat, result, res.Key, stderr); err != nil {
 			fmt.Fprintf(stderr, "ringcheck: %v\n", err)
 		}
 	}
@@ -300,7 +301,7 @@ func verdictExit(violated, unknown bool) error {
 }
 
 // runPlan runs one validated check and assembles its result.
-func runPlan(cmd *cobra.Command, req *ringcheck.Request, progress bool) (*reports.CheckResult, *invariants.Report, error) {
+func runPlan(cmd *cobra.Command, req *ringcheck.Request, progress bool) (*reports.CheckResult, *ringcheck.Result, error) {
 	stderr := cmd.ErrOrStderr()
 	if progress || isTerminal(stderr) {
 		req.Progress = progressPrinter(stderr)
@@ -326,7 +327,7 @@ func runPlan(cmd *cobra.Command, req *ringcheck.Request, progress bool) (*report
 		System: res.System, Params: res.Values, Options: opts, Report: res.Report, PeakHeapBytes: res.PeakHeapBytes,
 		PaperBound: req.Spec.StabilizationBound,
 	})
-	return result, res.Report, nil
+	return result, res, nil
 }
 
 // runSweep runs the same check for every value of one parameter, after
@@ -352,10 +353,11 @@ func runSweep(cmd *cobra.Command, specName string, f *checkFlags) error {
 		violated, unknown bool
 	)
 	for i, plan := range plans {
-		result, rep, err := runPlan(cmd, plan, f.progress)
+		result, res, err := runPlan(cmd, plan, f.progress)
 		if err != nil {
 			return err
 		}
+		rep := res.Report
 		rows = append(rows, reports.SweepRow{Value: lo + i, Result: result})
 		violated = violated || rep.Violated()
 		unknown = unknown || rep.Unknown()
@@ -410,13 +412,16 @@ var traceWriters = map[string]func(io.Writer, *reports.Trace) error{
 const traceFormatList = "json, text, dot, svg, mermaid"
 
 // writeTraceFile writes the first counterexample of the result, in the
-// order of --check.
-// It records the file in the property's result, for the text summary.
-func writeTraceFile(path, format string, result *reports.CheckResult, stderr io.Writer) error {
+// order of --check, with key, the request's identity. It records the file
+// in the property's result, for the text summary.
+func writeTraceFile(path, format string, result *reports.CheckResult, key string, stderr io.Writer) error {
 	for i, p := range result.Properties {
 		if p.Trace == nil {
 			continue
 		}
+		keyed := *p.Trace
+		keyed.Request = key
+		p.Trace = &keyed
 		file, err := os.Create(path)
 		if err != nil {
 			return fmt.Errorf("--trace: %w", err)

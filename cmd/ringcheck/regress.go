@@ -183,8 +183,11 @@ func runCase(cmd *cobra.Command, c *regressCase) *reports.RegressCase {
 	quiet.SetContext(cmd.Context())
 	quiet.SetErr(io.Discard)
 	start := time.Now()
-	result, _, err := runPlan(quiet, c.req, false)
+	result, res, err := runPlan(quiet, c.req, false)
 	o := &reports.RegressCase{Name: c.name, Spec: c.spec, HasFigures: c.hasFigure, Elapsed: time.Since(start), Err: err, Result: result}
+	if res != nil {
+		o.Request = res.Key
+	}
 	for _, e := range c.expect {
 		o.Expected = append(o.Expected, [2]string{string(e.property), string(e.verdict)})
 	}

@@ -1,0 +1,57 @@
+package ringcheck
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/mitchellh/hashstructure/v2"
+
+	"github.com/ringcheck/ringcheck/invariants"
+	"github.com/ringcheck/ringcheck/specs"
+)
+
+// identity is what makes two checks the same check: the spec, its resolved
+// parameters and every choice that can change a verdict or a figure. The
+// number of workers and the progress callback are not part of it: the
+// engines' results do not depend on them.
+type identity struct {
+	Spec       string
+	Values     map[string]int
+	Properties []invariants.Property
+	From       invariants.From
+	StartTrace string
+	StartIndex int
+	Samples    int
+	Seed       uint64
+	Daemon     string
+	Overflow   string
+	Fairness   invariants.Fairness
+	LeadsTo    invariants.LeadsTo
+	MaxDepth   int
+	MaxStates  int64
+	TimeLimit  time.Duration
+}
+
+// key hashes the identity of a resolved request with hashstructure, as 16
+// hex digits: the same check gives the same key in every run and on every
+// machine. A start built by code (Start.Config) has no identity of its own
+// beyond the request's other fields.
+func (r *Request) key(values specs.Values, opts invariants.Options) (string, error) {
+	id := identity{
+		Spec: r.Spec.Name, Values: values, Properties: opts.Properties, From: opts.From,
+		Samples: opts.Samples, Seed: opts.Seed, Daemon: r.Daemon.String(),
+		Fairness: opts.Fairness, LeadsTo: opts.LeadsTo,
+		MaxDepth: r.MaxDepth, MaxStates: r.MaxStates, TimeLimit: r.TimeLimit,
+	}
+	if r.Start != nil {
+		id.StartTrace, id.StartIndex = r.Start.Trace, r.Start.Index
+	}
+	if r.Overflow != nil {
+		id.Overflow = r.Overflow.String()
+	}
+	h, err := hashstructure.Hash(id, hashstructure.FormatV2, nil)
+	if err != nil {
+		return "", fmt.Errorf("hashing the request: %w", err)
+	}
+	return fmt.Sprintf("%016x", h), nil
+}
