@@ -64,31 +64,48 @@ func newCheckCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "check SPEC",
 		Short: "Explore a spec's state space and check its properties",
-		Long: `Explore the states of SPEC breadth-first and check the properties named
-by --check (default: the spec's own list; see 'ringcheck list').
+		Long: `Check the properties named by --check (default: the spec's own list;
+see 'ringcheck list SPEC') on SPEC with the parameters set by -p.
 
-  safety     every state invariant of the spec holds in every reachable
-             state, and no send overflows a channel whose policy is "error"
-  deadlock   no reachable state (outside the spec's valid end states)
-             has no enabled step
+  safety       every state invariant of the spec holds in every reachable
+               state, and no send overflows a channel whose policy is "error"
+  deadlock     no reachable state (outside the spec's valid end states)
+               has no enabled step
+  starvation   no execution (under --fairness) keeps a requesting process
+               out of its critical section forever
+  leads-to     with --leads-to FROM,TO: every process in which FROM holds
+               later has TO (under --fairness)
+  closure      no step leaves the legitimate configurations L
+  convergence  every execution (under --fairness) from every configuration
+               reaches L; when it holds, the worst case in steps and in
+               asynchronous rounds is printed
 
-Every counterexample is a shortest path from a starting configuration.
---from init starts from the spec's initial configurations; --from all
-starts from every configuration of the full configuration space (every
-variable value, every channel content up to its capacity), which is what
-self-stabilization is about: there, every configuration is a starting
-point, so a violation is a single configuration.
+Where the check starts:
+  --from init    the spec's initial configurations (the default for safety,
+                 deadlock, starvation and leads-to), explored breadth-first,
+                 so a violation found is reached by a shortest path;
+  --from all     every configuration of the full space, channel contents
+                 included (the default for closure and convergence): what
+                 self-stabilization is about;
+  --from random  --samples random configurations, convergence alone: a
+                 violation is decided, otherwise the verdict stays unknown;
+  --start FILE   one configuration of a trace file (--start-state K picks
+                 which), convergence decided from it in the same way.
 
 A search stopped by --max-depth, --max-states, --time-limit or Ctrl-C
 reports what it found; properties it did not violate are "unknown", never
-"holds", and the exit status is 3.
+"holds", and the exit status is 3. --trace FILE writes the first
+counterexample, which 'ringcheck trace FILE' renders and 'check --start
+FILE' starts from.
 
 Exit status: 0 every checked property holds and the search was complete;
 1 a property is violated; 2 bad usage, unknown spec or bad parameter;
 3 a bound stopped the search before any violation was found.`,
-		Example: `  ringcheck check dijkstra -p n=5 -p K=5 --from all --check deadlock
+		Example: `  ringcheck check dijkstra -p n=5 -p K=5 --check closure,convergence
   ringcheck check kl-naive -p n=5 -p L=5 -p K=3 --check deadlock --trace t.json
-  ringcheck check dijkstra -p n=6 -p K=3 --daemon distributed --json`,
+  ringcheck check kl-pusher --check starvation --fairness weak
+  ringcheck check dijkstra -p n=6 -p K=3 --daemon distributed --json
+  ringcheck check dijkstra --check convergence --sweep K=2..6`,
 		Args: exactArgs(1, "check needs exactly one SPEC (see 'ringcheck list')"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f.traceFormatSet = cmd.Flags().Changed("trace-format")
@@ -102,7 +119,7 @@ Exit status: 0 every checked property holds and the search was complete;
 	}
 	fl := cmd.Flags()
 	fl.StringArrayVarP(&f.params, "param", "p", nil, "set a spec parameter, as name=value (repeatable)")
-	fl.StringVar(&f.checks, "check", "", "comma-separated properties: safety,deadlock (default: the spec's)")
+	fl.StringVar(&f.checks, "check", "", "comma-separated properties: safety, deadlock, starvation, leads-to, closure, convergence (default: the spec's)")
 	fl.StringVar(&f.from, "from", "init", "starting configurations: init (the spec's), all (every configuration; the default for closure and convergence) or random (--samples uniformly random configurations, for convergence where all cannot be swept)")
 	fl.IntVar(&f.samples, "samples", 10, "with --from random: how many random configurations convergence is decided from, one after the other")
 	fl.Uint64Var(&f.seed, "seed", 1, "with --from random: the seed of the random configurations (sample i is drawn from a PCG seeded with (seed, i))")
