@@ -207,6 +207,9 @@ func (r *Request) plan() (*Result, error) {
 	if err := r.resolveFrom(&opts); err != nil {
 		return nil, err
 	}
+	if r.Fairness != "" && !fairnessApplies(opts.Properties) {
+		return nil, fields.Errorf("{Fairness} applies to starvation, leads-to and convergence, which {Properties} does not name")
+	}
 	if r.Workers < 1 {
 		return nil, fields.Errorf("{Workers} must be at least 1")
 	}
@@ -240,6 +243,18 @@ func (r *Request) plan() (*Result, error) {
 		return nil, err
 	}
 	return &Result{System: sys, Values: values, Options: opts, Key: key}, nil
+}
+
+// fairnessApplies reports whether a fairness assumption qualifies any of
+// props: it does for the liveness properties only.
+func fairnessApplies(props []invariants.Property) bool {
+	for _, p := range props {
+		switch p {
+		case invariants.Starvation, invariants.LeadsToProperty, invariants.Convergence:
+			return true
+		}
+	}
+	return false
 }
 
 // resolveFrom sets opts.From (the request's, or its default) and the

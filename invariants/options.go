@@ -47,8 +47,8 @@ type Options struct {
 	Properties []Property
 	// From is where the search starts (Check reads empty as FromInit).
 	From From
-	// Fairness applies to starvation, leads-to and convergence; empty is
-	// none.
+	// Fairness applies to starvation, leads-to and convergence, and the
+	// other properties ignore it; empty is none.
 	Fairness Fairness
 	// LeadsTo names the predicates of the leads-to property.
 	LeadsTo LeadsTo
@@ -111,8 +111,6 @@ func (o Options) Validate(sys *model.System) error {
 		return fields.Errorf("{Samples} must be at least 1")
 	case o.From == FromAll && o.Search.MaxDepth > 0:
 		return fields.Errorf("{Search.MaxDepth} bounds a search from the initial configurations; from all, every configuration is a starting point at depth 0 (use {Search.MaxStates} or {Search.TimeLimit})")
-	case o.Fairness != "" && !has(Convergence) && !live:
-		return fields.Errorf("{Fairness} applies to starvation, leads-to and convergence, which {Properties} does not name")
 	case stabilizing && live && o.From != FromGiven:
 		return fields.Errorf("starvation and leads-to are checked from the initial configurations and closure and convergence from all of them: check them in separate runs")
 	case live && o.From == FromAll:
