@@ -265,7 +265,7 @@ func (b *bfsPaths) path(id StateID) ([]*model.State, []model.Step, error) {
 		b.sys.Unpack(b.store.get(sid), st)
 		states[len(ids)-1-i] = st
 	}
-	steps, err := stepsThrough(b.sys, states, false)
+	steps, err := b.sys.StepsThrough(states, false)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -1,10 +1,12 @@
-// Package explore holds ringcheck's search engines over a model.System:
+// Package explore holds ringcheck's search engines over a model.System and
+// the store they keep:
 //
 //   - BFS, a breadth-first search by levels from the system's initial
 //     configurations, exhaustive or bounded by depth, states and time, with
 //     a compact append-only store of packed states, parent links (so every
 //     path it returns is a shortest one) and an open-addressing visited set
-//     of 64-bit hashes;
+//     of 64-bit hashes; after a complete search, Result.Graph gives the
+//     reachable-state graph as a statespace.Graph;
 //   - Sweep, which visits every configuration of the full configuration
 //     space by rank, with no store and no hash table at all: when every
 //     configuration is an initial state, the reachable set is the whole
@@ -13,5 +15,9 @@
 // Engines know no property. They hand every state they visit, with its
 // number of successors, to a Monitor, which judges; a monitor tells the
 // engine when it has decided everything it watches, and the engine stops.
-// Both engines use Options.Workers goroutines.
+// Both engines use Options.Workers goroutines. HeapSampler measures the
+// peak heap of a run.
+//
+// The graph analyses of self-stabilization live in package statespace,
+// random runs and rounds in package runs.
 package explore

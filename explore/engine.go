@@ -139,49 +139,6 @@ type pathFinder interface {
 	path(id StateID) ([]*model.State, []model.Step, error)
 }
 
-// stepsThrough rebuilds the steps of an execution through states: the
-// first step, in expansion order, between each consecutive pair, and with
-// closed the step from the last state back to the first.
-func stepsThrough(sys *model.System, states []*model.State, closed bool) ([]model.Step, error) {
-	ex := sys.NewExpander()
-	steps := make([]model.Step, 0, len(states))
-	for i := 0; i+1 < len(states); i++ {
-		st, err := stepBetween(ex, sys, states[i], states[i+1])
-		if err != nil {
-			return nil, err
-		}
-		steps = append(steps, st)
-	}
-	if closed {
-		st, err := stepBetween(ex, sys, states[len(states)-1], states[0])
-		if err != nil {
-			return nil, err
-		}
-		steps = append(steps, st)
-	}
-	return steps, nil
-}
-
-// stepBetween finds the first step, in expansion order, from a to b.
-func stepBetween(ex *model.Expander, sys *model.System, a, b *model.State) (model.Step, error) {
-	var found model.Step
-	ok := false
-	_, err := ex.Expand(a, func(st *model.Step, next *model.State) bool {
-		if next.Equal(b) {
-			found, ok = st.Clone(), true
-			return false
-		}
-		return true
-	})
-	if err != nil {
-		return found, err
-	}
-	if !ok {
-		return found, fmt.Errorf("spec %s: no step between consecutive states of a path", sys.Name)
-	}
-	return found, nil
-}
-
 // clock tracks the time limit, cancellation and progress reports.
 type clock struct {
 	ctx       context.Context

@@ -2,36 +2,13 @@ package explore_test
 
 import (
 	"context"
-	"errors"
 	"sync"
 	"testing"
 
 	"github.com/ringcheck/ringcheck/explore"
+	"github.com/ringcheck/ringcheck/internal/testsys"
 	"github.com/ringcheck/ringcheck/model"
 )
-
-// grid is a system whose state graph is known: one process with variables
-// a and b in 0..size-1 and two actions, a := a+1 and b := b+1 (when below
-// the maximum). From (0,0) every (a,b) is reachable, at depth a+b, and the
-// only state with no successor is (size-1, size-1).
-func grid(t testing.TB, size int) (*model.System, model.VarID, model.VarID) {
-	b := model.NewBuilder("grid", model.UniRing, 1)
-	va := b.Var("a", model.IntRange(0, size-1))
-	vb := b.Var("b", model.IntRange(0, size-1))
-	for _, v := range []model.VarID{va, vb} {
-		b.Action(model.Action{
-			Name:   b.Name(v),
-			Guard:  func(c *model.Ctx) bool { return c.Get(v) < size-1 },
-			Effect: func(c *model.Ctx, _ int) { c.Set(v, c.Get(v)+1) },
-		})
-	}
-	b.Initial(func(*model.System, *model.State) {})
-	sys, err := b.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sys, va, vb
-}
 
 // recorder remembers every visit.
 type recorder struct {
@@ -55,7 +32,7 @@ func (r *recorder) Decided() bool { return false }
 
 func TestBFSLevelsAndPaths(t *testing.T) {
 	const size = 40 // 1600 states: several rounds per level with 2 workers
-	sys, a, b := grid(t, size)
+	sys, a, b := testsys.Grid(t, size)
 	for _, workers := range []int{1, 2, 3} {
 		rec := &recorder{depth: map[[2]int]int{}, succ: map[[2]int]int{}, a: a, b: b}
 		res, err := explore.BFS(context.Background(), sys, rec, explore.Options{Workers: workers})
@@ -96,7 +73,7 @@ func TestBFSLevelsAndPaths(t *testing.T) {
 }
 
 func TestBFSBounds(t *testing.T) {
-	sys, a, b := grid(t, 10)
+	sys, a, b := testsys.Grid(t, 10)
 	tests := []struct {
 		opts     explore.Options
 		states   int64
@@ -136,7 +113,7 @@ func TestBFSBounds(t *testing.T) {
 }
 
 func TestSweepVisitsEveryRankOnce(t *testing.T) {
-	sys, a, b := grid(t, 200) // 40000 configurations: several chunks
+	sys, a, b := testsys.Grid(t, 200) // 40000 configurations: several chunks
 	for _, workers := range []int{1, 2, 4} {
 		rec := &recorder{depth: map[[2]int]int{}, succ: map[[2]int]int{}, a: a, b: b}
 		res, err := explore.Sweep(context.Background(), sys, rec, explore.Options{Workers: workers})
@@ -161,7 +138,7 @@ func TestSweepVisitsEveryRankOnce(t *testing.T) {
 }
 
 func TestCancelledSearchesStop(t *testing.T) {
-	sys, a, b := grid(t, 50)
+	sys, a, b := testsys.Grid(t, 50)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	for name, run := range map[string]func(context.Context, *model.System, explore.Monitor, explore.Options) (*explore.Result, error){
@@ -173,69 +150,6 @@ func TestCancelledSearchesStop(t *testing.T) {
 		}
 		if res.Stop != explore.Interrupted || res.Complete() {
 			t.Errorf("%s: stop %v", name, res.Stop)
-		}
-	}
-}
-
-func TestHeights(t *testing.T) {
-	const size = 60
-	sys, a, b := grid(t, size)
-	sp, err := explore.NewSpace(sys)
-	if err != nil {
-		t.Fatal(err)
-	}
-	corner := uint32(size*size - 1) // (size-1, size-1): the last rank
-	keep := func(v uint32) bool { return v != corner }
-	succ := func(c *explore.Cursor, v uint32, dst []uint32) ([]uint32, error) {
-		st, err := c.Load(v)
-		if err != nil {
-			return dst, err
-		}
-		_, err = c.Successors(st, func(_ *model.Step, to uint32, _ *model.State) {
-			if keep(to) {
-				dst = append(dst, to)
-			}
-		})
-		return dst, err
-	}
-	for _, workers := range []int{1, 2, 4} {
-		h := make([]uint16, sp.Size())
-		if err := sp.Heights(context.Background(), workers, keep, succ, h, nil); err != nil {
-			t.Fatalf("workers=%d: %v", workers, err)
-		}
-		c := sp.NewCursor()
-		for v := uint32(0); v < corner; v++ {
-			st, _ := c.Load(v)
-			// From (x, y) the longest path to the corner has 2(size-1)-x-y steps.
-			want := 2*(size-1) - st.Get(0, a) - st.Get(0, b)
-			if int(h[v]) != want {
-				t.Fatalf("workers=%d: h(%d,%d) = %d, want %d", workers, st.Get(0, a), st.Get(0, b), h[v], want)
-			}
-		}
-	}
-}
-
-func TestHeightsReportsCycles(t *testing.T) {
-	b := model.NewBuilder("cycle", model.UniRing, 1)
-	x := b.Var("x", model.IntRange(0, 999))
-	b.Action(model.Action{
-		Name:   "next",
-		Guard:  func(*model.Ctx) bool { return true },
-		Effect: func(c *model.Ctx, _ int) { c.Set(x, (c.Get(x)+1)%1000) },
-	})
-	b.Initial(func(*model.System, *model.State) {})
-	sys, err := b.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	sp, _ := explore.NewSpace(sys)
-	succ := func(c *explore.Cursor, v uint32, dst []uint32) ([]uint32, error) {
-		return append(dst, (v+1)%1000), nil
-	}
-	for _, workers := range []int{1, 2, 3} {
-		err := sp.Heights(context.Background(), workers, func(uint32) bool { return true }, succ, make([]uint16, 1000), nil)
-		if !errors.Is(err, explore.ErrCyclic) {
-			t.Fatalf("workers=%d: %v, want ErrCyclic", workers, err)
 		}
 	}
 }

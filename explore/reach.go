@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/ringcheck/ringcheck/model"
+	"github.com/ringcheck/ringcheck/statespace"
 )
 
 // ReachGraph is the graph of the states a complete breadth-first search
@@ -57,7 +58,7 @@ func (g *ReachGraph) PathTo(v uint32) []uint32 {
 }
 
 // NewWalker returns a walker over the graph.
-func (g *ReachGraph) NewWalker() Walker {
+func (g *ReachGraph) NewWalker() statespace.Walker {
 	return &reachWalker{g: g, ex: g.sys.NewExpander(), cur: g.sys.NewState(), packed: make([]uint64, g.sys.Words())}
 }
 
@@ -102,7 +103,7 @@ func (g *ReachGraph) Trace(ids []uint32, closed bool) ([]*model.State, []model.S
 		g.sys.Unpack(g.store.get(int64(id)), st)
 		states[i] = st
 	}
-	steps, err := stepsThrough(g.sys, states, closed)
+	steps, err := g.sys.StepsThrough(states, closed)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -6,8 +6,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/ringcheck/ringcheck/explore"
 	"github.com/ringcheck/ringcheck/model"
+	"github.com/ringcheck/ringcheck/statespace"
 )
 
 // enumeratedBatch is how many legitimate configurations the enumerating
@@ -144,5 +144,5 @@ func enumeratesClosure(sys *model.System, wantClosure, wantConverg bool) bool {
 		return false
 	}
 	n, ok := sys.Configurations()
-	return !ok || n > explore.MaxSpace
+	return !ok || n > statespace.MaxSpace
 }

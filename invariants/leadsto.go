@@ -7,6 +7,7 @@ import (
 
 	"github.com/ringcheck/ringcheck/explore"
 	"github.com/ringcheck/ringcheck/model"
+	"github.com/ringcheck/ringcheck/statespace"
 )
 
 // LeadsTo names the two per-process predicates of a leads-to property
@@ -47,7 +48,7 @@ func checkLeadsTo(ctx context.Context, g *explore.ReachGraph, fairness Fairness,
 		})
 		// The states an execution avoiding To(p) since a From(p) state
 		// can be in, with a breadth-first parent toward such a start.
-		marked := explore.NewBits(n)
+		marked := statespace.NewBits(n)
 		// parent[v] is v's breadth-first parent, or noParent for a start
 		// state and the states not marked.
 		parent := make([]uint32, n)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ringcheck/ringcheck/explore"
 	"github.com/ringcheck/ringcheck/model"
+	"github.com/ringcheck/ringcheck/statespace"
 )
 
 // classSet is a set of fairness classes: for every process p, its
@@ -83,7 +84,7 @@ type localEdge struct {
 }
 
 // buildLocal expands the members of a component with walker w.
-func buildLocal(g explore.Graph, w explore.Walker, members []uint32) (*localGraph, error) {
+func buildLocal(g statespace.Graph, w statespace.Walker, members []uint32) (*localGraph, error) {
 	sys := g.System()
 	lg := &localGraph{ids: slices.Clone(members)}
 	slices.Sort(lg.ids)
@@ -383,9 +384,9 @@ func findWaiting(ctx context.Context, g *explore.ReachGraph, rule fairnessRule, 
 		mu.Lock()
 		found = &livenessViolation{prefix: g.PathTo(cycle[0]), cycle: cycle, wants: wants}
 		mu.Unlock()
-		return explore.ErrStop
+		return statespace.ErrStop
 	}
-	if err := explore.Components(ctx, g.Size(), keep, succ, component, progress); err != nil {
+	if err := statespace.Components(ctx, g.Size(), keep, succ, component, progress); err != nil {
 		return nil, err
 	}
 	if dead >= 0 && (found == nil || g.Depth(uint32(dead)) <= len(found.prefix)-1) {
@@ -408,7 +409,7 @@ func (v *livenessViolation) counterexample(g *explore.ReachGraph) (*Counterexamp
 
 // lassoOf builds a lasso from a prefix (ending at the cycle's first
 // vertex) and a cycle whose i-th step must take the classes wants[i].
-func lassoOf(g explore.Graph, prefix, cycle []uint32, wants []classSet) (*Counterexample, error) {
+func lassoOf(g statespace.Graph, prefix, cycle []uint32, wants []classSet) (*Counterexample, error) {
 	states, steps, err := g.Trace(prefix, false)
 	if err != nil {
 		return nil, err
@@ -492,7 +493,7 @@ func checkStarvation(ctx context.Context, g *explore.ReachGraph, fairness Fairne
 
 // cachedPredicate evaluates pred once per vertex, into two bit sets.
 func cachedPredicate(n uint64, pred func(v uint32) bool) func(v uint32) bool {
-	known, value := explore.NewBits(n), explore.NewBits(n)
+	known, value := statespace.NewBits(n), statespace.NewBits(n)
 	return func(v uint32) bool {
 		if known.Has(v) {
 			return value.Has(v)

@@ -9,6 +9,8 @@ import (
 
 	"github.com/ringcheck/ringcheck/explore"
 	"github.com/ringcheck/ringcheck/model"
+	"github.com/ringcheck/ringcheck/runs"
+	"github.com/ringcheck/ringcheck/statespace"
 )
 
 // Stabilization is what ringcheck measured of a spec that converges: over
@@ -64,13 +66,13 @@ func analyseStability(ctx context.Context, sys *model.System, opts Options, want
 		return nil, fmt.Errorf("spec %s declares no legitimacy predicate, so closure and convergence mean nothing for it", sys.Name)
 	}
 	start := time.Now()
-	sp, err := explore.NewSpace(sys)
+	sp, err := statespace.NewSpace(sys)
 	if err != nil {
 		return nil, err
 	}
 	legit := sys.Legitimate.Holds
 	workers := max(1, opts.Search.Workers)
-	inL := explore.NewBits(sp.Size())
+	inL := statespace.NewBits(sp.Size())
 	// The least-ranked violations: closure's with the step's target as
 	// detail, deadlock's alone.
 	var closureW, deadW witness
@@ -78,7 +80,7 @@ func analyseStability(ctx context.Context, sys *model.System, opts Options, want
 		n int64
 		_ [56]byte // keep workers' counters on separate cache lines
 	}, workers)
-	err = sp.Parallel(ctx, workers, func(w int, c *explore.Cursor, v uint32, st *model.State) error {
+	err = sp.Parallel(ctx, workers, func(w int, c *statespace.Cursor, v uint32, st *model.State) error {
 		if legit(st) {
 			inL.Set(v)
 			n, err := c.Successors(st, func(_ *model.Step, to uint32, next *model.State) {
@@ -145,14 +147,14 @@ func analyseStability(ctx context.Context, sys *model.System, opts Options, want
 		// Most specs that converge have no cycle outside L: try the
 		// parallel heights search first, and fall back to the exact
 		// components search if it meets (or cannot rule out) a cycle.
-		succ := func(c *explore.Cursor, v uint32, dst []uint32) ([]uint32, error) {
+		succ := func(c *statespace.Cursor, v uint32, dst []uint32) ([]uint32, error) {
 			return successorsOutside(c, inL, v, dst)
 		}
 		err = sp.Heights(ctx, workers, outside, succ, a.h, progress)
 		switch {
 		case err == nil:
 			acyclic = true
-		case errors.Is(err, explore.ErrCyclic):
+		case errors.Is(err, statespace.ErrCyclic):
 			clear(a.h)
 		default:
 			return nil, err
@@ -176,7 +178,7 @@ func analyseStability(ctx context.Context, sys *model.System, opts Options, want
 	if res.stab.Unbounded {
 		res.stab.RoundsNote = "unfair cycles outside L: rounds are not computed on a graph with cycles"
 	} else {
-		rounds, _, note, err := worstRounds(ctx, sp, inL, workers, opts.RoundsLimit)
+		rounds, _, note, err := runs.WorstRounds(ctx, sp, inL, workers, opts.RoundsLimit)
 		if err != nil {
 			return nil, err
 		}
@@ -188,11 +190,11 @@ func analyseStability(ctx context.Context, sys *model.System, opts Options, want
 
 // componentAnalysis is the per-component work of the convergence check.
 type componentAnalysis struct {
-	sp        *explore.Space
-	inL       explore.Bits
+	sp        *statespace.Space
+	inL       statespace.Bits
 	fairness  Fairness
 	rule      fairnessRule
-	cur       *explore.Cursor
+	cur       *statespace.Cursor
 	h         []uint16
 	violation *Counterexample
 	reason    string
@@ -204,7 +206,7 @@ func (a *componentAnalysis) successors(v uint32, dst []uint32) ([]uint32, error)
 }
 
 // successorsOutside appends v's successors outside L, expanded with c.
-func successorsOutside(c *explore.Cursor, inL explore.Bits, v uint32, dst []uint32) ([]uint32, error) {
+func successorsOutside(c *statespace.Cursor, inL statespace.Bits, v uint32, dst []uint32) ([]uint32, error) {
 	st, err := c.Load(v)
 	if err != nil {
 		return dst, err
@@ -258,7 +260,7 @@ func (a *componentAnalysis) component(members []uint32, succs []uint32) error {
 		if a.fairness != NoFairness {
 			a.reason = fmt.Sprintf("a %sly fair cycle of configurations outside L", a.fairness)
 		}
-		return explore.ErrStop
+		return statespace.ErrStop
 	}
 	for _, v := range members {
 		a.h[v] = hInf

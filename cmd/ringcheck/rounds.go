@@ -7,10 +7,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ringcheck/ringcheck/explore"
 	"github.com/ringcheck/ringcheck/invariants"
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/reports"
+	"github.com/ringcheck/ringcheck/runs"
 )
 
 // roundsFlags are the rounds command's flags, as given.
@@ -123,13 +123,13 @@ type violationJSONRounds struct {
 
 // roundsOutcome is what runRounds measured, ready to print.
 type roundsOutcome struct {
-	res                                    *explore.RoundResult
+	res                                    *runs.RoundResult
 	reached, lo, hi, notReached, deadlocks int
 	mean                                   float64
 	bound                                  int // 0: the spec states none
 	exceeded, overflows                    int
 	latest                                 []violationJSONRounds
-	order                                  explore.SweepOrder
+	order                                  runs.SweepOrder
 	maxRounds                              int
 }
 
@@ -137,11 +137,11 @@ func runRounds(cmd *cobra.Command, specName string, f *roundsFlags) error {
 	if f.runs < 1 || f.maxRounds < 0 || f.fill < 0 || f.run < -1 {
 		return usageError("--runs must be at least 1, and --run, --max-rounds and --fill not negative")
 	}
-	first, runs := 0, f.runs
+	first, count := 0, f.runs
 	if f.run >= 0 {
-		first, runs = f.run, 1
+		first, count = f.run, 1
 	}
-	order, err := explore.ParseSweepOrder(f.order)
+	order, err := runs.ParseSweepOrder(f.order)
 	if err != nil {
 		return usageError("--order: %v", err)
 	}
@@ -165,8 +165,8 @@ func runRounds(cmd *cobra.Command, specName string, f *roundsFlags) error {
 	if out.maxRounds == 0 {
 		out.maxRounds = max(100, 10*out.bound)
 	}
-	opts := explore.RoundOptions{Runs: runs, First: first, Seed: f.seed, MaxRounds: out.maxRounds, Order: order, Fill: f.fill, Invariants: sys.Invariants}
-	res, err := explore.SearchRounds(cmd.Context(), sys, opts, sys.Legitimate.Holds)
+	opts := runs.RoundOptions{Runs: count, First: first, Seed: f.seed, MaxRounds: out.maxRounds, Order: order, Fill: f.fill, Invariants: sys.Invariants}
+	res, err := runs.SearchRounds(cmd.Context(), sys, opts, sys.Legitimate.Holds)
 	if err != nil {
 		return &exitError{code: exitUsage, err: err}
 	}

@@ -8,10 +8,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ringcheck/ringcheck/explore"
 	"github.com/ringcheck/ringcheck/invariants"
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/reports"
+	"github.com/ringcheck/ringcheck/runs"
 )
 
 // simFlags are the simulate command's flags, as given.
@@ -165,11 +165,11 @@ func runSimulate(cmd *cobra.Command, specName string, f *simFlags) error {
 		}
 		return ""
 	}
-	opts := explore.SimOptions{
+	opts := runs.SimOptions{
 		Steps: f.steps, Runs: f.runs, Seed: f.seed,
 		FromAll: f.from == string(invariants.FromAll), FaultAt: f.faultAt,
 	}
-	res, err := explore.Simulate(cmd.Context(), sys, opts, check, legit)
+	res, err := runs.Simulate(cmd.Context(), sys, opts, check, legit)
 	if err != nil {
 		return &exitError{code: exitUsage, err: err}
 	}
@@ -204,7 +204,7 @@ func runSimulate(cmd *cobra.Command, specName string, f *simFlags) error {
 }
 
 // simProperty is the property of the CLI contract a violation belongs to.
-func simProperty(v *explore.SimViolation) string {
+func simProperty(v *runs.SimViolation) string {
 	if v.Deadlock {
 		return string(invariants.Deadlock)
 	}
@@ -226,7 +226,7 @@ func writeSimTrace(path string, t *reports.Trace) error {
 	return nil
 }
 
-func writeSimJSON(w io.Writer, plan *builtSystem, f *simFlags, res *explore.SimResult, trace *reports.Trace) error {
+func writeSimJSON(w io.Writer, plan *builtSystem, f *simFlags, res *runs.SimResult, trace *reports.Trace) error {
 	out := simJSON{
 		Spec: plan.sys.Name, Params: plan.values,
 		Options: simOptsJSON{
@@ -251,7 +251,7 @@ func writeSimJSON(w io.Writer, plan *builtSystem, f *simFlags, res *explore.SimR
 	return enc.Encode(out)
 }
 
-func writeSimText(w io.Writer, plan *builtSystem, f *simFlags, res *explore.SimResult, trace *reports.Trace) error {
+func writeSimText(w io.Writer, plan *builtSystem, f *simFlags, res *runs.SimResult, trace *reports.Trace) error {
 	p := &simPrinter{w: w}
 	p.printf("%s  %s  from %s, %s daemon, seed %d\n", plan.sys.Name, plan.values, f.from, plan.daemon, f.seed)
 	p.printf("  %d run%s of up to %d steps: %d steps, %d deadlock%s, %d violation%s\n",

@@ -6,8 +6,8 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/ringcheck/ringcheck/explore"
 	"github.com/ringcheck/ringcheck/invariants"
+	"github.com/ringcheck/ringcheck/runs"
 	"github.com/ringcheck/ringcheck/specs"
 	"github.com/ringcheck/ringcheck/specs/klddhl"
 	"github.com/ringcheck/ringcheck/specs/spectest"
@@ -101,13 +101,13 @@ func BenchmarkRounds(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		const runs = 1000
+		const batch = 1000
 		b.ReportAllocs()
 		b.ResetTimer()
 		steps := 0
 		for i := 0; i < b.N; i++ {
-			res, err := explore.SearchRounds(context.Background(), sys,
-				explore.RoundOptions{Runs: runs, First: i * runs, Seed: 1, MaxRounds: 120, Invariants: sys.Invariants}, sys.Legitimate.Holds)
+			res, err := runs.SearchRounds(context.Background(), sys,
+				runs.RoundOptions{Runs: batch, First: i * batch, Seed: 1, MaxRounds: 120, Invariants: sys.Invariants}, sys.Legitimate.Holds)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -116,7 +116,7 @@ func BenchmarkRounds(b *testing.B) {
 			}
 		}
 		secs := b.Elapsed().Seconds()
-		b.ReportMetric(float64(b.N*runs)/secs, "runs/s")
+		b.ReportMetric(float64(b.N*batch)/secs, "runs/s")
 		b.ReportMetric(float64(steps)/secs, "steps/s")
 		b.ReportMetric(0, "ns/op")
 	})

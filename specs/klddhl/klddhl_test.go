@@ -8,6 +8,7 @@ import (
 	"github.com/ringcheck/ringcheck/explore"
 	"github.com/ringcheck/ringcheck/invariants"
 	"github.com/ringcheck/ringcheck/model"
+	"github.com/ringcheck/ringcheck/runs"
 	"github.com/ringcheck/ringcheck/specs"
 	"github.com/ringcheck/ringcheck/specs/klddhl"
 	"github.com/ringcheck/ringcheck/specs/spectest"
@@ -416,7 +417,7 @@ func TestRecoversFromFaults(t *testing.T) {
 		}
 		return ""
 	}
-	res, err := explore.Simulate(context.Background(), sys, explore.SimOptions{Steps: 1500, Runs: 100, Seed: 3, FaultAt: 50}, check, sys.Legitimate.Holds)
+	res, err := runs.Simulate(context.Background(), sys, runs.SimOptions{Steps: 1500, Runs: 100, Seed: 3, FaultAt: 50}, check, sys.Legitimate.Holds)
 	if err != nil {
 		t.Fatal(err)
 	}

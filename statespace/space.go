@@ -1,4 +1,4 @@
-package explore
+package statespace
 
 import (
 	"context"
@@ -10,6 +10,10 @@ import (
 
 	"github.com/ringcheck/ringcheck/model"
 )
+
+// chunk is how many consecutive ranks a worker of Parallel claims at a
+// time.
+const chunk = 1 << 14
 
 // Space is a system's full configuration space seen as a graph whose
 // vertices are ranks (model.System.Rank) and whose edges are regenerated on
@@ -118,7 +122,7 @@ func (sp *Space) Parallel(ctx context.Context, workers int, fn func(worker int, 
 		once     sync.Once
 		wg       sync.WaitGroup
 	)
-	chunks := (sp.size + sweepChunk - 1) / sweepChunk
+	chunks := (sp.size + chunk - 1) / chunk
 	fail := func(err error) {
 		once.Do(func() { firstErr = err })
 		failed.Store(true)
@@ -138,7 +142,7 @@ func (sp *Space) Parallel(ctx context.Context, workers int, fn func(worker int, 
 				if k >= chunks {
 					return
 				}
-				lo, hi := k*sweepChunk, min(sp.size, (k+1)*sweepChunk)
+				lo, hi := k*chunk, min(sp.size, (k+1)*chunk)
 				if err := sp.sys.Unrank(lo, st); err != nil {
 					fail(err)
 					return
@@ -372,7 +376,7 @@ func (sp *Space) Trace(ranks []uint32, closed bool) ([]*model.State, []model.Ste
 		}
 		states[i] = st
 	}
-	steps, err := stepsThrough(sp.sys, states, closed)
+	steps, err := sp.sys.StepsThrough(states, closed)
 	if err != nil {
 		return nil, nil, err
 	}

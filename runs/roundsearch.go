@@ -1,4 +1,4 @@
-package explore
+package runs
 
 import (
 	"context"
@@ -148,14 +148,14 @@ func (r *RoundResult) Summary() (reached, min, max int, mean float64, notReached
 const actionLimit = 1 << 16
 
 // SearchRounds measures stabilization in the round model of the papers on
-// self-stabilizing message passing (seed 001: "a round is the time the
-// slowest processor takes to act; an action receives the messages present
-// in the channels, changes the processor's state, and sends"). Each run
-// starts from a uniformly random configuration of the full space and runs
-// rounds until legit holds or MaxRounds rounds have passed. In a round
-// every process acts once, in the order opts.Order; a process with nothing
-// to do acts trivially. So a round of a run is exactly a round in the
-// papers' sense.
+// self-stabilizing message passing (Datta, Devismes, Horn and Larmore,
+// AlgoTel 2008: "a round is the time the slowest processor takes to act;
+// an action receives the messages present in the channels, changes the
+// processor's state, and sends"). Each run starts from a uniformly random
+// configuration of the full space and runs rounds until legit holds or
+// MaxRounds rounds have passed. In a round every process acts once, in the
+// order opts.Order; a process with nothing to do acts trivially. So a
+// round of a run is exactly a round in the papers' sense.
 //
 // An action of process p is a sequence of model steps of p alone:
 // with probability 1/2 one of its enabled environment steps (the

@@ -1,20 +1,20 @@
-package explore_test
+package runs_test
 
 import (
 	"context"
 	"reflect"
 	"testing"
 
-	"github.com/ringcheck/ringcheck/explore"
 	"github.com/ringcheck/ringcheck/model"
+	"github.com/ringcheck/ringcheck/runs"
 	"github.com/ringcheck/ringcheck/specs"
 	"github.com/ringcheck/ringcheck/specs/klddhl"
 )
 
 // searchRounds runs SearchRounds and fails the test on an error.
-func searchRounds(t *testing.T, sys *model.System, opts explore.RoundOptions) *explore.RoundResult {
+func searchRounds(t *testing.T, sys *model.System, opts runs.RoundOptions) *runs.RoundResult {
 	t.Helper()
-	res, err := explore.SearchRounds(context.Background(), sys, opts, sys.Legitimate.Holds)
+	res, err := runs.SearchRounds(context.Background(), sys, opts, sys.Legitimate.Holds)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,13 +29,13 @@ func searchRounds(t *testing.T, sys *model.System, opts explore.RoundOptions) *e
 // rounds its run reported.
 func TestSearchRoundsDijkstraWithinWorstCase(t *testing.T) {
 	sys := dijkstraSys(t, 5, 5)
-	for _, order := range []explore.SweepOrder{explore.Backward, explore.Shuffled} {
-		res := searchRounds(t, sys, explore.RoundOptions{Runs: 3000, Seed: 9, MaxRounds: 50, Order: order})
+	for _, order := range []runs.SweepOrder{runs.Backward, runs.Shuffled} {
+		res := searchRounds(t, sys, runs.RoundOptions{Runs: 3000, Seed: 9, MaxRounds: 50, Order: order})
 		reached, lo, hi, mean, notReached, _ := res.Summary()
 		if notReached > 0 || reached != 3000 || hi > 7 || hi < 3 || lo < 0 || mean < float64(lo) || mean > float64(hi) {
 			t.Fatalf("%s: reached %d (not %d), rounds %d..%d mean %.2f; want all 3000 within 7, some taking 3 or more", order, reached, notReached, lo, hi, mean)
 		}
-		got, err := explore.VerifyRounds(sys, res.Witness, sys.Legitimate.Holds)
+		got, err := runs.VerifyRounds(sys, res.Witness, sys.Legitimate.Holds)
 		if err != nil {
 			t.Fatalf("%s: the slowest run's witness does not verify: %v", order, err)
 		}
@@ -49,13 +49,13 @@ func TestSearchRoundsDijkstraWithinWorstCase(t *testing.T) {
 // a run replayed alone (First) is the run of the larger search.
 func TestSearchRoundsReproducible(t *testing.T) {
 	sys := klddhlSys(t, 3)
-	opts := explore.RoundOptions{Runs: 200, Seed: 4, MaxRounds: 120}
+	opts := runs.RoundOptions{Runs: 200, Seed: 4, MaxRounds: 120}
 	a, b := searchRounds(t, sys, opts), searchRounds(t, sys, opts)
 	if !reflect.DeepEqual(a.Runs, b.Runs) || a.Slowest != b.Slowest {
 		t.Fatal("two searches with the same options differ")
 	}
 	for _, i := range []int{0, 17, a.Slowest, 199} {
-		one := searchRounds(t, sys, explore.RoundOptions{Runs: 1, First: i, Seed: 4, MaxRounds: 120})
+		one := searchRounds(t, sys, runs.RoundOptions{Runs: 1, First: i, Seed: 4, MaxRounds: 120})
 		if !reflect.DeepEqual(one.Runs[0], a.Runs[i]) || one.Witness.Run != i {
 			t.Fatalf("run %d alone: %+v (witness of run %d), in the search: %+v", i, one.Runs[0], one.Witness.Run, a.Runs[i])
 		}
@@ -80,12 +80,12 @@ func klddhlSys(t *testing.T, n int, extra ...int) *model.System {
 // several messages) and checks each against VerifyRounds, in both orders.
 func TestSearchRoundsWitnessesVerify(t *testing.T) {
 	sys := klddhlSys(t, 3)
-	for _, order := range []explore.SweepOrder{explore.Backward, explore.Shuffled} {
+	for _, order := range []runs.SweepOrder{runs.Backward, runs.Shuffled} {
 		several := false
 		for i := range 150 {
-			res := searchRounds(t, sys, explore.RoundOptions{Runs: 1, First: i, Seed: 2, MaxRounds: 120, Order: order, Invariants: sys.Invariants})
+			res := searchRounds(t, sys, runs.RoundOptions{Runs: 1, First: i, Seed: 2, MaxRounds: 120, Order: order, Invariants: sys.Invariants})
 			run, w := res.Runs[0], res.Witness
-			got, err := explore.VerifyRounds(sys, w, sys.Legitimate.Holds)
+			got, err := runs.VerifyRounds(sys, w, sys.Legitimate.Holds)
 			if err != nil {
 				t.Fatalf("%s run %d: %v", order, i, err)
 			}
@@ -116,15 +116,15 @@ func TestSearchRoundsWitnessesVerify(t *testing.T) {
 // model forbids fails to verify.
 func TestVerifyRoundsRejects(t *testing.T) {
 	sys := klddhlSys(t, 3)
-	res := searchRounds(t, sys, explore.RoundOptions{Runs: 50, Seed: 3, MaxRounds: 120})
+	res := searchRounds(t, sys, runs.RoundOptions{Runs: 50, Seed: 3, MaxRounds: 120})
 	w := res.Witness
 	if len(w.RoundEnds) < 3 {
 		t.Fatalf("the slowest of 50 runs takes %d rounds; the test needs 3", len(w.RoundEnds))
 	}
-	if _, err := explore.VerifyRounds(sys, w, sys.Legitimate.Holds); err != nil {
+	if _, err := runs.VerifyRounds(sys, w, sys.Legitimate.Holds); err != nil {
 		t.Fatal(err)
 	}
-	clone := func() *explore.RoundWitness {
+	clone := func() *runs.RoundWitness {
 		c := *w
 		c.RoundEnds = append([]int(nil), w.RoundEnds...)
 		c.Steps = append([]model.Step(nil), w.Steps...)
@@ -140,28 +140,28 @@ func TestVerifyRoundsRejects(t *testing.T) {
 			break
 		}
 	}
-	cases := map[string]func(c *explore.RoundWitness){
-		"two rounds merged": func(c *explore.RoundWitness) {
+	cases := map[string]func(c *runs.RoundWitness){
+		"two rounds merged": func(c *runs.RoundWitness) {
 			c.RoundEnds = append(c.RoundEnds[:0:0], c.RoundEnds[1:]...)
 		},
-		"a round cut inside an action": func(c *explore.RoundWitness) {
+		"a round cut inside an action": func(c *runs.RoundWitness) {
 			if split > 1 {
 				c.RoundEnds = append([]int{split - 1}, c.RoundEnds...)
 			} else {
 				c.RoundEnds[0]--
 			}
 		},
-		"rounds out of order": func(c *explore.RoundWitness) {
+		"rounds out of order": func(c *runs.RoundWitness) {
 			c.RoundEnds[0], c.RoundEnds[1] = c.RoundEnds[1], c.RoundEnds[0]
 		},
-		"a step dropped": func(c *explore.RoundWitness) {
+		"a step dropped": func(c *runs.RoundWitness) {
 			c.Steps = append(c.Steps[:1:1], c.Steps[2:]...)
 			c.States = append(c.States[:2:2], c.States[3:]...)
 			for r := range c.RoundEnds {
 				c.RoundEnds[r]--
 			}
 		},
-		"the last steps missing": func(c *explore.RoundWitness) {
+		"the last steps missing": func(c *runs.RoundWitness) {
 			c.Steps = c.Steps[:len(c.Steps)-1]
 			c.States = c.States[:len(c.States)-1]
 		},
@@ -169,7 +169,7 @@ func TestVerifyRoundsRejects(t *testing.T) {
 	for name, alter := range cases {
 		c := clone()
 		alter(c)
-		if _, err := explore.VerifyRounds(sys, c, sys.Legitimate.Holds); err == nil {
+		if _, err := runs.VerifyRounds(sys, c, sys.Legitimate.Holds); err == nil {
 			t.Errorf("%s: the witness still verifies", name)
 		}
 	}
@@ -202,7 +202,7 @@ func counters(t *testing.T) *model.System {
 // run reaches L.
 func TestActionEnds(t *testing.T) {
 	sys := counters(t)
-	res := searchRounds(t, sys, explore.RoundOptions{Runs: 5, Seed: 1, MaxRounds: 4})
+	res := searchRounds(t, sys, runs.RoundOptions{Runs: 5, Seed: 1, MaxRounds: 4})
 	for i, run := range res.Runs {
 		if run.Reached || run.Deadlock || run.Rounds != 4 || run.Steps != 12 {
 			t.Fatalf("run %d: %+v, want 4 rounds of 3 steps, L not reached", i, run)
@@ -215,7 +215,7 @@ func TestActionEnds(t *testing.T) {
 	if want := []string{"tick", "count", "count"}; !reflect.DeepEqual(labels, want) {
 		t.Fatalf("the first round's steps are %v, want %v", labels, want)
 	}
-	if _, err := explore.VerifyRounds(sys, res.Witness, sys.Legitimate.Holds); err != nil {
+	if _, err := runs.VerifyRounds(sys, res.Witness, sys.Legitimate.Holds); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -233,7 +233,7 @@ func TestSearchRoundsDeadlock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := searchRounds(t, sys, explore.RoundOptions{Runs: 40, Seed: 1, MaxRounds: 10})
+	res := searchRounds(t, sys, runs.RoundOptions{Runs: 40, Seed: 1, MaxRounds: 10})
 	reached, _, _, _, notReached, deadlocks := res.Summary()
 	if deadlocks == 0 || deadlocks != notReached || reached+notReached != 40 {
 		t.Fatalf("reached %d, not reached %d, deadlocks %d; want every run not starting in L to deadlock", reached, notReached, deadlocks)

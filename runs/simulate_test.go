@@ -1,12 +1,13 @@
-package explore_test
+package runs_test
 
 import (
 	"context"
 	"reflect"
 	"testing"
 
-	"github.com/ringcheck/ringcheck/explore"
+	"github.com/ringcheck/ringcheck/internal/testsys"
 	"github.com/ringcheck/ringcheck/model"
+	"github.com/ringcheck/ringcheck/runs"
 	"github.com/ringcheck/ringcheck/specs"
 	"github.com/ringcheck/ringcheck/specs/dijkstra"
 )
@@ -34,7 +35,7 @@ func dijkstraSys(t *testing.T, n, k int) *model.System {
 }
 
 // replay checks that a recorded path is an execution of sys.
-func replay(t *testing.T, sys *model.System, v *explore.SimViolation) {
+func replay(t *testing.T, sys *model.System, v *runs.SimViolation) {
 	t.Helper()
 	if len(v.States) != len(v.Steps)+1 {
 		t.Fatalf("path of %d states and %d steps", len(v.States), len(v.Steps))
@@ -51,7 +52,7 @@ func replay(t *testing.T, sys *model.System, v *explore.SimViolation) {
 }
 
 // labels is the path's steps as text, to compare paths.
-func labels(sys *model.System, v *explore.SimViolation) []string {
+func labels(sys *model.System, v *runs.SimViolation) []string {
 	out := make([]string, len(v.Steps))
 	for i := range v.Steps {
 		out[i] = sys.Label(&v.Steps[i])
@@ -61,7 +62,7 @@ func labels(sys *model.System, v *explore.SimViolation) []string {
 
 func TestSimulateReproducible(t *testing.T) {
 	const size = 12
-	sys, a, _ := grid(t, size)
+	sys, a, _ := testsys.Grid(t, size)
 	// A "violation" when a reaches its maximum: the path to it interleaves
 	// the two actions at random.
 	check := func(s *model.State) string {
@@ -70,8 +71,8 @@ func TestSimulateReproducible(t *testing.T) {
 		}
 		return ""
 	}
-	sim := func(seed uint64) *explore.SimResult {
-		res, err := explore.Simulate(context.Background(), sys, explore.SimOptions{Steps: 100, Runs: 5, Seed: seed}, check, nil)
+	sim := func(seed uint64) *runs.SimResult {
+		res, err := runs.Simulate(context.Background(), sys, runs.SimOptions{Steps: 100, Runs: 5, Seed: seed}, check, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -93,8 +94,8 @@ func TestSimulateReproducible(t *testing.T) {
 
 func TestSimulateDeadlock(t *testing.T) {
 	const size = 4
-	sys, a, b := grid(t, size)
-	res, err := explore.Simulate(context.Background(), sys, explore.SimOptions{Steps: 100, Runs: 3, Seed: 7}, nil, nil)
+	sys, a, b := testsys.Grid(t, size)
+	res, err := runs.Simulate(context.Background(), sys, runs.SimOptions{Steps: 100, Runs: 3, Seed: 7}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +113,7 @@ func TestSimulateDeadlock(t *testing.T) {
 	replay(t, sys, v)
 
 	// Fewer steps than the deadlock needs: none.
-	res, err = explore.Simulate(context.Background(), sys, explore.SimOptions{Steps: 5, Runs: 3, Seed: 7}, nil, nil)
+	res, err = runs.Simulate(context.Background(), sys, runs.SimOptions{Steps: 5, Runs: 3, Seed: 7}, nil, nil)
 	if err != nil || res.Deadlocks != 0 || res.First != nil || res.Steps != 15 {
 		t.Fatalf("5 steps: %+v, %v", res, err)
 	}
@@ -132,7 +133,7 @@ func TestSimulateValidEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := explore.Simulate(context.Background(), sys, explore.SimOptions{Steps: 10, Runs: 2, Seed: 1}, nil, nil)
+	res, err := runs.Simulate(context.Background(), sys, runs.SimOptions{Steps: 10, Runs: 2, Seed: 1}, nil, nil)
 	if err != nil || res.Deadlocks != 0 || res.First != nil || res.Steps != 6 {
 		t.Fatalf("%+v, %v", res, err)
 	}
@@ -144,9 +145,9 @@ func TestSimulateValidEnd(t *testing.T) {
 // none violates the invariant once there (closure).
 func TestSimulateFaultDijkstra(t *testing.T) {
 	sys := dijkstraSys(t, 5, 5)
-	const runs, faultAt = 200, 10
-	res, err := explore.Simulate(context.Background(), sys,
-		explore.SimOptions{Steps: faultAt + 200, Runs: runs, Seed: 3, FaultAt: faultAt},
+	const count, faultAt = 200, 10
+	res, err := runs.Simulate(context.Background(), sys,
+		runs.SimOptions{Steps: faultAt + 200, Runs: count, Seed: 3, FaultAt: faultAt},
 		invariantsOf(sys), sys.Legitimate.Holds)
 	if err != nil {
 		t.Fatal(err)
@@ -155,8 +156,8 @@ func TestSimulateFaultDijkstra(t *testing.T) {
 		t.Fatalf("violation: %+v", res.First)
 	}
 	faulted, reached, lo, hi, mean := res.Recovery()
-	if faulted != runs || reached != runs {
-		t.Fatalf("%d runs faulted, %d recovered, want %d", faulted, reached, runs)
+	if faulted != count || reached != count {
+		t.Fatalf("%d runs faulted, %d recovered, want %d", faulted, reached, count)
 	}
 	if lo < 0 || hi > 24 || mean <= 0 {
 		t.Fatalf("steps to L: min %d max %d mean %g, want within 0..24", lo, hi, mean)
@@ -172,8 +173,8 @@ func TestSimulateFaultDijkstra(t *testing.T) {
 // runs violate it, most at once.
 func TestSimulateFromAll(t *testing.T) {
 	sys := dijkstraSys(t, 5, 5)
-	res, err := explore.Simulate(context.Background(), sys,
-		explore.SimOptions{Steps: 50, Runs: 20, Seed: 1, FromAll: true}, invariantsOf(sys), nil)
+	res, err := runs.Simulate(context.Background(), sys,
+		runs.SimOptions{Steps: 50, Runs: 20, Seed: 1, FromAll: true}, invariantsOf(sys), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,8 +193,8 @@ func TestSimulateFromAll(t *testing.T) {
 	// A space too large to rank (64^32 configurations) still has random
 	// configurations: runs from it and faults into it work.
 	big := dijkstraSys(t, 32, 64)
-	for _, opts := range []explore.SimOptions{{Steps: 5, Runs: 3, FromAll: true}, {Steps: 5, Runs: 3, FaultAt: 2}} {
-		res, err := explore.Simulate(context.Background(), big, opts, nil, nil)
+	for _, opts := range []runs.SimOptions{{Steps: 5, Runs: 3, FromAll: true}, {Steps: 5, Runs: 3, FaultAt: 2}} {
+		res, err := runs.Simulate(context.Background(), big, opts, nil, nil)
 		if err != nil || len(res.Runs) != 3 {
 			t.Fatalf("%+v: %v, %+v", opts, err, res)
 		}
@@ -204,7 +205,7 @@ func TestSimulateCancelled(t *testing.T) {
 	sys := dijkstraSys(t, 5, 5)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	res, err := explore.Simulate(ctx, sys, explore.SimOptions{Steps: 10, Runs: 5, Seed: 1}, nil, nil)
+	res, err := runs.Simulate(ctx, sys, runs.SimOptions{Steps: 10, Runs: 5, Seed: 1}, nil, nil)
 	if err != nil || !res.Stopped || len(res.Runs) != 0 {
 		t.Fatalf("%+v, %v", res, err)
 	}
@@ -212,9 +213,9 @@ func TestSimulateCancelled(t *testing.T) {
 
 func TestSimulateAllocations(t *testing.T) {
 	sys := dijkstraSys(t, 5, 5)
-	opts := explore.SimOptions{Steps: 1000, Runs: 1, Seed: 1}
+	opts := runs.SimOptions{Steps: 1000, Runs: 1, Seed: 1}
 	allocs := testing.AllocsPerRun(5, func() {
-		if _, err := explore.Simulate(context.Background(), sys, opts, nil, nil); err != nil {
+		if _, err := runs.Simulate(context.Background(), sys, opts, nil, nil); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -232,8 +233,8 @@ func TestSimulateAllocations(t *testing.T) {
 // several rounds.
 func TestSimulatedRoundsWithinWorstCase(t *testing.T) {
 	sys := dijkstraSys(t, 5, 5)
-	res, err := explore.Simulate(context.Background(), sys,
-		explore.SimOptions{Steps: 200, Runs: 2000, Seed: 5, FaultAt: 10}, invariantsOf(sys), sys.Legitimate.Holds)
+	res, err := runs.Simulate(context.Background(), sys,
+		runs.SimOptions{Steps: 200, Runs: 2000, Seed: 5, FaultAt: 10}, invariantsOf(sys), sys.Legitimate.Holds)
 	if err != nil {
 		t.Fatal(err)
 	}

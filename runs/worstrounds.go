@@ -1,12 +1,12 @@
-package invariants
+package runs
 
 import (
 	"context"
 	"fmt"
 	"math/bits"
 
-	"github.com/ringcheck/ringcheck/explore"
 	"github.com/ringcheck/ringcheck/model"
+	"github.com/ringcheck/ringcheck/statespace"
 )
 
 // DefaultRoundsLimit bounds the worst-case rounds computation: the number
@@ -14,7 +14,7 @@ import (
 // each.
 const DefaultRoundsLimit = 1 << 28
 
-// worstRounds computes the worst case, over every configuration outside L
+// WorstRounds computes the worst case, over every configuration outside L
 // and every schedule, of the number of asynchronous rounds before L is
 // reached. A round (Dolev, Self-Stabilization, 2000, §2) is the shortest
 // stretch of an execution in which every process enabled at its start
@@ -36,7 +36,7 @@ const DefaultRoundsLimit = 1 << 28
 // memo is a flat array of 2^|En(v)| entries per configuration outside L,
 // and the search an iterative depth-first search. When that array would
 // exceed limit entries it gives up and says why.
-func worstRounds(ctx context.Context, sp *explore.Space, inL explore.Bits, workers, limit int) (worst int, at uint32, note string, err error) {
+func WorstRounds(ctx context.Context, sp *statespace.Space, inL statespace.Bits, workers, limit int) (worst int, at uint32, note string, err error) {
 	n := sp.System().N()
 	if n > 31 {
 		return 0, 0, "more than 31 processes", nil
@@ -50,7 +50,7 @@ func worstRounds(ctx context.Context, sp *explore.Space, inL explore.Bits, worke
 		n uint64
 		_ [56]byte
 	}, max(1, workers))
-	err = sp.Parallel(ctx, workers, func(w int, c *explore.Cursor, v uint32, st *model.State) error {
+	err = sp.Parallel(ctx, workers, func(w int, c *statespace.Cursor, v uint32, st *model.State) error {
 		if inL.Has(v) {
 			return nil
 		}
@@ -69,7 +69,7 @@ func worstRounds(ctx context.Context, sp *explore.Space, inL explore.Bits, worke
 		return 0, 0, fmt.Sprintf("the (configuration, pending processes) product has %d states, over the limit of %d", total, limit), nil
 	}
 	en := make([]uint32, size)
-	err = sp.Parallel(ctx, workers, func(_ int, c *explore.Cursor, v uint32, st *model.State) error {
+	err = sp.Parallel(ctx, workers, func(_ int, c *statespace.Cursor, v uint32, st *model.State) error {
 		m, err := c.Enabled(st)
 		en[v] = uint32(m)
 		return err
@@ -125,7 +125,7 @@ func worstRounds(ctx context.Context, sp *explore.Space, inL explore.Bits, worke
 		}
 		lo := len(buf)
 		_, err = cur.Successors(st, func(step *model.Step, to uint32, _ *model.State) {
-			buf = append(buf, succ{to: to, movers: uint32(movers(step))})
+			buf = append(buf, succ{to: to, movers: uint32(moverMask(step))})
 		})
 		stack = append(stack, frame{v: v, p: p, lo: lo, hi: len(buf), i: lo})
 		return err
@@ -185,13 +185,4 @@ func worstRounds(ctx context.Context, sp *explore.Space, inL explore.Bits, worke
 		}
 	}
 	return worst, at, "", nil
-}
-
-// movers returns the processes that move in a step, as a bit mask.
-func movers(step *model.Step) uint64 {
-	var m uint64
-	for _, mv := range step.Moves {
-		m |= 1 << mv.Proc
-	}
-	return m
 }
