@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -57,6 +58,8 @@ type checkFlags struct {
 	samples             int
 	seed                uint64
 	samplesSet, seedSet bool
+	// graphPath: --graph's file.
+	graphPath string
 }
 
 func newCheckCmd() *cobra.Command {
@@ -137,6 +140,7 @@ Exit status: 0 every checked property holds and the search was complete;
 	fl.StringVar(&f.sweep, "sweep", "", "run the check for every value of one parameter, as K=2..7, and print a table")
 	fl.StringVar(&f.start, "start", "", "start from one configuration of a trace FILE written by ringcheck (--trace, rounds --trace, simulate --trace) for the same spec and parameters, instead of --from")
 	fl.IntVar(&f.startState, "start-state", 0, "with --start: the index of the trace's state to start from (negative counts from the end: -1 is the last)")
+	fl.StringVar(&f.graphPath, "graph", "", fmt.Sprintf("also write the whole state graph (reachable from init, or every configuration with --from all) to this Graphviz DOT file, up to %d states", reports.StateGraphLimit))
 	fl.BoolVar(&f.progress, "progress", false, "report progress on stderr every 2s even when it is not a terminal")
 	return cmd
 }
@@ -180,10 +184,13 @@ func planCheck(specName string, f *checkFlags, extra map[string]int) (*ringcheck
 	if f.traceFormatSet && f.tracePath == "" {
 		return nil, usageError("--trace-format needs --trace FILE")
 	}
-	if f.tracePath != "" {
-		if err := checkTracePath(f.tracePath); err != nil {
-			return nil, usageError("--trace: %v", err)
+	for _, out := range [][2]string{{"--trace", f.tracePath}, {"--graph", f.graphPath}} {
+		if err := checkTracePath(out[1]); out[1] != "" && err != nil {
+			return nil, usageError("%s: %v", out[0], err)
 		}
+	}
+	if f.graphPath != "" && (req.Start != nil || req.From == invariants.FromRandom) {
+		return nil, usageError("--graph draws the graph from init or from all; not with --start or --from random")
 	}
 	if err := req.Validate(); err != nil {
 		return nil, requestError(err)
@@ -293,6 +300,12 @@ func runCheck(cmd *cobra.Command, specName string, f *checkFlags) error {
 		// write it is reported, and the exit status is still the verdict's.
 		if err := writeTraceFile(f.tracePath, f.traceFormat, result, res.Key, stderr); err != nil {
 			fmt.Fprintf(stderr, "ringcheck: %v\n", err)
+		}
+	}
+	if f.graphPath != "" {
+		// As for --trace, the verdict stands whatever happens to the file.
+		if err := writeGraphFile(cmd.Context(), f.graphPath, res); err != nil {
+			fmt.Fprintf(stderr, "ringcheck: --graph: %v\n", err)
 		}
 	}
 	out := cmd.OutOrStdout()
@@ -455,6 +468,31 @@ func writeTraceFile(path, format string, result *reports.CheckResult, key string
 	}
 	fmt.Fprintf(stderr, "ringcheck: no counterexample, %s not written\n", path)
 	return nil
+}
+
+// writeGraphFile writes the state graph of the checked instance to path,
+// as DOT.
+func writeGraphFile(ctx context.Context, path string, res *ringcheck.Result) error {
+	g, initial, err := res.StateGraph(ctx, reports.StateGraphLimit)
+	if err != nil {
+		return err
+	}
+	opts := reports.StateGraphOptions{
+		Title:   fmt.Sprintf("%s (%s): %d states, from %s", res.System.Name, res.Values, g.Size(), res.Options.From),
+		Initial: initial,
+	}
+	if res.System.Legitimate != nil {
+		opts.Legitimate = res.System.Legitimate.Holds
+	}
+	file, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	err = reports.WriteStateGraphDOT(file, g, opts)
+	if cerr := file.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // checkTracePath rejects, before the search, a --trace file that could not
