@@ -1,7 +1,9 @@
 package main
 
 import (
+	"fmt"
 	"io"
+	"runtime/debug"
 
 	"github.com/spf13/cobra"
 )
@@ -25,13 +27,69 @@ Exit status: 0 every checked property holds and the search was complete;
 search before any violation was found: the verdicts are "unknown".`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       buildVersion(debug.ReadBuildInfo()),
 	}
+	root.SetVersionTemplate("{{.Name}} {{.Version}}\n")
+	root.Flags().BoolP("version", "v", false, "print the version of ringcheck and the revision it was built from")
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return &exitError{code: exitUsage, err: err}
 	})
-	root.AddCommand(newListCmd(), newCheckCmd(), newTraceCmd(), newRegressCmd(), newSimulateCmd(), newRoundsCmd())
+	root.AddCommand(newListCmd(), newCheckCmd(), newTraceCmd(), newRegressCmd(), newSimulateCmd(), newRoundsCmd(),
+		newCompletionCmd(), newVersionCmd())
+	// newCompletionCmd replaces cobra's own completion command.
 	root.CompletionOptions.DisableDefaultCmd = true
+	registerCompletions(root)
 	return root
+}
+
+func newVersionCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print ringcheck's version, as --version does",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			root := cmd.Root()
+			_, err := fmt.Fprintf(cmd.OutOrStdout(), "%s %s\n", root.Name(), root.Version)
+			return err
+		},
+	}
+}
+
+// buildVersion describes the build from its build info (ok false: none):
+// the main module's version ("(devel)" when built from a work tree) and,
+// when the build recorded its version control state, the revision's first
+// 12 digits, its commit time and "modified" if the work tree had changes.
+func buildVersion(info *debug.BuildInfo, ok bool) string {
+	if !ok || info == nil {
+		return "(devel)"
+	}
+	version := info.Main.Version
+	if version == "" {
+		version = "(devel)"
+	}
+	var revision, time string
+	modified := false
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			revision = s.Value
+		case "vcs.time":
+			time = s.Value
+		case "vcs.modified":
+			modified = s.Value == "true"
+		}
+	}
+	if revision == "" {
+		return version
+	}
+	version += " " + revision[:min(12, len(revision))]
+	if time != "" {
+		version += " " + time
+	}
+	if modified {
+		version += " modified"
+	}
+	return version
 }
