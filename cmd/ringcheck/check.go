@@ -68,7 +68,7 @@ func newCheckCmd() *cobra.Command {
 		Use:   "check SPEC",
 		Short: "Explore a spec's state space and check its properties",
 		Long: `Check the properties named by --check (default: the spec's own list;
-see 'ringcheck list SPEC') on SPEC with the parameters set by -p.
+see 'ringcheck list') on SPEC with the parameters set by -p.
 
   safety       every state invariant of the spec holds in every reachable
                state, and no send overflows a channel whose policy is "error"
