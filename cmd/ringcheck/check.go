@@ -86,7 +86,8 @@ see 'ringcheck list') on SPEC with the parameters set by -p.
 Where the check starts:
   --from init    the spec's initial configurations (the default for safety,
                  deadlock, starvation and leads-to), explored breadth-first,
-                 so a violation found is reached by a shortest path;
+                 so a safety or deadlock violation is reached by a
+                 shortest path;
   --from all     every configuration of the full space, channel contents
                  included (the default for closure and convergence): what
                  self-stabilization is about;
@@ -99,7 +100,8 @@ A search stopped by --max-depth, --max-states, --time-limit or Ctrl-C
 reports what it found; properties it did not violate are "unknown", never
 "holds", and the exit status is 3. --trace FILE writes the first
 counterexample, which 'ringcheck trace FILE' renders and 'check --start
-FILE' starts from.
+FILE' starts from; --graph FILE.dot draws the state graph of an instance
+of at most ` + strconv.Itoa(reports.StateGraphLimit) + ` states for Graphviz.
 
 Exit status: 0 every checked property holds and the search was complete;
 1 a property is violated; 2 bad usage, unknown spec or bad parameter;
@@ -108,7 +110,8 @@ Exit status: 0 every checked property holds and the search was complete;
   ringcheck check kl-naive -p n=5 -p L=5 -p K=3 --check deadlock --trace t.json
   ringcheck check kl-pusher --check starvation --fairness weak
   ringcheck check dijkstra -p n=6 -p K=3 --daemon distributed --json
-  ringcheck check dijkstra --check convergence --sweep K=2..6`,
+  ringcheck check dijkstra --check convergence --sweep K=2..6
+  ringcheck check dijkstra -p n=4 -p K=2 --check convergence --graph g.dot`,
 		Args: exactArgs(1, "check needs exactly one SPEC (see 'ringcheck list')"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f.traceFormatSet = cmd.Flags().Changed("trace-format")
