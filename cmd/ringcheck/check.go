@@ -286,6 +286,9 @@ func lookupSpec(name string, assignments []string, extra map[string]int) (*specs
 
 func runCheck(cmd *cobra.Command, specName string, f *checkFlags) error {
 	if f.sweep != "" {
+		if f.graphPath != "" {
+			return usageError("--graph draws one instance's state graph; not with --sweep")
+		}
 		return runSweep(cmd, specName, f)
 	}
 	plan, err := planCheck(specName, f, nil)
