@@ -216,6 +216,11 @@ func (c *Ctx) setFault() {
 	c.fail(fmt.Errorf("process %d sets %s to %d, outside %s", c.P, c.sys.Vars[c.badVar].Name, c.badVal, c.sys.Vars[c.badVar].Domain))
 }
 
+// Fail reports a fault of the spec found while running a guard or an
+// effect (a read or a send the topology does not allow, say): the
+// expansion of the state stops with an error naming the action.
+func (c *Ctx) Fail(err error) { c.fail(err) }
+
 func (c *Ctx) fail(err error) {
 	if c.err == nil {
 		c.err = err

@@ -1,0 +1,1204 @@
+// Package check resolves and type-checks a parsed ring-language file for
+// one instance (its parameters fixed) and produces the instance's
+// intermediate representation (package lang/ir). Every problem it finds is
+// reported as file:line:col: message.
+package check
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+
+	"github.com/ringcheck/ringcheck/lang/ir"
+	"github.com/ringcheck/ringcheck/lang/syntax"
+	"github.com/ringcheck/ringcheck/model"
+)
+
+// maxErrors is how many problems Check reports before it stops.
+const maxErrors = 10
+
+// Check resolves f for the parameter values given (a parameter not given
+// takes its default) and returns the instance. The error, if any, joins up
+// to ten *syntax.Error values, one per problem, in source order.
+func Check(f *syntax.File, values map[string]int) (*ir.Spec, error) {
+	c := &checker{
+		file:     f,
+		spec:     &ir.Spec{Values: map[string]int{}},
+		consts:   map[string]constant{},
+		enums:    map[string]*ir.Type{},
+		vars:     map[string]*ir.Var{},
+		messages: map[string]*ir.Message{},
+		defs:     map[string]*syntax.DefDecl{},
+		preds:    map[string]*syntax.PredicateDecl{},
+	}
+	err := c.run(values)
+	if err != nil {
+		return nil, err
+	}
+	return c.spec, nil
+}
+
+// Params returns the parameters f declares, with their defaults and ranges.
+func Params(f *syntax.File) ([]ir.Param, error) {
+	c := &checker{file: f, spec: &ir.Spec{Values: map[string]int{}}, consts: map[string]constant{}}
+	func() {
+		defer c.recoverStop()
+		for _, d := range f.Decls {
+			if p, ok := d.(*syntax.ParamDecl); ok {
+				c.param(p, nil)
+			}
+		}
+	}()
+	if len(c.errs) > 0 {
+		return nil, errors.Join(c.errs...)
+	}
+	return c.spec.Params, nil
+}
+
+type constant struct {
+	value int
+	typ   *ir.Type
+}
+
+type checker struct {
+	file     *syntax.File
+	spec     *ir.Spec
+	errs     []error
+	consts   map[string]constant
+	enums    map[string]*ir.Type
+	vars     map[string]*ir.Var
+	messages map[string]*ir.Message
+	defs     map[string]*syntax.DefDecl
+	preds    map[string]*syntax.PredicateDecl
+	// expanding lists the defs being expanded, to refuse recursion.
+	expanding []string
+}
+
+// stop ends the check once maxErrors problems are known.
+type stop struct{}
+
+func (c *checker) recoverStop() {
+	if r := recover(); r != nil {
+		if _, ok := r.(stop); !ok {
+			panic(r)
+		}
+	}
+}
+
+func (c *checker) errorf(pos syntax.Pos, format string, args ...any) {
+	c.errs = append(c.errs, &syntax.Error{File: c.file.Name, Pos: pos, Msg: fmt.Sprintf(format, args...)})
+	if len(c.errs) >= maxErrors {
+		panic(stop{})
+	}
+}
+
+func (c *checker) run(values map[string]int) error {
+	func() {
+		defer c.recoverStop()
+		c.declarations(values)
+	}()
+	if len(c.errs) > 0 {
+		return errors.Join(c.errs...)
+	}
+	return nil
+}
+
+func (c *checker) declarations(values map[string]int) {
+	decls := c.file.Decls
+	// Parameters, constants and types come first, whatever their order in
+	// the file relative to the rest, so that every later declaration may
+	// use them; among themselves they are read in order.
+	var topo *syntax.TopologyDecl
+	for _, d := range decls {
+		switch d := d.(type) {
+		case *syntax.SpecDecl:
+			if c.spec.Name != "" {
+				c.errorf(d.Pos, "a second spec declaration (the spec is %s)", c.spec.Name)
+			}
+			c.spec.Name, c.spec.Summary = d.Name.Name, d.Summary
+		case *syntax.SourceDecl:
+			c.spec.Source = d.Text
+		case *syntax.ParamDecl:
+			c.param(d, values)
+		case *syntax.ConstDecl:
+			c.define(d.Name, c.constInt(d.Value, "a constant"), ir.IntType())
+		case *syntax.EnumDecl:
+			c.enum(d)
+		case *syntax.TopologyDecl:
+			if topo != nil {
+				c.errorf(d.Pos, "a second topology (the first is at %s)", topo.Pos)
+			}
+			topo = d
+		}
+	}
+	for name := range values {
+		if _, ok := c.spec.Values[name]; !ok {
+			c.errorf(syntax.Pos{}, "spec %s has no parameter %q", c.spec.Name, name)
+		}
+	}
+	if c.spec.Name == "" {
+		c.errorf(syntax.Pos{Line: 1, Col: 1}, "no spec declaration (spec NAME \"summary\")")
+	}
+	if topo == nil {
+		c.errorf(syntax.Pos{Line: 1, Col: 1}, "no topology declaration (topology ring(n))")
+		return
+	}
+	c.topology(topo)
+	if len(c.errs) > 0 {
+		return
+	}
+	for _, d := range decls {
+		switch d := d.(type) {
+		case *syntax.VarDecl:
+			c.variable(d, allProcs(c.spec.N))
+		case *syntax.MessageDecl:
+			c.message(d)
+		case *syntax.DefDecl:
+			c.def(d)
+		case *syntax.PredicateDecl:
+			if d.Kind == "predicate" {
+				if _, dup := c.preds[d.Name.Name]; dup || c.taken(d.Name.Name) {
+					c.errorf(d.Name.Pos, "%s is declared twice", d.Name.Name)
+				}
+				c.preds[d.Name.Name] = d
+			}
+		}
+	}
+	// Variables of process blocks, before any action reads them.
+	for _, d := range decls {
+		if d, ok := d.(*syntax.ProcessDecl); ok {
+			procs := c.procSet(d)
+			for _, v := range d.Vars {
+				c.variable(v, procs)
+			}
+		}
+	}
+	for _, d := range decls {
+		if d, ok := d.(*syntax.ChannelsDecl); ok {
+			c.channels(d)
+		}
+	}
+	for _, d := range decls {
+		switch d := d.(type) {
+		case *syntax.ProcessDecl:
+			c.process(d)
+		case *syntax.PredicateDecl:
+			c.predicate(d)
+		case *syntax.ClaimDecl:
+			c.claim(d)
+		case *syntax.ChecksDecl:
+			for _, p := range d.Properties {
+				if !knownProperty(p.Name) {
+					c.errorf(p.Pos, "unknown property %q (known: %s)", p.Name, propertyList)
+				}
+				c.spec.Checks = append(c.spec.Checks, p.Name)
+			}
+		}
+	}
+	if c.spec.Channels == nil {
+		for _, m := range c.spec.Messages {
+			c.errorf(syntax.Pos{}, "message %s is declared but there are no channels (channels capacity C)", m.Name)
+		}
+	}
+}
+
+const propertyList = "safety, deadlock, starvation, leads-to, closure, convergence"
+
+func knownProperty(p string) bool {
+	switch p {
+	case "safety", "deadlock", "starvation", "leads-to", "closure", "convergence":
+		return true
+	}
+	return false
+}
+
+// taken reports whether name is already a constant, type, variable,
+// message or def.
+func (c *checker) taken(name string) bool {
+	_, a := c.consts[name]
+	_, b := c.enums[name]
+	_, v := c.vars[name]
+	_, m := c.messages[name]
+	_, d := c.defs[name]
+	return a || b || v || m || d
+}
+
+func (c *checker) define(id *syntax.Ident, v int, t *ir.Type) {
+	if c.taken(id.Name) || id.Name == "bool" {
+		c.errorf(id.Pos, "%s is declared twice", id.Name)
+		return
+	}
+	c.consts[id.Name] = constant{value: v, typ: t}
+}
+
+func (c *checker) param(d *syntax.ParamDecl, values map[string]int) {
+	def := c.constInt(d.Default, "a parameter's default")
+	lo := c.constInt(d.Lo, "a parameter's bound")
+	hi := c.constInt(d.Hi, "a parameter's bound")
+	if lo > hi {
+		c.errorf(d.Lo.ExprPos(), "parameter %s has an empty range %d..%d", d.Name.Name, lo, hi)
+	}
+	if def < lo || def > hi {
+		c.errorf(d.Default.ExprPos(), "parameter %s's default %d is outside %d..%d", d.Name.Name, def, lo, hi)
+	}
+	c.spec.Params = append(c.spec.Params, ir.Param{Name: d.Name.Name, Default: def, Min: lo, Max: hi, Doc: d.Doc})
+	v := def
+	if given, ok := values[d.Name.Name]; ok {
+		if given < lo || given > hi {
+			c.errorf(d.Name.Pos, "parameter %s=%d is outside its range %d..%d", d.Name.Name, given, lo, hi)
+		}
+		v = given
+	}
+	c.spec.Values[d.Name.Name] = v
+	c.define(d.Name, v, ir.IntType())
+}
+
+func (c *checker) enum(d *syntax.EnumDecl) {
+	t := &ir.Type{Kind: ir.Enum, Name: d.Name.Name, Lo: 0, Hi: len(d.Values) - 1}
+	if c.taken(d.Name.Name) {
+		c.errorf(d.Name.Pos, "%s is declared twice", d.Name.Name)
+	}
+	c.enums[d.Name.Name] = t
+	for i, v := range d.Values {
+		t.Labels = append(t.Labels, v.Name)
+		c.define(v, i, t)
+	}
+}
+
+func (c *checker) topology(d *syntax.TopologyDecl) {
+	switch d.Kind.Name {
+	case "ring":
+		c.spec.Topology = model.UniRing
+	case "biring":
+		c.spec.Topology = model.BiRing
+	case "complete":
+		c.spec.Topology = model.Complete
+	default:
+		c.errorf(d.Kind.Pos, "unknown topology %q (ring, biring or complete)", d.Kind.Name)
+	}
+	n := c.constInt(d.N, "the number of processes")
+	if n < 1 || n > 64 {
+		c.errorf(d.N.ExprPos(), "the number of processes is %d, outside 1..64", n)
+		n = 1
+	}
+	c.spec.N = n
+}
+
+func allProcs(n int) []int {
+	ps := make([]int, n)
+	for i := range ps {
+		ps[i] = i
+	}
+	return ps
+}
+
+// procSet evaluates a process block's set.
+func (c *checker) procSet(d *syntax.ProcessDecl) []int {
+	if d.All {
+		return allProcs(c.spec.N)
+	}
+	lo := c.constInt(d.Lo, "a process number")
+	hi := lo
+	if d.Hi != nil {
+		hi = c.constInt(d.Hi, "a process number")
+	}
+	if lo < 0 || hi >= c.spec.N || lo > hi {
+		c.errorf(d.Lo.ExprPos(), "process set %d..%d is not within 0..%d", lo, hi, c.spec.N-1)
+		return nil
+	}
+	var ps []int
+	for p := lo; p <= hi; p++ {
+		ps = append(ps, p)
+	}
+	return ps
+}
+
+// typ resolves a declared type.
+func (c *checker) typ(t *syntax.Type) *ir.Type {
+	if t.Name != nil {
+		if t.Name.Name == "bool" {
+			return ir.BoolType()
+		}
+		if e, ok := c.enums[t.Name.Name]; ok {
+			return e
+		}
+		c.errorf(t.Name.Pos, "unknown type %s (bool, an enumeration or lo..hi)", t.Name.Name)
+		return ir.BoolType()
+	}
+	lo := c.constInt(t.Lo, "a range bound")
+	hi := c.constInt(t.Hi, "a range bound")
+	if lo > hi {
+		c.errorf(t.Pos, "empty range %d..%d", lo, hi)
+		hi = lo
+	}
+	return &ir.Type{Kind: ir.Int, Lo: lo, Hi: hi}
+}
+
+func (c *checker) variable(d *syntax.VarDecl, procs []int) {
+	if c.taken(d.Name.Name) {
+		c.errorf(d.Name.Pos, "%s is declared twice", d.Name.Name)
+		return
+	}
+	t := c.typ(d.Type)
+	v := &ir.Var{Name: d.Name.Name, Type: t, Procs: procs, Doc: d.Doc, Pos: d.Pos, ID: len(c.spec.Vars), Init: t.Lo}
+	if d.Init != nil {
+		e := c.expr(d.Init, &scope{global: true})
+		k, ok := e.(*ir.Const)
+		switch {
+		case !ok:
+			c.errorf(d.Init.ExprPos(), "a variable's initial value must be a constant (use init: in a process block for one that depends on the process)")
+		case !assignable(t, k.T):
+			c.errorf(d.Init.ExprPos(), "initial value of type %s for %s of type %s", typeName(k.T), d.Name.Name, typeName(t))
+		case k.Value < t.Lo || k.Value > t.Hi:
+			c.errorf(d.Init.ExprPos(), "initial value %d of %s is outside %s", k.Value, d.Name.Name, t.Domain())
+		default:
+			v.Init = k.Value
+		}
+	}
+	c.vars[v.Name] = v
+	c.spec.Vars = append(c.spec.Vars, v)
+}
+
+func (c *checker) message(d *syntax.MessageDecl) {
+	if c.taken(d.Name.Name) {
+		c.errorf(d.Name.Pos, "%s is declared twice", d.Name.Name)
+		return
+	}
+	m := &ir.Message{Name: d.Name.Name, ID: len(c.spec.Messages)}
+	for _, f := range d.Fields {
+		for _, g := range m.Fields {
+			if g.Name == f.Name.Name {
+				c.errorf(f.Name.Pos, "message %s has two fields %s", m.Name, g.Name)
+			}
+		}
+		m.Fields = append(m.Fields, &ir.Field{Name: f.Name.Name, Type: c.typ(f.Type)})
+	}
+	c.messages[m.Name] = m
+	c.spec.Messages = append(c.spec.Messages, m)
+}
+
+func (c *checker) def(d *syntax.DefDecl) {
+	if c.taken(d.Name.Name) {
+		c.errorf(d.Name.Pos, "%s is declared twice", d.Name.Name)
+		return
+	}
+	c.defs[d.Name.Name] = d
+}
+
+func (c *checker) channels(d *syntax.ChannelsDecl) {
+	if c.spec.Channels != nil {
+		c.errorf(d.Pos, "a second channels declaration")
+		return
+	}
+	ch := &ir.Channels{Capacity: c.constInt(d.Capacity, "a channel capacity")}
+	if ch.Capacity < 1 || ch.Capacity > 255 {
+		c.errorf(d.Capacity.ExprPos(), "channel capacity %d is outside 1..255", ch.Capacity)
+	}
+	if d.Overflow != nil {
+		o, err := model.ParseOverflow(d.Overflow.Name)
+		if err != nil {
+			c.errorf(d.Overflow.Pos, "%v", err)
+		}
+		ch.Overflow = o
+	}
+	for _, id := range d.Carry {
+		m, ok := c.messages[id.Name]
+		if !ok {
+			c.errorf(id.Pos, "unknown message %s", id.Name)
+			continue
+		}
+		ch.Carry = append(ch.Carry, m)
+	}
+	c.spec.Channels = ch
+}
+
+func (c *checker) process(d *syntax.ProcessDecl) {
+	procs := c.procSet(d)
+	if d.FirstEnabled {
+		c.spec.FirstEnabled = append(c.spec.FirstEnabled, procs...)
+		slices.Sort(c.spec.FirstEnabled)
+		c.spec.FirstEnabled = slices.Compact(c.spec.FirstEnabled)
+	}
+	for _, a := range d.Actions {
+		c.action(a, procs)
+	}
+	for _, in := range d.Inits {
+		sc := &scope{procs: procs, acting: true, init: true}
+		c.spec.Inits = append(c.spec.Inits, &ir.Init{Procs: procs, Effects: c.stmts(in.Effects, sc, map[*ir.Var]syntax.Pos{})})
+	}
+}
+
+func (c *checker) action(d *syntax.ActionDecl, procs []int) {
+	a := &ir.Action{Name: d.Name.Name, Pos: d.Pos, Procs: procs}
+	switch {
+	case d.Environment:
+		a.Kind = model.Environment
+	case d.Timeout:
+		a.Kind = model.Timeout
+	}
+	if d.Role != nil {
+		if d.Role.Name == "finite" {
+			a.Liveness = model.Finite
+		} else {
+			a.Liveness = model.Optional
+		}
+	}
+	sc := &scope{procs: procs, acting: true, timeout: d.Timeout, access: &a.Reads}
+	if d.Recv != nil {
+		a.Recv = c.receive(d.Recv, sc)
+	}
+	if d.Guard != nil {
+		a.Guard = c.boolExpr(d.Guard, sc, "a guard")
+	} else {
+		a.Guard = &ir.Const{Value: 1, T: ir.BoolType()}
+	}
+	if d.Choice != nil {
+		lo := c.constInt(d.ChoiceLo, "a choice's bound")
+		hi := c.constInt(d.ChoiceHi, "a choice's bound")
+		if lo > hi {
+			c.errorf(d.ChoiceLo.ExprPos(), "choice %s has an empty range %d..%d", d.Choice.Name, lo, hi)
+			hi = lo
+		}
+		a.Choice = &ir.Local{Name: d.Choice.Name, Type: &ir.Type{Kind: ir.Int, Lo: lo, Hi: hi}, Lo: lo, Hi: hi}
+		sc = sc.with(d.Choice.Name, &ir.LocalRef{Local: a.Choice})
+	}
+	sc.access = &a.Reads
+	sc.writes = &a.Writes
+	a.Effects = c.stmts(d.Effects, sc, map[*ir.Var]syntax.Pos{})
+	c.spec.Actions = append(c.spec.Actions, a)
+}
+
+func (c *checker) receive(r *syntax.Receive, sc *scope) *ir.Receive {
+	m, ok := c.messages[r.Msg.Name]
+	if !ok {
+		c.errorf(r.Msg.Pos, "unknown message %s", r.Msg.Name)
+		m = &ir.Message{Name: r.Msg.Name}
+	}
+	if c.spec.Channels == nil {
+		c.errorf(r.Pos, "recv needs channels (channels capacity C)")
+	}
+	rc := &ir.Receive{Msg: m, From: c.procExpr(r.From, sc)}
+	if len(r.Fields) != len(m.Fields) && ok {
+		c.errorf(r.Pos, "message %s has %d fields, recv binds %d", m.Name, len(m.Fields), len(r.Fields))
+	}
+	c.link(r.From.ExprPos(), rc.From, &ir.Self{}, sc, "receive from")
+	sc.recordChan(rc.From, &ir.Self{})
+	for i, f := range r.Fields {
+		if i >= len(m.Fields) {
+			break
+		}
+		if f.Name != "_" {
+			if c.taken(f.Name) {
+				c.errorf(f.Pos, "%s is already declared: name the field differently", f.Name)
+			}
+			sc.bind(f.Name, &ir.FieldRef{Recv: rc, Index: i})
+		}
+	}
+	return rc
+}
+
+// link checks, where it can tell, that the topology has a link from → to
+// for the acting processes.
+func (c *checker) link(pos syntax.Pos, from, to ir.Expr, sc *scope, what string) {
+	top := model.Topology{Kind: c.spec.Topology, N: c.spec.N}
+	for _, p := range sc.procs {
+		f, okf := staticProc(from, p, c.spec.N)
+		t, okt := staticProc(to, p, c.spec.N)
+		if okf && okt && !top.Linked(f, t) {
+			c.errorf(pos, "process %d cannot %s process %d: the %s has no channel %d→%d", p, what, map[bool]int{true: f, false: t}[what == "receive from"], top.Kind, f, t)
+			return
+		}
+	}
+}
+
+// staticProc evaluates a process expression for acting process p when it
+// depends on nothing else.
+func staticProc(e ir.Expr, p, n int) (int, bool) {
+	switch e := e.(type) {
+	case *ir.Self:
+		return p, true
+	case *ir.Const:
+		return ((e.Value % n) + n) % n, true
+	case *ir.Neighbor:
+		q, ok := staticProc(e.Of, p, n)
+		return ((q+e.Offset)%n + n) % n, ok
+	}
+	return 0, false
+}
+
+func (c *checker) predicate(d *syntax.PredicateDecl) {
+	sc := &scope{global: true}
+	switch d.Kind {
+	case "invariant":
+		c.spec.Invariants = append(c.spec.Invariants, &ir.Predicate{Name: d.Name.Name, Doc: d.Doc, Body: c.boolExpr(d.Body, sc, "an invariant")})
+	case "legitimate":
+		if c.spec.Legitimate != nil {
+			c.errorf(d.Pos, "a second legitimacy predicate")
+		}
+		c.spec.Legitimate = &ir.Predicate{Name: "legitimate", Doc: d.Doc, Body: c.boolExpr(d.Body, sc, "the legitimacy predicate")}
+	case "valid_end":
+		if c.spec.ValidEnd != nil {
+			c.errorf(d.Pos, "a second valid_end predicate")
+		}
+		c.spec.ValidEnd = &ir.Predicate{Name: "valid-end", Doc: d.Doc, Body: c.boolExpr(d.Body, sc, "the valid end predicate")}
+	case "predicate":
+		l := &ir.Local{Name: d.Param.Name, Type: &ir.Type{Kind: ir.Int, Lo: 0, Hi: c.spec.N - 1}, Lo: 0, Hi: c.spec.N - 1}
+		body := c.boolExpr(d.Body, sc.with(d.Param.Name, &ir.LocalRef{Local: l}), "a process predicate")
+		c.spec.ProcessPredicates = append(c.spec.ProcessPredicates, &ir.ProcessPredicate{Name: d.Name.Name, Doc: d.Doc, Param: l, Body: body})
+	}
+}
+
+func (c *checker) claim(d *syntax.ClaimDecl) {
+	cl := ir.Claim{Property: d.Property.Name, Verdict: d.Verdict.Name, Source: d.Source, Params: map[string]int{}}
+	if !knownProperty(cl.Property) {
+		c.errorf(d.Property.Pos, "unknown property %q (known: %s)", cl.Property, propertyList)
+	}
+	if cl.Verdict != "holds" && cl.Verdict != "violated" {
+		c.errorf(d.Verdict.Pos, "a claim's verdict is holds or violated, not %q", cl.Verdict)
+	}
+	if d.From != nil {
+		cl.From = d.From.Name
+		if cl.From != "init" && cl.From != "all" {
+			c.errorf(d.From.Pos, "a claim is from init or from all, not %q", cl.From)
+		}
+	}
+	if d.Fairness != nil {
+		cl.Fairness = d.Fairness.Name
+		switch cl.Fairness {
+		case "none", "weak", "strong":
+		default:
+			c.errorf(d.Fairness.Pos, "fairness is none, weak or strong, not %q", cl.Fairness)
+		}
+	}
+	for _, pv := range d.Params {
+		if _, ok := c.spec.Values[pv.Name.Name]; !ok {
+			c.errorf(pv.Name.Pos, "spec %s has no parameter %q", c.spec.Name, pv.Name.Name)
+		}
+		cl.Params[pv.Name.Name] = c.constInt(pv.Value, "a parameter's value")
+	}
+	c.spec.Claims = append(c.spec.Claims, cl)
+}
+
+// scope is what an expression may refer to besides the declarations.
+type scope struct {
+	parent *scope
+	names  map[string]ir.Expr
+	// global: no acting process (invariants, predicates, initial values).
+	global bool
+	// acting processes (in an action or init), and whether the action is
+	// a timeout (whose guard reads any process) or an init.
+	procs   []int
+	acting  bool
+	timeout bool
+	init    bool
+	// access collects what is read; writes what is written (effects).
+	access, writes *ir.Access
+}
+
+func (s *scope) with(name string, e ir.Expr) *scope {
+	n := *s
+	n.parent = s
+	n.names = map[string]ir.Expr{name: e}
+	return &n
+}
+
+func (s *scope) bind(name string, e ir.Expr) {
+	if s.names == nil {
+		s.names = map[string]ir.Expr{}
+	}
+	s.names[name] = e
+}
+
+func (s *scope) lookup(name string) (ir.Expr, bool) {
+	for sc := s; sc != nil; sc = sc.parent {
+		if e, ok := sc.names[name]; ok {
+			return e, true
+		}
+	}
+	return nil, false
+}
+
+func (s *scope) recordVar(v *ir.Var, proc ir.Expr) {
+	if s.access == nil {
+		return
+	}
+	for _, a := range s.access.Vars {
+		if a.Var == v && sameExpr(a.Proc, proc) {
+			return
+		}
+	}
+	s.access.Vars = append(s.access.Vars, ir.VarAccess{Var: v, Proc: proc})
+	if !relative(proc) {
+		s.access.Global = true
+	}
+}
+
+func (s *scope) recordChan(from, to ir.Expr) {
+	acc := s.access
+	if acc == nil {
+		return
+	}
+	for _, a := range acc.Chans {
+		if sameExpr(a.From, from) && sameExpr(a.To, to) {
+			return
+		}
+	}
+	acc.Chans = append(acc.Chans, ir.ChanAccess{From: from, To: to})
+	if !relative(from) || !relative(to) {
+		acc.Global = true
+	}
+}
+
+// relative reports whether a process expression is the acting process, a
+// neighbour of it, or a constant.
+func relative(e ir.Expr) bool {
+	switch e := e.(type) {
+	case nil, *ir.Self, *ir.Const:
+		return true
+	case *ir.Neighbor:
+		return relative(e.Of)
+	}
+	return false
+}
+
+func sameExpr(a, b ir.Expr) bool {
+	switch a := a.(type) {
+	case nil:
+		return b == nil
+	case *ir.Self:
+		_, ok := b.(*ir.Self)
+		return ok
+	case *ir.Const:
+		bc, ok := b.(*ir.Const)
+		return ok && a.Value == bc.Value
+	case *ir.Neighbor:
+		bn, ok := b.(*ir.Neighbor)
+		return ok && a.Offset == bn.Offset && sameExpr(a.Of, bn.Of)
+	}
+	return false
+}
+
+// constInt evaluates an integer constant expression.
+func (c *checker) constInt(e syntax.Expr, what string) int {
+	x := c.expr(e, &scope{global: true})
+	k, ok := x.(*ir.Const)
+	if !ok {
+		c.errorf(e.ExprPos(), "%s must be a constant", what)
+		return 0
+	}
+	if k.T.Kind != ir.Int {
+		c.errorf(e.ExprPos(), "%s must be an integer, not %s", what, typeName(k.T))
+	}
+	return k.Value
+}
+
+func (c *checker) boolExpr(e syntax.Expr, sc *scope, what string) ir.Expr {
+	x := c.expr(e, sc)
+	if x.Type().Kind != ir.Bool {
+		c.errorf(e.ExprPos(), "%s must be a boolean, not %s", what, typeName(x.Type()))
+	}
+	return x
+}
+
+func (c *checker) intExpr(e syntax.Expr, sc *scope, what string) ir.Expr {
+	x := c.expr(e, sc)
+	if x.Type().Kind != ir.Int {
+		c.errorf(e.ExprPos(), "%s must be an integer, not %s", what, typeName(x.Type()))
+	}
+	return x
+}
+
+// procExpr checks a process expression (an integer, taken modulo N).
+func (c *checker) procExpr(e syntax.Expr, sc *scope) ir.Expr {
+	return c.intExpr(e, sc, "a process")
+}
+
+func typeName(t *ir.Type) string {
+	switch t.Kind {
+	case ir.Bool:
+		return "bool"
+	case ir.Enum:
+		return t.Name
+	}
+	return "int"
+}
+
+// assignable reports whether a value of type v may be stored in a
+// variable of type t.
+func assignable(t, v *ir.Type) bool {
+	if t.Kind == ir.Enum {
+		return v.Kind == ir.Enum && v.Name == t.Name
+	}
+	return t.Kind == v.Kind
+}
+
+func (c *checker) expr(e syntax.Expr, sc *scope) ir.Expr {
+	switch e := e.(type) {
+	case *syntax.IntLit:
+		return &ir.Const{Value: e.Value, T: ir.IntType()}
+	case *syntax.BoolLit:
+		return &ir.Const{Value: b2i(e.Value), T: ir.BoolType()}
+	case *syntax.ParenExpr:
+		return c.expr(e.X, sc)
+	case *syntax.Ident:
+		return c.ident(e, sc)
+	case *syntax.IndexExpr:
+		return c.index(e, sc)
+	case *syntax.CallExpr:
+		return c.call(e, sc)
+	case *syntax.UnaryExpr:
+		x := c.expr(e.X, sc)
+		if e.Op == syntax.Not {
+			if x.Type().Kind != ir.Bool {
+				c.errorf(e.Pos, "! needs a boolean, not %s", typeName(x.Type()))
+			}
+			if k, ok := x.(*ir.Const); ok {
+				return &ir.Const{Value: 1 - k.Value, T: ir.BoolType()}
+			}
+		} else {
+			if x.Type().Kind != ir.Int {
+				c.errorf(e.Pos, "- needs an integer, not %s", typeName(x.Type()))
+			}
+			if k, ok := x.(*ir.Const); ok {
+				return &ir.Const{Value: -k.Value, T: ir.IntType()}
+			}
+		}
+		return &ir.Unary{Op: e.Op, X: x}
+	case *syntax.BinaryExpr:
+		return c.binary(e, sc)
+	case *syntax.CondExpr:
+		cond := c.boolExpr(e.Cond, sc, "a condition")
+		x, y := c.expr(e.X, sc), c.expr(e.Y, sc)
+		if !sameType(x.Type(), y.Type()) {
+			c.errorf(e.Pos, "the branches of if have types %s and %s", typeName(x.Type()), typeName(y.Type()))
+		}
+		if k, ok := cond.(*ir.Const); ok {
+			if k.Value != 0 {
+				return x
+			}
+			return y
+		}
+		return &ir.Cond{C: cond, X: x, Y: y}
+	case *syntax.QuantExpr:
+		l := &ir.Local{Name: e.Var.Name, Type: &ir.Type{Kind: ir.Int, Lo: 0, Hi: c.spec.N - 1}, Lo: 0, Hi: c.spec.N - 1}
+		inner := sc.with(e.Var.Name, &ir.LocalRef{Local: l})
+		var body ir.Expr
+		if e.Kind == "sum" {
+			body = c.intExpr(e.Body, inner, "the body of sum")
+		} else {
+			body = c.boolExpr(e.Body, inner, "the body of "+e.Kind)
+		}
+		return &ir.Quant{Kind: e.Kind, Var: l, Body: body}
+	}
+	c.errorf(e.ExprPos(), "unexpected expression")
+	return &ir.Const{T: ir.IntType()}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func sameType(a, b *ir.Type) bool {
+	if a.Kind != b.Kind {
+		return false
+	}
+	return a.Kind != ir.Enum || a.Name == b.Name
+}
+
+func (c *checker) ident(e *syntax.Ident, sc *scope) ir.Expr {
+	if x, ok := sc.lookup(e.Name); ok {
+		return x
+	}
+	switch e.Name {
+	case "self":
+		if !sc.acting {
+			c.errorf(e.Pos, "self is the acting process: only actions and init have one")
+		}
+		return &ir.Self{}
+	case "pred", "succ":
+		if !sc.acting {
+			c.errorf(e.Pos, "%s is a neighbour of the acting process: only actions and init have one (write %s(p))", e.Name, e.Name)
+		}
+		return &ir.Neighbor{Of: &ir.Self{}, Offset: map[string]int{"pred": -1, "succ": 1}[e.Name]}
+	}
+	if k, ok := c.consts[e.Name]; ok {
+		return &ir.Const{Value: k.value, T: k.typ}
+	}
+	if v, ok := c.vars[e.Name]; ok {
+		if !sc.acting {
+			c.errorf(e.Pos, "%s is a process variable: say whose (%s[p])", e.Name, e.Name)
+			return &ir.Const{Value: v.Type.Lo, T: v.Type}
+		}
+		for _, p := range sc.procs {
+			if !slices.Contains(v.Procs, p) {
+				c.errorf(e.Pos, "process %d has no variable %s", p, e.Name)
+				break
+			}
+		}
+		sc.recordVar(v, nil)
+		return &ir.VarRef{Var: v}
+	}
+	if d, ok := c.defs[e.Name]; ok {
+		if len(d.Params) > 0 {
+			c.errorf(e.Pos, "%s takes %d arguments", e.Name, len(d.Params))
+		}
+		return c.expand(d, nil, e.Pos, sc)
+	}
+	if _, ok := c.messages[e.Name]; ok {
+		c.errorf(e.Pos, "%s is a message type, not a value", e.Name)
+	} else {
+		c.errorf(e.Pos, "undefined: %s", e.Name)
+	}
+	return &ir.Const{T: ir.IntType()}
+}
+
+// expand checks def d's body with its parameters bound to args.
+func (c *checker) expand(d *syntax.DefDecl, args []ir.Expr, pos syntax.Pos, sc *scope) ir.Expr {
+	if slices.Contains(c.expanding, d.Name.Name) {
+		c.errorf(pos, "%s is defined in terms of itself", d.Name.Name)
+		return &ir.Const{T: ir.IntType()}
+	}
+	c.expanding = append(c.expanding, d.Name.Name)
+	defer func() { c.expanding = c.expanding[:len(c.expanding)-1] }()
+	inner := *sc
+	inner.parent = sc
+	inner.names = map[string]ir.Expr{}
+	for i, p := range d.Params {
+		inner.names[p.Name] = args[i]
+	}
+	return c.expr(d.Body, &inner)
+}
+
+func (c *checker) index(e *syntax.IndexExpr, sc *scope) ir.Expr {
+	v, ok := c.vars[e.Var.Name]
+	if !ok {
+		c.errorf(e.Var.Pos, "%s is not a process variable", e.Var.Name)
+		return &ir.Const{T: ir.IntType()}
+	}
+	proc := c.procExpr(e.Index, sc)
+	if k, ok := proc.(*ir.Const); ok {
+		q := ((k.Value % c.spec.N) + c.spec.N) % c.spec.N
+		if !slices.Contains(v.Procs, q) {
+			c.errorf(e.Index.ExprPos(), "process %d has no variable %s", q, v.Name)
+		}
+		proc = &ir.Const{Value: q, T: ir.IntType()}
+	}
+	if sc.acting && !sc.timeout && !sc.init {
+		top := model.Topology{Kind: c.spec.Topology, N: c.spec.N}
+		for _, p := range sc.procs {
+			if q, ok := staticProc(proc, p, c.spec.N); ok && q != p && !top.Linked(q, p) {
+				c.errorf(e.Var.Pos, "process %d cannot read %s of process %d: in a %s a process reads only the processes linked to it (a timeout's guard reads any)", p, v.Name, q, top.Kind)
+				break
+			}
+		}
+	}
+	if _, self := proc.(*ir.Self); self {
+		proc = nil
+	}
+	sc.recordVar(v, proc)
+	return &ir.VarRef{Var: v, Proc: proc}
+}
+
+func (c *checker) call(e *syntax.CallExpr, sc *scope) ir.Expr {
+	name := e.Fun.Name
+	argc := func(n int) bool {
+		if len(e.Args) != n {
+			c.errorf(e.Fun.Pos, "%s takes %d arguments, not %d", name, n, len(e.Args))
+			return false
+		}
+		return true
+	}
+	switch name {
+	case "pred", "succ":
+		if !argc(1) {
+			return &ir.Const{T: ir.IntType()}
+		}
+		of := c.procExpr(e.Args[0], sc)
+		off := map[string]int{"pred": -1, "succ": 1}[name]
+		if k, ok := of.(*ir.Const); ok {
+			return &ir.Const{Value: ((k.Value+off)%c.spec.N + c.spec.N) % c.spec.N, T: ir.IntType()}
+		}
+		return &ir.Neighbor{Of: of, Offset: off}
+	case "len", "msgs":
+		want := 2
+		if name == "msgs" {
+			want = 3
+		}
+		if !argc(want) {
+			return &ir.Const{T: ir.IntType()}
+		}
+		if c.spec.Channels == nil {
+			c.errorf(e.Fun.Pos, "%s reads a channel, and there are no channels", name)
+		}
+		cl := &ir.ChanLen{}
+		args := e.Args
+		if name == "msgs" {
+			id, ok := args[0].(*syntax.Ident)
+			m, known := c.messages[identName(id)]
+			if !ok || !known {
+				c.errorf(args[0].ExprPos(), "msgs counts the messages of a type: its first argument is a message type")
+			}
+			cl.Msg = m
+			args = args[1:]
+		}
+		cl.From, cl.To = c.procExpr(args[0], sc), c.procExpr(args[1], sc)
+		if k1, ok := cl.From.(*ir.Const); ok {
+			if k2, ok := cl.To.(*ir.Const); ok && !(model.Topology{Kind: c.spec.Topology, N: c.spec.N}).Linked(k1.Value%c.spec.N, k2.Value%c.spec.N) {
+				c.errorf(e.Fun.Pos, "there is no channel %d→%d", k1.Value, k2.Value)
+			}
+		}
+		sc.recordChan(cl.From, cl.To)
+		return cl
+	case "min", "max", "abs":
+		n := 2
+		if name == "abs" {
+			n = 1
+		}
+		if !argc(n) {
+			return &ir.Const{T: ir.IntType()}
+		}
+		x := c.intExpr(e.Args[0], sc, "an argument of "+name)
+		if name == "abs" {
+			neg := &ir.Binary{Op: syntax.Lt, X: x, Y: &ir.Const{T: ir.IntType()}, T: ir.BoolType()}
+			return fold(&ir.Cond{C: neg, X: fold(&ir.Unary{Op: syntax.Minus, X: x}), Y: x})
+		}
+		y := c.intExpr(e.Args[1], sc, "an argument of "+name)
+		op := syntax.Lt
+		if name == "max" {
+			op = syntax.Gt
+		}
+		return fold(&ir.Cond{C: fold(&ir.Binary{Op: op, X: x, Y: y, T: ir.BoolType()}), X: x, Y: y})
+	}
+	if d, ok := c.defs[name]; ok {
+		if !argc(len(d.Params)) {
+			return &ir.Const{T: ir.IntType()}
+		}
+		args := make([]ir.Expr, len(e.Args))
+		for i, a := range e.Args {
+			args[i] = c.expr(a, sc)
+		}
+		return c.expand(d, args, e.Fun.Pos, sc)
+	}
+	if d, ok := c.preds[name]; ok {
+		if !argc(1) {
+			return &ir.Const{T: ir.BoolType()}
+		}
+		arg := c.procExpr(e.Args[0], sc)
+		if slices.Contains(c.expanding, name) {
+			c.errorf(e.Fun.Pos, "%s is defined in terms of itself", name)
+			return &ir.Const{T: ir.BoolType()}
+		}
+		c.expanding = append(c.expanding, name)
+		defer func() { c.expanding = c.expanding[:len(c.expanding)-1] }()
+		inner := *sc
+		inner.parent = sc
+		inner.names = map[string]ir.Expr{d.Param.Name: arg}
+		return c.boolExpr(d.Body, &inner, "a process predicate")
+	}
+	c.errorf(e.Fun.Pos, "undefined function %s", name)
+	return &ir.Const{T: ir.IntType()}
+}
+
+func identName(id *syntax.Ident) string {
+	if id == nil {
+		return ""
+	}
+	return id.Name
+}
+
+func (c *checker) binary(e *syntax.BinaryExpr, sc *scope) ir.Expr {
+	x, y := c.expr(e.X, sc), c.expr(e.Y, sc)
+	tx, ty := x.Type(), y.Type()
+	var t *ir.Type
+	switch e.Op {
+	case syntax.Plus, syntax.Minus, syntax.Star, syntax.Slash, syntax.Percent:
+		if tx.Kind != ir.Int || ty.Kind != ir.Int {
+			c.errorf(e.OpPos, "arithmetic needs integers, not %s and %s", typeName(tx), typeName(ty))
+		}
+		t = ir.IntType()
+	case syntax.Lt, syntax.Le, syntax.Gt, syntax.Ge:
+		if tx.Kind != ir.Int || ty.Kind != ir.Int {
+			c.errorf(e.OpPos, "ordering needs integers, not %s and %s", typeName(tx), typeName(ty))
+		}
+		t = ir.BoolType()
+	case syntax.Eq, syntax.Neq:
+		if !sameType(tx, ty) {
+			c.errorf(e.OpPos, "cannot compare %s with %s", typeName(tx), typeName(ty))
+		}
+		t = ir.BoolType()
+	case syntax.AndAnd, syntax.OrOr:
+		if tx.Kind != ir.Bool || ty.Kind != ir.Bool {
+			c.errorf(e.OpPos, "%s needs booleans, not %s and %s", e.Op, typeName(tx), typeName(ty))
+		}
+		t = ir.BoolType()
+	}
+	if k, ok := y.(*ir.Const); ok && k.Value == 0 && (e.Op == syntax.Slash || e.Op == syntax.Percent) {
+		c.errorf(e.OpPos, "division by zero")
+		return &ir.Const{T: t}
+	}
+	return fold(&ir.Binary{Op: e.Op, X: x, Y: y, T: t})
+}
+
+// fold evaluates an expression whose operands are constants.
+func fold(e ir.Expr) ir.Expr {
+	switch e := e.(type) {
+	case *ir.Binary:
+		kx, okx := e.X.(*ir.Const)
+		ky, oky := e.Y.(*ir.Const)
+		if okx && oky {
+			if v, ok := ir.EvalBinary(e.Op, kx.Value, ky.Value); ok {
+				return &ir.Const{Value: v, T: e.T}
+			}
+		}
+		// Short-circuits with one constant side.
+		if e.Op == syntax.AndAnd && ((okx && kx.Value == 0) || (oky && ky.Value == 0)) {
+			return &ir.Const{Value: 0, T: ir.BoolType()}
+		}
+		if e.Op == syntax.OrOr && ((okx && kx.Value != 0) || (oky && ky.Value != 0)) {
+			return &ir.Const{Value: 1, T: ir.BoolType()}
+		}
+		if e.Op == syntax.AndAnd || e.Op == syntax.OrOr {
+			// true && y is y; false || y is y.
+			if okx {
+				return e.Y
+			}
+			if oky {
+				return e.X
+			}
+		}
+	case *ir.Unary:
+		if k, ok := e.X.(*ir.Const); ok {
+			if e.Op == syntax.Not {
+				return &ir.Const{Value: 1 - k.Value, T: ir.BoolType()}
+			}
+			return &ir.Const{Value: -k.Value, T: k.T}
+		}
+	case *ir.Cond:
+		if k, ok := e.C.(*ir.Const); ok {
+			if k.Value != 0 {
+				return e.X
+			}
+			return e.Y
+		}
+	}
+	return e
+}
+
+// stmts checks effects; assigned records the variables assigned on the
+// way to them, to refuse a second assignment in one step.
+func (c *checker) stmts(ss []syntax.Stmt, sc *scope, assigned map[*ir.Var]syntax.Pos) []ir.Stmt {
+	var out []ir.Stmt
+	for _, s := range ss {
+		if st := c.stmt(s, sc, assigned); st != nil {
+			out = append(out, st)
+		}
+	}
+	return out
+}
+
+func (c *checker) stmt(s syntax.Stmt, sc *scope, assigned map[*ir.Var]syntax.Pos) ir.Stmt {
+	switch s := s.(type) {
+	case *syntax.SkipStmt:
+		return nil
+	case *syntax.AssignStmt:
+		v, ok := c.vars[s.Var.Name]
+		if !ok {
+			c.errorf(s.Var.Pos, "%s is not a process variable", s.Var.Name)
+			return nil
+		}
+		for _, p := range sc.procs {
+			if !slices.Contains(v.Procs, p) {
+				c.errorf(s.Var.Pos, "process %d has no variable %s", p, v.Name)
+				break
+			}
+		}
+		if at, twice := assigned[v]; twice {
+			c.errorf(s.Pos, "%s is assigned twice in one step (first at %s): assignments are simultaneous", v.Name, at)
+		}
+		assigned[v] = s.Pos
+		x := c.expr(s.Value, sc)
+		if !assignable(v.Type, x.Type()) {
+			c.errorf(s.Value.ExprPos(), "cannot assign %s to %s of type %s", typeName(x.Type()), v.Name, typeName(v.Type))
+		}
+		if k, ok := x.(*ir.Const); ok && (k.Value < v.Type.Lo || k.Value > v.Type.Hi) {
+			c.errorf(s.Value.ExprPos(), "%d is outside %s's domain %s", k.Value, v.Name, v.Type.Domain())
+		}
+		if sc.writes != nil {
+			sc.writes.Vars = append(sc.writes.Vars, ir.VarAccess{Var: v})
+		}
+		return &ir.Assign{Var: v, Value: x}
+	case *syntax.SendStmt:
+		m, ok := c.messages[s.Msg.Name]
+		if !ok {
+			c.errorf(s.Msg.Pos, "unknown message %s", s.Msg.Name)
+			return nil
+		}
+		if c.spec.Channels == nil {
+			c.errorf(s.Pos, "send needs channels (channels capacity C)")
+		} else if len(c.spec.Channels.Carry) > 0 && !slices.Contains(c.spec.Channels.Carry, m) {
+			c.errorf(s.Msg.Pos, "the channels do not carry %s", m.Name)
+		}
+		if len(s.Args) != len(m.Fields) {
+			c.errorf(s.Pos, "message %s has %d fields, not %d", m.Name, len(m.Fields), len(s.Args))
+			return nil
+		}
+		send := &ir.Send{Msg: m, To: c.procExpr(s.To, sc)}
+		for i, a := range s.Args {
+			x := c.expr(a, sc)
+			f := m.Fields[i]
+			if !assignable(f.Type, x.Type()) {
+				c.errorf(a.ExprPos(), "field %s of %s has type %s, not %s", f.Name, m.Name, typeName(f.Type), typeName(x.Type()))
+			}
+			if k, ok := x.(*ir.Const); ok && (k.Value < f.Type.Lo || k.Value > f.Type.Hi) {
+				c.errorf(a.ExprPos(), "%d is outside field %s's domain %s", k.Value, f.Name, f.Type.Domain())
+			}
+			send.Args = append(send.Args, x)
+		}
+		c.link(s.To.ExprPos(), &ir.Self{}, send.To, sc, "send to")
+		if sc.writes != nil {
+			sc.writes.Chans = append(sc.writes.Chans, ir.ChanAccess{From: &ir.Self{}, To: send.To})
+			if !relative(send.To) {
+				sc.writes.Global = true
+			}
+		}
+		return send
+	case *syntax.IfStmt:
+		cond := c.boolExpr(s.Cond, sc, "a condition")
+		thenAssigned := copyAssigned(assigned)
+		elseAssigned := copyAssigned(assigned)
+		st := &ir.If{Cond: cond, Then: c.stmts(s.Then, sc, thenAssigned), Else: c.stmts(s.Else, sc, elseAssigned)}
+		for v, p := range thenAssigned {
+			assigned[v] = p
+		}
+		for v, p := range elseAssigned {
+			assigned[v] = p
+		}
+		return st
+	case *syntax.RepeatStmt:
+		count := c.intExpr(s.Count, sc, "a repeat count")
+		inner := map[*ir.Var]syntax.Pos{}
+		body := c.stmts(s.Body, sc, inner)
+		if len(inner) > 0 {
+			vars := make([]string, 0, len(inner))
+			for v := range inner {
+				vars = append(vars, v.Name)
+			}
+			sort.Strings(vars)
+			c.errorf(s.Pos, "repeat may only send: it assigns %v, which one step assigns once", vars)
+		}
+		return &ir.Repeat{Count: count, Body: body}
+	}
+	return nil
+}
+
+func copyAssigned(m map[*ir.Var]syntax.Pos) map[*ir.Var]syntax.Pos {
+	out := make(map[*ir.Var]syntax.Pos, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}

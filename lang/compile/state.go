@@ -1,0 +1,304 @@
+package compile
+
+import (
+	"fmt"
+
+	"github.com/ringcheck/ringcheck/lang/ir"
+	"github.com/ringcheck/ringcheck/lang/syntax"
+	"github.com/ringcheck/ringcheck/model"
+)
+
+// predicate compiles a state predicate.
+func (c *compiler) predicate(p *ir.Predicate) model.Predicate {
+	f := c.state(p.Body, nil, -1)
+	return model.Predicate{Name: p.Name, Doc: p.Doc, Holds: func(s *model.State) bool { return f(s) != 0 }}
+}
+
+// processPredicate compiles a predicate of a process once per process.
+func (c *compiler) processPredicate(pp *ir.ProcessPredicate) model.ProcessPredicate {
+	perProc := make([]stateFn, c.n)
+	for p := range perProc {
+		perProc[p] = c.state(pp.Body, bindings{pp.Param: p}, -1)
+	}
+	return model.ProcessPredicate{Name: pp.Name, Doc: pp.Doc, Holds: func(s *model.State, p int) bool { return perProc[p](s) != 0 }}
+}
+
+// state compiles an expression over a configuration; self is the acting
+// process when there is one (-1: none).
+func (c *compiler) state(e ir.Expr, b bindings, self int) stateFn {
+	n := c.n
+	switch e := e.(type) {
+	case *ir.Const:
+		v := e.Value
+		return func(*model.State) int { return v }
+	case *ir.Self:
+		return func(*model.State) int { return self }
+	case *ir.Neighbor:
+		of, off := c.state(e.Of, b, self), e.Offset
+		return func(s *model.State) int { return ((of(s)+off)%n + n) % n }
+	case *ir.LocalRef:
+		v := b[e.Local]
+		return func(*model.State) int { return v }
+	case *ir.VarRef:
+		id, v := c.vars[e.Var.ID], e.Var
+		if e.Proc == nil {
+			return func(s *model.State) int { return s.Get(self, id) }
+		}
+		if q, ok := constProc(e.Proc, b, self, n); ok {
+			return func(s *model.State) int { return s.Get(q, id) }
+		}
+		q := c.state(e.Proc, b, self)
+		declared := make([]bool, n)
+		for _, p := range v.Procs {
+			declared[p] = true
+		}
+		return func(s *model.State) int {
+			p := ((q(s) % n) + n) % n
+			if !declared[p] {
+				return 0
+			}
+			return s.Get(p, id)
+		}
+	case *ir.Unary:
+		x := c.state(e.X, b, self)
+		if e.Op == syntax.Not {
+			return func(s *model.State) int { return 1 - x(s) }
+		}
+		return func(s *model.State) int { return -x(s) }
+	case *ir.Binary:
+		return c.stateBinary(e, b, self)
+	case *ir.Cond:
+		cond, x, y := c.state(e.C, b, self), c.state(e.X, b, self), c.state(e.Y, b, self)
+		return func(s *model.State) int {
+			if cond(s) != 0 {
+				return x(s)
+			}
+			return y(s)
+		}
+	case *ir.Quant:
+		parts := make([]stateFn, n)
+		for p := range parts {
+			parts[p] = c.state(e.Body, b.with(e.Var, p), self)
+		}
+		return quantState(e.Kind, parts)
+	case *ir.ChanLen:
+		from, to := c.state(e.From, b, self), c.state(e.To, b, self)
+		msg := e.Msg
+		return func(s *model.State) int {
+			return c.chanLen(s, ((from(s)%n)+n)%n, ((to(s)%n)+n)%n, msg, nil)
+		}
+	}
+	return func(*model.State) int { return 0 }
+}
+
+// constProc evaluates a process expression that depends on no
+// configuration.
+func constProc(e ir.Expr, b bindings, self, n int) (int, bool) {
+	switch e := e.(type) {
+	case *ir.Const:
+		return ((e.Value % n) + n) % n, true
+	case *ir.Self:
+		return self, self >= 0
+	case *ir.LocalRef:
+		v, ok := b[e.Local]
+		return ((v % n) + n) % n, ok
+	case *ir.Neighbor:
+		q, ok := constProc(e.Of, b, self, n)
+		return ((q+e.Offset)%n + n) % n, ok
+	case *ir.Binary:
+		x, okx := constProc(e.X, b, self, 1<<30)
+		y, oky := constProc(e.Y, b, self, 1<<30)
+		if !okx || !oky {
+			return 0, false
+		}
+		v, ok := ir.EvalBinary(e.Op, x, y)
+		return ((v % n) + n) % n, ok
+	}
+	return 0, false
+}
+
+func (c *compiler) stateBinary(e *ir.Binary, b bindings, self int) stateFn {
+	x, y := c.state(e.X, b, self), c.state(e.Y, b, self)
+	switch e.Op {
+	case syntax.AndAnd:
+		return func(s *model.State) int {
+			if x(s) == 0 {
+				return 0
+			}
+			return y(s)
+		}
+	case syntax.OrOr:
+		return func(s *model.State) int {
+			if x(s) != 0 {
+				return 1
+			}
+			return y(s)
+		}
+	case syntax.Plus:
+		return func(s *model.State) int { return x(s) + y(s) }
+	case syntax.Minus:
+		return func(s *model.State) int { return x(s) - y(s) }
+	case syntax.Eq:
+		return func(s *model.State) int { return b2i(x(s) == y(s)) }
+	case syntax.Neq:
+		return func(s *model.State) int { return b2i(x(s) != y(s)) }
+	case syntax.Lt:
+		return func(s *model.State) int { return b2i(x(s) < y(s)) }
+	case syntax.Le:
+		return func(s *model.State) int { return b2i(x(s) <= y(s)) }
+	case syntax.Gt:
+		return func(s *model.State) int { return b2i(x(s) > y(s)) }
+	case syntax.Ge:
+		return func(s *model.State) int { return b2i(x(s) >= y(s)) }
+	}
+	op := e.Op
+	return func(s *model.State) int {
+		v, _ := ir.EvalBinary(op, x(s), y(s))
+		return v
+	}
+}
+
+func quantState(kind string, parts []stateFn) stateFn {
+	switch kind {
+	case "count":
+		return func(s *model.State) int {
+			n := 0
+			for _, p := range parts {
+				if p(s) != 0 {
+					n++
+				}
+			}
+			return n
+		}
+	case "sum":
+		return func(s *model.State) int {
+			n := 0
+			for _, p := range parts {
+				n += p(s)
+			}
+			return n
+		}
+	case "forall":
+		return func(s *model.State) int {
+			for _, p := range parts {
+				if p(s) == 0 {
+					return 0
+				}
+			}
+			return 1
+		}
+	}
+	return func(s *model.State) int {
+		for _, p := range parts {
+			if p(s) != 0 {
+				return 1
+			}
+		}
+		return 0
+	}
+}
+
+// initial computes the initial configuration: every variable at its
+// initial value, then the init effects of each block, process by process
+// in ascending order, each reading the configuration the previous left.
+func (c *compiler) initial(sys *model.System) (*model.State, error) {
+	s := sys.NewState()
+	for _, v := range c.spec.Vars {
+		for _, p := range v.Procs {
+			s.Set(p, c.vars[v.ID], v.Init)
+		}
+	}
+	for _, in := range c.spec.Inits {
+		for _, p := range in.Procs {
+			env := &stateEnv{c: c, s: s, self: p}
+			next := s.Clone()
+			if err := c.runInit(in.Effects, env, next); err != nil {
+				return nil, fmt.Errorf("process %d: %w", p, err)
+			}
+			s = next
+		}
+	}
+	if err := sys.Validate(s); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// stateEnv evaluates IR expressions over a configuration (ir.Eval).
+type stateEnv struct {
+	c    *compiler
+	s    *model.State
+	self int
+}
+
+func (e *stateEnv) N() int                     { return e.c.n }
+func (e *stateEnv) Self() int                  { return e.self }
+func (e *stateEnv) Var(v *ir.Var, p int) int   { return e.s.Get(p, e.c.vars[v.ID]) }
+func (e *stateEnv) Local(*ir.Local) int        { return 0 }
+func (e *stateEnv) Field(*ir.Receive, int) int { return 0 }
+func (e *stateEnv) ChanLen(from, to int, m *ir.Message) int {
+	return e.c.chanLen(e.s, from, to, m, nil)
+}
+
+// runInit applies init effects, reading env and writing next.
+func (c *compiler) runInit(ss []ir.Stmt, env *stateEnv, next *model.State) error {
+	sys := c.post.sys
+	for _, st := range ss {
+		switch st := st.(type) {
+		case *ir.Assign:
+			v, err := ir.Eval(st.Value, env)
+			if err != nil {
+				return err
+			}
+			if v < st.Var.Type.Lo || v > st.Var.Type.Hi {
+				return fmt.Errorf("init sets %s to %d, outside %s", st.Var.Name, v, st.Var.Type.Domain())
+			}
+			next.Set(env.self, c.vars[st.Var.ID], v)
+		case *ir.Send:
+			to, err := ir.Eval(st.To, env)
+			if err != nil {
+				return err
+			}
+			to = ((to % c.n) + c.n) % c.n
+			ch := sys.ChanBetween(env.self, to)
+			if ch < 0 {
+				return fmt.Errorf("init sends %s to process %d, and there is no channel %d→%d", st.Msg.Name, to, env.self, to)
+			}
+			vals := make([]int, len(st.Args))
+			for i, a := range st.Args {
+				if vals[i], err = ir.Eval(a, env); err != nil {
+					return err
+				}
+				if f := st.Msg.Fields[i]; vals[i] < f.Type.Lo || vals[i] > f.Type.Hi {
+					return fmt.Errorf("init sends %s with %s = %d, outside %s", st.Msg.Name, f.Name, vals[i], f.Type.Domain())
+				}
+			}
+			if !next.Push(ch, sys.Msg(c.types[st.Msg.ID], vals...)) {
+				return fmt.Errorf("init sends %s to process %d, and the channel %d→%d is full", st.Msg.Name, to, env.self, to)
+			}
+		case *ir.If:
+			cond, err := ir.Eval(st.Cond, env)
+			if err != nil {
+				return err
+			}
+			body := st.Else
+			if cond != 0 {
+				body = st.Then
+			}
+			if err := c.runInit(body, env, next); err != nil {
+				return err
+			}
+		case *ir.Repeat:
+			count, err := ir.Eval(st.Count, env)
+			if err != nil {
+				return err
+			}
+			for range count {
+				if err := c.runInit(st.Body, env, next); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,357 @@
+// Package ir is the checked form of a ring-language spec for one instance
+// (its parameters fixed): every name resolved, every expression typed,
+// every constant evaluated, and for each action the variables and channels
+// its guard reads and its effect writes. Package lang/check produces it
+// from the syntax tree; package lang/compile turns it into a model.System;
+// analyses that need to look inside guards and effects (a symbolic
+// encoding, an independence relation) read it directly.
+//
+// Expressions are trees of a few node types. Process indices are
+// expressions too, taken modulo N wherever they select a process, and a
+// process's neighbours are explicit (Neighbor nodes), so an analysis can
+// tell a read of the predecessor from a read of an arbitrary process.
+package ir
+
+import (
+	"github.com/ringcheck/ringcheck/lang/syntax"
+	"github.com/ringcheck/ringcheck/model"
+)
+
+// Spec is one instance of a spec.
+type Spec struct {
+	Name, Summary, Source string
+	// Params are the declared parameters; Values this instance's.
+	Params []Param
+	Values map[string]int
+	// Topology and N: the communication graph.
+	Topology model.TopologyKind
+	N        int
+	Vars     []*Var
+	Messages []*Message
+	// Channels is nil for a state-reading spec.
+	Channels *Channels
+	// Actions in declaration order; each names the processes that have it.
+	Actions []*Action
+	// FirstEnabled lists the processes that run only their first enabled
+	// protocol or timeout action.
+	FirstEnabled []int
+	// Inits are the initial effects, per declaration, applied in order to
+	// the configuration where every variable holds its initial value.
+	Inits             []*Init
+	Invariants        []*Predicate
+	Legitimate        *Predicate
+	ValidEnd          *Predicate
+	ProcessPredicates []*ProcessPredicate
+	Claims            []Claim
+	// Checks are the properties checked by default.
+	Checks []string
+}
+
+// Param is a declared parameter.
+type Param struct {
+	Name              string
+	Default, Min, Max int
+	Doc               string
+}
+
+// Kind is the kind of a value.
+type Kind int
+
+// The kinds of values.
+const (
+	Int Kind = iota
+	Bool
+	Enum
+)
+
+// Type is the type of a value: an integer range, bool, or an enumeration
+// (whose values are 0..len(Labels)-1).
+type Type struct {
+	Kind   Kind
+	Lo, Hi int // the values of a variable or field of this type
+	Name   string
+	Labels []string
+}
+
+// Domain is the type's set of values as the model declares them.
+func (t *Type) Domain() model.Domain {
+	switch t.Kind {
+	case Bool:
+		return model.Bool()
+	case Enum:
+		return model.Enum(t.Labels...)
+	}
+	return model.IntRange(t.Lo, t.Hi)
+}
+
+// Var is a process variable.
+type Var struct {
+	Name string
+	Type *Type
+	// Procs are the processes that declare it, ascending.
+	Procs []int
+	// Init is its initial value in each of them.
+	Init int
+	Doc  string
+	Pos  syntax.Pos
+	// ID is its index in Spec.Vars.
+	ID int
+}
+
+// Message is a message type.
+type Message struct {
+	Name   string
+	Fields []*Field
+	ID     int
+}
+
+// Field is a message field.
+type Field struct {
+	Name string
+	Type *Type
+}
+
+// Channels is the FIFO channel along every link of the topology.
+type Channels struct {
+	Capacity int
+	Overflow model.Overflow
+	// Carry lists the message types the channels carry (all when empty).
+	Carry []*Message
+}
+
+// Action is an action of a set of processes.
+type Action struct {
+	Name     string
+	Pos      syntax.Pos
+	Kind     model.ActionKind
+	Liveness model.Liveness
+	Procs    []int
+	// Choice is the choice parameter of a family of alternatives (nil:
+	// one alternative); alternative i binds it to Choice.Lo+i.
+	Choice *Local
+	// Recv is the message the action receives (nil: none).
+	Recv    *Receive
+	Guard   Expr
+	Effects []Stmt
+	// Reads and Writes are what the guard and effects read and write.
+	Reads, Writes Access
+}
+
+// Local is a name bound in an expression: a choice parameter, a received
+// field, a quantified process.
+type Local struct {
+	Name   string
+	Type   *Type
+	Lo, Hi int
+	// Slot is its index among the locals of the expression's context.
+	Slot int
+}
+
+// Receive is the head of an action's guard: the channel from From to the
+// process holds a message of type Msg at its head; the action receives it
+// and binds its fields.
+type Receive struct {
+	Msg    *Message
+	From   Expr
+	Fields []*Local
+}
+
+// Access is a set of variables read or written, and of channels, by the
+// process relative to which they are accessed.
+type Access struct {
+	Vars []VarAccess
+	// Chans lists channels as (from, to) process expressions.
+	Chans []ChanAccess
+	// Global is set when an access depends on a process index that is not
+	// a constant offset from the acting process (as x[q] for a quantified
+	// q): then any process's variable may be read.
+	Global bool
+}
+
+// VarAccess is variable Var of the process Proc.
+type VarAccess struct {
+	Var  *Var
+	Proc Expr
+}
+
+// ChanAccess is the channel from From to To.
+type ChanAccess struct {
+	From, To Expr
+}
+
+// Init is an initial effect of a set of processes.
+type Init struct {
+	Procs   []int
+	Effects []Stmt
+}
+
+// Predicate is a named state predicate.
+type Predicate struct {
+	Name, Doc string
+	Body      Expr
+}
+
+// ProcessPredicate is a named predicate of a process, Param.
+type ProcessPredicate struct {
+	Name, Doc string
+	Param     *Local
+	Body      Expr
+}
+
+// Claim is a verdict the paper predicts.
+type Claim struct {
+	Property, Verdict, From, Fairness, Source string
+	Params                                    map[string]int
+}
+
+// Expr is an expression: one of the node types below.
+type Expr interface {
+	// Type is the expression's type.
+	Type() *Type
+}
+
+// Const is a constant.
+type Const struct {
+	Value int
+	T     *Type
+}
+
+// Self is the acting process.
+type Self struct{}
+
+// Neighbor is the predecessor (Offset -1) or successor (Offset +1) of a
+// process on the ring.
+type Neighbor struct {
+	Of     Expr
+	Offset int
+}
+
+// VarRef is variable Var of process Proc (nil: the acting process).
+type VarRef struct {
+	Var  *Var
+	Proc Expr
+}
+
+// LocalRef is the value of a local.
+type LocalRef struct{ Local *Local }
+
+// FieldRef is field Index of the received message.
+type FieldRef struct {
+	Recv  *Receive
+	Index int
+}
+
+// Unary is -X or !X.
+type Unary struct {
+	Op syntax.Token
+	X  Expr
+}
+
+// Binary is X op Y (arithmetic, comparison or boolean).
+type Binary struct {
+	Op   syntax.Token
+	X, Y Expr
+	T    *Type
+}
+
+// Cond is if C then X else Y.
+type Cond struct {
+	C, X, Y Expr
+}
+
+// Quant is count, sum, forall or exists over the processes 0..N-1.
+type Quant struct {
+	Kind string
+	Var  *Local
+	Body Expr
+}
+
+// ChanLen is the number of messages in the channel from From to To, or,
+// with Msg set, the number of messages of that type.
+type ChanLen struct {
+	From, To Expr
+	Msg      *Message
+}
+
+// Stmt is an effect.
+type Stmt interface{ stmt() }
+
+// Assign sets the acting process's variable Var.
+type Assign struct {
+	Var   *Var
+	Value Expr
+}
+
+// Send appends a message to the channel from the acting process to To.
+type Send struct {
+	Msg  *Message
+	Args []Expr
+	To   Expr
+}
+
+// If runs Then or Else.
+type If struct {
+	Cond       Expr
+	Then, Else []Stmt
+}
+
+// Repeat runs Body Count times.
+type Repeat struct {
+	Count Expr
+	Body  []Stmt
+}
+
+func (*Assign) stmt() {}
+func (*Send) stmt()   {}
+func (*If) stmt()     {}
+func (*Repeat) stmt() {}
+
+// The basic types.
+var (
+	intType  = &Type{Kind: Int}
+	boolType = &Type{Kind: Bool, Lo: 0, Hi: 1, Name: "bool"}
+)
+
+// IntType is the type of integer expressions.
+func IntType() *Type { return intType }
+
+// BoolType is the type of boolean expressions.
+func BoolType() *Type { return boolType }
+
+// Type is the constant's type.
+func (e *Const) Type() *Type { return e.T }
+
+// Type is int: a process index.
+func (*Self) Type() *Type { return intType }
+
+// Type is int: a process index.
+func (*Neighbor) Type() *Type { return intType }
+
+// Type is the variable's type.
+func (e *VarRef) Type() *Type { return e.Var.Type }
+
+// Type is the local's type.
+func (e *LocalRef) Type() *Type { return e.Local.Type }
+
+// Type is the field's type.
+func (e *FieldRef) Type() *Type { return e.Recv.Msg.Fields[e.Index].Type }
+
+// Type is X's.
+func (e *Unary) Type() *Type { return e.X.Type() }
+
+// Type is the result's type.
+func (e *Binary) Type() *Type { return e.T }
+
+// Type is X's.
+func (e *Cond) Type() *Type { return e.X.Type() }
+
+// Type is int for count and sum, bool for forall and exists.
+func (e *Quant) Type() *Type {
+	if e.Kind == "forall" || e.Kind == "exists" {
+		return boolType
+	}
+	return intType
+}
+
+// Type is int.
+func (*ChanLen) Type() *Type { return intType }

@@ -1,0 +1,349 @@
+package syntax
+
+// File is a parsed .ring file: its declarations in source order.
+type File struct {
+	Name  string // the path it was read from, for messages
+	Decls []Decl
+}
+
+// Decl is a top-level declaration.
+type Decl interface{ declPos() Pos }
+
+// Expr is an expression.
+type Expr interface{ ExprPos() Pos }
+
+// SpecDecl is `spec NAME ["summary"]`.
+type SpecDecl struct {
+	Pos     Pos
+	Name    *Ident
+	Summary string
+}
+
+// SourceDecl is `source "citation"`.
+type SourceDecl struct {
+	Pos  Pos
+	Text string
+}
+
+// ParamDecl is `param NAME = DEFAULT in LO..HI ["doc"]`.
+type ParamDecl struct {
+	Pos     Pos
+	Name    *Ident
+	Default Expr
+	Lo, Hi  Expr
+	Doc     string
+}
+
+// ConstDecl is `const NAME = EXPR`: a derived constant.
+type ConstDecl struct {
+	Pos   Pos
+	Name  *Ident
+	Value Expr
+}
+
+// TopologyDecl is `topology ring(N)`, `topology biring(N)` or `topology
+// complete(N)`.
+type TopologyDecl struct {
+	Pos  Pos
+	Kind *Ident
+	N    Expr
+}
+
+// EnumDecl is `type NAME = {A, B, C}`.
+type EnumDecl struct {
+	Pos    Pos
+	Name   *Ident
+	Values []*Ident
+}
+
+// Type is a variable's or a message field's type: `bool`, an enumeration's
+// name, or a range `LO..HI`.
+type Type struct {
+	Pos    Pos
+	Name   *Ident // bool or an enumeration (nil for a range)
+	Lo, Hi Expr
+}
+
+// VarDecl is `var NAME : TYPE [= INIT] ["doc"]`, at the top level (every
+// process) or in a process block (those processes).
+type VarDecl struct {
+	Pos  Pos
+	Name *Ident
+	Type *Type
+	Init Expr // nil: the type's first value
+	Doc  string
+}
+
+// MessageDecl is `message NAME[(FIELD: TYPE, ...)]`.
+type MessageDecl struct {
+	Pos    Pos
+	Name   *Ident
+	Fields []*Field
+}
+
+// Field is a message field.
+type Field struct {
+	Name *Ident
+	Type *Type
+}
+
+// ChannelsDecl is `channels capacity C [overflow block|drop|error]
+// [carry M, ...]`: one FIFO channel along every link of the topology.
+type ChannelsDecl struct {
+	Pos      Pos
+	Capacity Expr
+	Overflow *Ident // nil: block
+	Carry    []*Ident
+}
+
+// ProcessDecl is `process SET [first-enabled] { ... }`: the variables,
+// actions and initial effects of the processes of SET (all, one process,
+// or LO..HI).
+type ProcessDecl struct {
+	Pos          Pos
+	All          bool
+	Lo, Hi       Expr // Hi nil: the single process Lo
+	FirstEnabled bool
+	Vars         []*VarDecl
+	Actions      []*ActionDecl
+	Inits        []*InitDecl
+}
+
+// ActionDecl is `[environment|timeout] [finite|optional] action NAME[(K in
+// LO..HI)] : GUARD -> EFFECTS`.
+type ActionDecl struct {
+	Pos         Pos
+	Name        *Ident
+	Environment bool
+	Timeout     bool
+	Role        *Ident // finite or optional; nil: scheduled
+	Choice      *Ident // the choice parameter, or nil
+	ChoiceLo    Expr
+	ChoiceHi    Expr
+	Recv        *Receive // nil: no message is received
+	Guard       Expr     // nil: true (an action with only a receive)
+	Effects     []Stmt
+}
+
+// Receive is the head of a guard, `recv M[(a, b)] from Q`: the action is
+// enabled only when the channel from Q holds a message of type M at its
+// head, receives it, and binds its fields to a, b.
+type Receive struct {
+	Pos    Pos
+	Msg    *Ident
+	Fields []*Ident
+	From   Expr
+}
+
+// InitDecl is `init: EFFECTS` in a process block: effects applied, for each
+// process of the block, to the initial configuration.
+type InitDecl struct {
+	Pos     Pos
+	Effects []Stmt
+}
+
+// Stmt is an effect.
+type Stmt interface{ stmtPos() Pos }
+
+// AssignStmt is `VAR := EXPR`.
+type AssignStmt struct {
+	Pos   Pos
+	Var   *Ident
+	Value Expr
+}
+
+// SendStmt is `send M[(args)] to Q`.
+type SendStmt struct {
+	Pos  Pos
+	Msg  *Ident
+	Args []Expr
+	To   Expr
+}
+
+// IfStmt is `if COND { EFFECTS } [else { EFFECTS }]`.
+type IfStmt struct {
+	Pos  Pos
+	Cond Expr
+	Then []Stmt
+	Else []Stmt
+}
+
+// RepeatStmt is `repeat COUNT { EFFECTS }`: the effects COUNT times (COUNT
+// read before the step).
+type RepeatStmt struct {
+	Pos   Pos
+	Count Expr
+	Body  []Stmt
+}
+
+// SkipStmt is `skip`: no effect.
+type SkipStmt struct{ Pos Pos }
+
+// DefDecl is `def NAME[(p, ...)] = EXPR`: a named expression, expanded
+// where it is used.
+type DefDecl struct {
+	Pos    Pos
+	Name   *Ident
+	Params []*Ident
+	Body   Expr
+}
+
+// PredicateDecl is one of
+//
+//	invariant NAME ["doc"] : EXPR
+//	legitimate ["doc"] : EXPR
+//	valid_end ["doc"] : EXPR
+//	predicate NAME(p) ["doc"] : EXPR
+//
+// Kind is the keyword; Param is the process parameter of a per-process
+// predicate.
+type PredicateDecl struct {
+	Pos   Pos
+	Kind  string
+	Name  *Ident // nil for legitimate and valid_end
+	Param *Ident
+	Doc   string
+	Body  Expr
+}
+
+// ClaimDecl is `claim PROPERTY VERDICT [from init|all] [fairness F] [with
+// NAME = INT, ...] ["source"]`: a verdict the paper predicts.
+type ClaimDecl struct {
+	Pos      Pos
+	Property *Ident
+	Verdict  *Ident
+	From     *Ident
+	Fairness *Ident
+	Params   []*ParamValue
+	Source   string
+}
+
+// ParamValue is `NAME = INT` in a claim.
+type ParamValue struct {
+	Name  *Ident
+	Value Expr
+}
+
+// ChecksDecl is `check PROPERTY, ...`: the properties checked by default.
+type ChecksDecl struct {
+	Pos        Pos
+	Properties []*Ident
+}
+
+// Ident is a name.
+type Ident struct {
+	Pos  Pos
+	Name string
+}
+
+// IntLit is an integer literal.
+type IntLit struct {
+	Pos   Pos
+	Value int
+}
+
+// BoolLit is true or false.
+type BoolLit struct {
+	Pos   Pos
+	Value bool
+}
+
+// IndexExpr is `VAR[PROC]`: process PROC's variable (PROC taken modulo n).
+type IndexExpr struct {
+	Var   *Ident
+	Index Expr
+}
+
+// CallExpr is `NAME(ARGS)`: a def with parameters, a per-process
+// predicate, or a built-in function.
+type CallExpr struct {
+	Fun  *Ident
+	Args []Expr
+}
+
+// UnaryExpr is `-X` or `!X`.
+type UnaryExpr struct {
+	Pos Pos
+	Op  Token
+	X   Expr
+}
+
+// BinaryExpr is `X op Y`; Op is Plus, Minus, Star, Slash, Percent (also
+// written mod), a comparison, AndAnd or OrOr.
+type BinaryExpr struct {
+	OpPos Pos
+	Op    Token
+	X, Y  Expr
+}
+
+// CondExpr is `if C then X else Y`.
+type CondExpr struct {
+	Pos        Pos
+	Cond, X, Y Expr
+}
+
+// QuantExpr is `count p: X`, `sum p: X`, `forall p: X` or `exists p: X`,
+// over the processes 0..n-1.
+type QuantExpr struct {
+	Pos  Pos
+	Kind string
+	Var  *Ident
+	Body Expr
+}
+
+// ParenExpr is `(X)`.
+type ParenExpr struct {
+	Pos Pos
+	X   Expr
+}
+
+func (d *SpecDecl) declPos() Pos      { return d.Pos }
+func (d *SourceDecl) declPos() Pos    { return d.Pos }
+func (d *ParamDecl) declPos() Pos     { return d.Pos }
+func (d *ConstDecl) declPos() Pos     { return d.Pos }
+func (d *TopologyDecl) declPos() Pos  { return d.Pos }
+func (d *EnumDecl) declPos() Pos      { return d.Pos }
+func (d *VarDecl) declPos() Pos       { return d.Pos }
+func (d *MessageDecl) declPos() Pos   { return d.Pos }
+func (d *ChannelsDecl) declPos() Pos  { return d.Pos }
+func (d *ProcessDecl) declPos() Pos   { return d.Pos }
+func (d *DefDecl) declPos() Pos       { return d.Pos }
+func (d *PredicateDecl) declPos() Pos { return d.Pos }
+func (d *ClaimDecl) declPos() Pos     { return d.Pos }
+func (d *ChecksDecl) declPos() Pos    { return d.Pos }
+
+func (s *AssignStmt) stmtPos() Pos { return s.Pos }
+func (s *SendStmt) stmtPos() Pos   { return s.Pos }
+func (s *IfStmt) stmtPos() Pos     { return s.Pos }
+func (s *RepeatStmt) stmtPos() Pos { return s.Pos }
+func (s *SkipStmt) stmtPos() Pos   { return s.Pos }
+
+// ExprPos is where the expression starts.
+func (e *Ident) ExprPos() Pos { return e.Pos }
+
+// ExprPos is where the expression starts.
+func (e *IntLit) ExprPos() Pos { return e.Pos }
+
+// ExprPos is where the expression starts.
+func (e *BoolLit) ExprPos() Pos { return e.Pos }
+
+// ExprPos is where the expression starts.
+func (e *IndexExpr) ExprPos() Pos { return e.Var.Pos }
+
+// ExprPos is where the expression starts.
+func (e *CallExpr) ExprPos() Pos { return e.Fun.Pos }
+
+// ExprPos is where the expression starts.
+func (e *UnaryExpr) ExprPos() Pos { return e.Pos }
+
+// ExprPos is where the expression starts.
+func (e *BinaryExpr) ExprPos() Pos { return e.X.ExprPos() }
+
+// ExprPos is where the expression starts.
+func (e *CondExpr) ExprPos() Pos { return e.Pos }
+
+// ExprPos is where the expression starts.
+func (e *QuantExpr) ExprPos() Pos { return e.Pos }
+
+// ExprPos is where the expression starts.
+func (e *ParenExpr) ExprPos() Pos { return e.Pos }

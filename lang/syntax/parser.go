@@ -1,0 +1,704 @@
+package syntax
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+)
+
+// Error is a problem at a position of a file: its Error is
+// "file:line:col: message", the form editors and compilers use.
+type Error struct {
+	File string
+	Pos  Pos
+	Msg  string
+}
+
+// Error formats the error as file:line:col: message.
+func (e *Error) Error() string {
+	if !e.Pos.IsValid() {
+		return e.File + ": " + e.Msg
+	}
+	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Pos.Line, e.Pos.Col, e.Msg)
+}
+
+// Parse parses the source of a .ring file; name is the path it is reported
+// under. It stops at the first syntax error and returns it as an *Error.
+func Parse(name string, src []byte) (f *File, err error) {
+	p := &parser{file: name}
+	defer func() {
+		if r := recover(); r != nil {
+			bail, ok := r.(bailout)
+			if !ok {
+				panic(r)
+			}
+			f, err = nil, bail.err
+		}
+	}()
+	p.s = newScanner(src, func(pos Pos, msg string) { p.fail(pos, msg) })
+	f = &File{Name: name}
+	for p.s.tok != EOF {
+		f.Decls = append(f.Decls, p.decl())
+	}
+	return f, nil
+}
+
+// bailout carries the first error out of the recursive descent; Parse
+// recovers it, so it never crosses the package's boundary.
+type bailout struct{ err *Error }
+
+type parser struct {
+	file string
+	s    *scanner
+}
+
+func (p *parser) fail(pos Pos, msg string) {
+	panic(bailout{&Error{File: p.file, Pos: pos, Msg: msg}})
+}
+
+func (p *parser) failf(pos Pos, format string, args ...any) {
+	p.fail(pos, fmt.Sprintf(format, args...))
+}
+
+// found describes the current token for a message.
+func (p *parser) found() string {
+	switch p.s.tok {
+	case IdentTok:
+		return strconv.Quote(p.s.lit)
+	case IntTok:
+		return p.s.lit
+	case StringTok:
+		return "a string"
+	}
+	return p.s.tok.String()
+}
+
+func (p *parser) expect(t Token, context string) Pos {
+	pos := p.s.pos
+	if p.s.tok != t {
+		p.failf(pos, "expected %s %s, found %s", t, context, p.found())
+	}
+	p.s.next()
+	return pos
+}
+
+func (p *parser) got(t Token) bool {
+	if p.s.tok == t {
+		p.s.next()
+		return true
+	}
+	return false
+}
+
+// isWord reports whether the current token is the identifier w.
+func (p *parser) isWord(w string) bool { return p.s.tok == IdentTok && p.s.lit == w }
+
+func (p *parser) gotWord(w string) bool {
+	if p.isWord(w) {
+		p.s.next()
+		return true
+	}
+	return false
+}
+
+func (p *parser) expectWord(w, context string) Pos {
+	pos := p.s.pos
+	if !p.isWord(w) {
+		p.failf(pos, "expected '%s' %s, found %s", w, context, p.found())
+	}
+	p.s.next()
+	return pos
+}
+
+// reserved are the words an identifier may not be.
+var reserved = []string{
+	"true", "false", "if", "then", "else", "count", "sum", "forall", "exists", "mod",
+	"self", "pred", "succ", "recv", "send", "to", "from", "repeat", "skip", "in", "action",
+}
+
+func (p *parser) ident(context string) *Ident {
+	pos := p.s.pos
+	if p.s.tok != IdentTok {
+		p.failf(pos, "expected a name %s, found %s", context, p.found())
+	}
+	name := p.s.lit
+	if slices.Contains(reserved, name) {
+		p.failf(pos, "%q is a reserved word, not a name", name)
+	}
+	p.s.next()
+	return &Ident{Pos: pos, Name: name}
+}
+
+func (p *parser) optString() string {
+	if p.s.tok == StringTok {
+		s := p.s.lit
+		p.s.next()
+		return s
+	}
+	return ""
+}
+
+// decl parses one top-level declaration.
+func (p *parser) decl() Decl {
+	pos := p.s.pos
+	if p.s.tok != IdentTok {
+		p.failf(pos, "expected a declaration (spec, param, var, process, ...), found %s", p.found())
+	}
+	switch kw := p.s.lit; kw {
+	case "spec":
+		p.s.next()
+		return &SpecDecl{Pos: pos, Name: p.ident("after spec"), Summary: p.optString()}
+	case "source":
+		p.s.next()
+		if p.s.tok != StringTok {
+			p.failf(p.s.pos, "expected a string after source, found %s", p.found())
+		}
+		return &SourceDecl{Pos: pos, Text: p.optString()}
+	case "param":
+		p.s.next()
+		d := &ParamDecl{Pos: pos, Name: p.ident("after param")}
+		p.expect(Define, "after the parameter's name (param n = 5 in 2..8)")
+		d.Default = p.expr()
+		p.expectWord("in", "after the parameter's default (param n = 5 in 2..8)")
+		d.Lo = p.expr()
+		p.expect(DotDot, "in the parameter's range")
+		d.Hi = p.expr()
+		d.Doc = p.optString()
+		return d
+	case "const":
+		p.s.next()
+		d := &ConstDecl{Pos: pos, Name: p.ident("after const")}
+		p.expect(Define, "after the constant's name")
+		d.Value = p.expr()
+		return d
+	case "topology":
+		p.s.next()
+		d := &TopologyDecl{Pos: pos}
+		if p.s.tok != IdentTok {
+			p.failf(p.s.pos, "expected ring, biring or complete after topology, found %s", p.found())
+		}
+		d.Kind = &Ident{Pos: p.s.pos, Name: p.s.lit}
+		p.s.next()
+		p.expect(LParen, "after the topology's kind (topology ring(n))")
+		d.N = p.expr()
+		p.expect(RParen, "after the number of processes")
+		return d
+	case "type":
+		p.s.next()
+		d := &EnumDecl{Pos: pos, Name: p.ident("after type")}
+		p.expect(Define, "after the type's name (type status = {idle, waiting})")
+		p.expect(LBrace, "to open the enumeration's values")
+		for {
+			d.Values = append(d.Values, p.ident("in the enumeration"))
+			if !p.got(Comma) {
+				break
+			}
+		}
+		p.expect(RBrace, "to close the enumeration's values")
+		return d
+	case "var":
+		return p.varDecl()
+	case "message":
+		p.s.next()
+		d := &MessageDecl{Pos: pos, Name: p.ident("after message")}
+		if p.got(LParen) {
+			for {
+				f := &Field{Name: p.ident("of a message field")}
+				p.expect(Colon, "after the field's name")
+				f.Type = p.typ()
+				d.Fields = append(d.Fields, f)
+				if !p.got(Comma) {
+					break
+				}
+			}
+			p.expect(RParen, "after the message's fields")
+		}
+		return d
+	case "channels":
+		p.s.next()
+		d := &ChannelsDecl{Pos: pos}
+		p.expectWord("capacity", "after channels (channels capacity 2)")
+		d.Capacity = p.expr()
+		if p.gotWord("overflow") {
+			d.Overflow = p.ident("after overflow (block, drop or error)")
+		}
+		if p.gotWord("carry") {
+			for {
+				d.Carry = append(d.Carry, p.ident("after carry"))
+				if !p.got(Comma) {
+					break
+				}
+			}
+		}
+		return d
+	case "process":
+		return p.processDecl()
+	case "def":
+		p.s.next()
+		d := &DefDecl{Pos: pos, Name: p.ident("after def")}
+		if p.got(LParen) {
+			for {
+				d.Params = append(d.Params, p.ident("of a def's parameter"))
+				if !p.got(Comma) {
+					break
+				}
+			}
+			p.expect(RParen, "after the def's parameters")
+		}
+		p.expect(Define, "after the def's name")
+		d.Body = p.expr()
+		return d
+	case "invariant", "legitimate", "valid_end", "predicate":
+		p.s.next()
+		d := &PredicateDecl{Pos: pos, Kind: kw}
+		if kw == "invariant" || kw == "predicate" {
+			d.Name = p.ident("after " + kw)
+		}
+		if kw == "predicate" {
+			p.expect(LParen, "after the predicate's name (predicate inCS(p): ...)")
+			d.Param = p.ident("of the predicate's process")
+			p.expect(RParen, "after the predicate's process")
+		}
+		d.Doc = p.optString()
+		p.expect(Colon, "before the "+kw+"'s expression")
+		d.Body = p.expr()
+		return d
+	case "claim":
+		return p.claimDecl()
+	case "check":
+		p.s.next()
+		d := &ChecksDecl{Pos: pos}
+		for {
+			d.Properties = append(d.Properties, p.word("a property"))
+			if !p.got(Comma) {
+				break
+			}
+		}
+		return d
+	case "environment", "timeout", "finite", "optional", "action":
+		p.failf(pos, "an action belongs in a process block (process all { action ... })")
+	}
+	p.failf(pos, "unknown declaration %q (spec, source, param, const, topology, type, var, message, channels, process, def, invariant, legitimate, valid_end, predicate, claim, check)", p.s.lit)
+	return nil
+}
+
+// word parses any identifier, reserved or not, as an IdentTok.
+func (p *parser) word(what string) *Ident {
+	if p.s.tok != IdentTok {
+		p.failf(p.s.pos, "expected %s, found %s", what, p.found())
+	}
+	id := &Ident{Pos: p.s.pos, Name: p.s.lit}
+	p.s.next()
+	return id
+}
+
+func (p *parser) varDecl() *VarDecl {
+	pos := p.expectWord("var", "")
+	d := &VarDecl{Pos: pos, Name: p.ident("after var")}
+	p.expect(Colon, "after the variable's name (var x: 0..K-1)")
+	d.Type = p.typ()
+	if p.got(Define) {
+		d.Init = p.expr()
+	}
+	d.Doc = p.optString()
+	return d
+}
+
+// typ parses bool, an enumeration's name or LO..HI.
+func (p *parser) typ() *Type {
+	pos := p.s.pos
+	if p.s.tok == IdentTok && p.s.lit != "self" && p.s.lit != "pred" && p.s.lit != "succ" {
+		// A name alone is bool or an enumeration; a name followed by an
+		// operator or '..' starts a range (as n-1..n or K..2*K).
+		name := p.s.lit
+		save := *p.s
+		p.s.next()
+		if p.s.tok != DotDot && !isOperator(p.s.tok) {
+			return &Type{Pos: pos, Name: &Ident{Pos: pos, Name: name}}
+		}
+		*p.s = save
+	}
+	lo := p.expr()
+	p.expect(DotDot, "in a range type (lo..hi)")
+	return &Type{Pos: pos, Lo: lo, Hi: p.expr()}
+}
+
+func isOperator(t Token) bool {
+	switch t {
+	case Plus, Minus, Star, Slash, Percent, LParen, LBrack:
+		return true
+	}
+	return false
+}
+
+func (p *parser) processDecl() *ProcessDecl {
+	pos := p.expectWord("process", "")
+	d := &ProcessDecl{Pos: pos}
+	if p.gotWord("all") {
+		d.All = true
+	} else {
+		d.Lo = p.expr()
+		if p.got(DotDot) {
+			d.Hi = p.expr()
+		}
+	}
+	if p.gotWord("first_enabled") {
+		d.FirstEnabled = true
+	}
+	p.expect(LBrace, "to open the process block")
+	for !p.got(RBrace) {
+		switch {
+		case p.s.tok == EOF:
+			p.failf(p.s.pos, "the process block opened at %s is not closed", pos)
+		case p.isWord("var"):
+			d.Vars = append(d.Vars, p.varDecl())
+		case p.isWord("init"):
+			ipos := p.s.pos
+			p.s.next()
+			p.expect(Colon, "after init")
+			d.Inits = append(d.Inits, &InitDecl{Pos: ipos, Effects: p.effects()})
+		default:
+			d.Actions = append(d.Actions, p.actionDecl())
+		}
+	}
+	return d
+}
+
+func (p *parser) actionDecl() *ActionDecl {
+	d := &ActionDecl{Pos: p.s.pos}
+	for {
+		switch {
+		case p.isWord("environment"):
+			d.Environment = true
+		case p.isWord("timeout"):
+			d.Timeout = true
+		case p.isWord("finite"), p.isWord("optional"):
+			if d.Role != nil {
+				p.failf(p.s.pos, "an action has one role: %s or %s", d.Role.Name, p.s.lit)
+			}
+			d.Role = &Ident{Pos: p.s.pos, Name: p.s.lit}
+		case p.isWord("action"):
+			p.s.next()
+			goto name
+		default:
+			p.failf(p.s.pos, "expected var, init or an action in a process block, found %s", p.found())
+		}
+		p.s.next()
+	}
+name:
+	if d.Environment && d.Timeout {
+		p.failf(d.Pos, "an action is an environment action or a timeout, not both")
+	}
+	d.Name = p.ident("after action")
+	if p.got(LParen) {
+		d.Choice = p.ident("of the action's choice (request(k in 1..K))")
+		p.expectWord("in", "after the choice's name (request(k in 1..K))")
+		d.ChoiceLo = p.expr()
+		p.expect(DotDot, "in the choice's range")
+		d.ChoiceHi = p.expr()
+		p.expect(RParen, "after the choice's range")
+	}
+	p.expect(Colon, "after the action's name")
+	if p.isWord("recv") {
+		r := &Receive{Pos: p.s.pos}
+		p.s.next()
+		r.Msg = p.ident("after recv")
+		if p.got(LParen) {
+			for {
+				r.Fields = append(r.Fields, p.ident("for a received field"))
+				if !p.got(Comma) {
+					break
+				}
+			}
+			p.expect(RParen, "after the received fields")
+		}
+		p.expectWord("from", "after the received message (recv token from pred)")
+		r.From = p.expr()
+		d.Recv = r
+		if p.got(Comma) {
+			d.Guard = p.expr()
+		}
+	} else {
+		d.Guard = p.expr()
+	}
+	p.expect(Arrow, "after the guard (guard -> effects)")
+	d.Effects = p.effects()
+	return d
+}
+
+// effects parses EFFECT {, EFFECT}.
+func (p *parser) effects() []Stmt {
+	var out []Stmt
+	for {
+		out = append(out, p.stmt())
+		if !p.got(Comma) {
+			return out
+		}
+	}
+}
+
+func (p *parser) block(what string) []Stmt {
+	p.expect(LBrace, "to open "+what)
+	if p.got(RBrace) {
+		return nil
+	}
+	body := p.effects()
+	p.expect(RBrace, "to close "+what)
+	return body
+}
+
+func (p *parser) stmt() Stmt {
+	pos := p.s.pos
+	switch {
+	case p.isWord("skip"):
+		p.s.next()
+		return &SkipStmt{Pos: pos}
+	case p.isWord("send"):
+		p.s.next()
+		s := &SendStmt{Pos: pos, Msg: p.ident("after send")}
+		if p.got(LParen) {
+			for {
+				s.Args = append(s.Args, p.expr())
+				if !p.got(Comma) {
+					break
+				}
+			}
+			p.expect(RParen, "after the message's fields")
+		}
+		p.expectWord("to", "after the message sent (send token to succ)")
+		s.To = p.expr()
+		return s
+	case p.isWord("if"):
+		p.s.next()
+		s := &IfStmt{Pos: pos, Cond: p.expr()}
+		s.Then = p.block("the effects of if")
+		if p.gotWord("else") {
+			if p.isWord("if") {
+				s.Else = []Stmt{p.stmt()}
+			} else {
+				s.Else = p.block("the effects of else")
+			}
+		}
+		return s
+	case p.isWord("repeat"):
+		p.s.next()
+		s := &RepeatStmt{Pos: pos, Count: p.expr()}
+		s.Body = p.block("the effects of repeat")
+		return s
+	case p.s.tok == IdentTok:
+		v := p.ident("assigned")
+		if p.s.tok == LBrack {
+			p.failf(p.s.pos, "a process assigns only its own variables: write %s := ..., not %s[...] := ...", v.Name, v.Name)
+		}
+		p.expect(Assign, "after the assigned variable (x := e)")
+		return &AssignStmt{Pos: pos, Var: v, Value: p.expr()}
+	}
+	p.failf(pos, "expected an effect (x := e, send, if, repeat or skip), found %s", p.found())
+	return nil
+}
+
+func (p *parser) claimDecl() *ClaimDecl {
+	pos := p.expectWord("claim", "")
+	d := &ClaimDecl{Pos: pos, Property: p.word("a property after claim")}
+	d.Verdict = p.word("a verdict (holds or violated) after the property")
+	if p.gotWord("from") {
+		d.From = p.word("init or all after from")
+	}
+	if p.gotWord("fairness") {
+		d.Fairness = p.word("none, weak or strong after fairness")
+	}
+	if p.gotWord("with") {
+		for {
+			pv := &ParamValue{Name: p.ident("of a parameter")}
+			p.expect(Define, "after the parameter's name")
+			pv.Value = p.expr()
+			d.Params = append(d.Params, pv)
+			if !p.got(Comma) {
+				break
+			}
+		}
+	}
+	d.Source = p.optString()
+	return d
+}
+
+// Expressions, by increasing precedence: if-then-else and the
+// quantifiers (whose bodies extend as far as possible), ||, &&, !,
+// comparisons, + -, * / % mod, unary minus.
+
+func (p *parser) expr() Expr {
+	pos := p.s.pos
+	switch {
+	case p.isWord("if"):
+		p.s.next()
+		c := &CondExpr{Pos: pos, Cond: p.expr()}
+		p.expectWord("then", "after the condition (if c then a else b)")
+		c.X = p.expr()
+		p.expectWord("else", "in a conditional expression (if c then a else b)")
+		c.Y = p.expr()
+		return c
+	case p.isWord("count"), p.isWord("sum"), p.isWord("forall"), p.isWord("exists"):
+		q := &QuantExpr{Pos: pos, Kind: p.s.lit}
+		p.s.next()
+		q.Var = p.ident("bound by " + q.Kind)
+		p.expect(Colon, "after the bound process ("+q.Kind+" p: ...)")
+		q.Body = p.expr()
+		return q
+	}
+	return p.or()
+}
+
+func (p *parser) or() Expr {
+	x := p.and()
+	for p.s.tok == OrOr {
+		pos := p.s.pos
+		p.s.next()
+		x = &BinaryExpr{OpPos: pos, Op: OrOr, X: x, Y: p.operand(p.and)}
+	}
+	return x
+}
+
+func (p *parser) and() Expr {
+	x := p.not()
+	for p.s.tok == AndAnd {
+		pos := p.s.pos
+		p.s.next()
+		x = &BinaryExpr{OpPos: pos, Op: AndAnd, X: x, Y: p.operand(p.not)}
+	}
+	return x
+}
+
+// operand parses the right operand of a binary operator with next, or, if
+// it starts with a word that opens an expression of lower precedence
+// (if, a quantifier), that whole expression.
+func (p *parser) operand(next func() Expr) Expr {
+	if p.isWord("if") || p.isWord("count") || p.isWord("sum") || p.isWord("forall") || p.isWord("exists") {
+		return p.expr()
+	}
+	return next()
+}
+
+func (p *parser) not() Expr {
+	if p.s.tok == Not {
+		pos := p.s.pos
+		p.s.next()
+		return &UnaryExpr{Pos: pos, Op: Not, X: p.operand(p.not)}
+	}
+	return p.cmp()
+}
+
+func (p *parser) cmp() Expr {
+	x := p.add()
+	switch t := p.s.tok; t {
+	case Eq, Neq, Lt, Le, Gt, Ge:
+		pos := p.s.pos
+		p.s.next()
+		x = &BinaryExpr{OpPos: pos, Op: t, X: x, Y: p.operand(p.add)}
+		switch p.s.tok {
+		case Eq, Neq, Lt, Le, Gt, Ge:
+			p.failf(p.s.pos, "comparisons do not chain: write a < b && b < c")
+		}
+	}
+	return x
+}
+
+func (p *parser) add() Expr {
+	x := p.mul()
+	for p.s.tok == Plus || p.s.tok == Minus {
+		t, pos := p.s.tok, p.s.pos
+		p.s.next()
+		x = &BinaryExpr{OpPos: pos, Op: t, X: x, Y: p.operand(p.mul)}
+	}
+	return x
+}
+
+func (p *parser) mul() Expr {
+	x := p.unary()
+	for {
+		t, pos := p.s.tok, p.s.pos
+		switch {
+		case t == Star || t == Slash || t == Percent:
+		case p.isWord("mod"):
+			t = Percent
+		default:
+			return x
+		}
+		p.s.next()
+		x = &BinaryExpr{OpPos: pos, Op: t, X: x, Y: p.operand(p.unary)}
+	}
+}
+
+func (p *parser) unary() Expr {
+	if p.s.tok == Minus {
+		pos := p.s.pos
+		p.s.next()
+		return &UnaryExpr{Pos: pos, Op: Minus, X: p.operand(p.unary)}
+	}
+	if p.s.tok == Not {
+		return p.not()
+	}
+	return p.primary()
+}
+
+func (p *parser) primary() Expr {
+	pos := p.s.pos
+	switch p.s.tok {
+	case IntTok:
+		v, err := strconv.Atoi(p.s.lit)
+		if err != nil || v > 1<<31-1 {
+			p.failf(pos, "integer %s is too large", p.s.lit)
+		}
+		p.s.next()
+		return &IntLit{Pos: pos, Value: v}
+	case LParen:
+		p.s.next()
+		x := p.expr()
+		p.expect(RParen, "to close the parenthesis")
+		return &ParenExpr{Pos: pos, X: x}
+	case IdentTok:
+		switch p.s.lit {
+		case "true", "false":
+			v := p.s.lit == "true"
+			p.s.next()
+			return &BoolLit{Pos: pos, Value: v}
+		case "if", "count", "sum", "forall", "exists":
+			return p.expr()
+		}
+		if slices.Contains(reserved, p.s.lit) && p.s.lit != "self" && p.s.lit != "pred" && p.s.lit != "succ" {
+			p.failf(pos, "unexpected %q in an expression", p.s.lit)
+		}
+		id := &Ident{Pos: pos, Name: p.s.lit}
+		p.s.next()
+		switch p.s.tok {
+		case LBrack:
+			p.s.next()
+			x := &IndexExpr{Var: id, Index: p.expr()}
+			p.expect(RBrack, "to close the process index")
+			return x
+		case LParen:
+			p.s.next()
+			c := &CallExpr{Fun: id}
+			if !p.got(RParen) {
+				for {
+					c.Args = append(c.Args, p.expr())
+					if !p.got(Comma) {
+						break
+					}
+				}
+				p.expect(RParen, "after the arguments")
+			}
+			return c
+		}
+		return id
+	}
+	p.failf(pos, "expected an expression, found %s", p.found())
+	return nil
+}
+
+// AsError returns err as an *Error if it is one.
+func AsError(err error) (*Error, bool) {
+	var e *Error
+	ok := errors.As(err, &e)
+	return e, ok
+}

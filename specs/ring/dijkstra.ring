@@ -1,0 +1,32 @@
+// Dijkstra's K-state self-stabilizing token ring (E. W. Dijkstra,
+// "Self-stabilizing systems in spite of distributed control", CACM 17(11),
+// 1974): the twin of the Go spec dijkstra.
+spec dijkstra "Dijkstra's K-state self-stabilizing token ring"
+source "E. W. Dijkstra, Self-stabilizing systems in spite of distributed control, CACM 1974 (K-state machine)"
+
+param n = 5 in 2..32 "number of processes on the ring"
+param K = 5 in 2..64 "number of states of each process's variable x"
+
+topology ring(n)
+
+var x: 0..K-1 = 0
+
+// The root is privileged when it equals its predecessor; every other
+// process when it differs from its predecessor.
+def privileged(p) = if p == 0 then x[0] == x[n-1] else x[p] != x[p-1]
+
+process 0 {
+  action A: x == x[pred] -> x := (x + 1) mod K
+}
+process 1..n-1 {
+  action A: x != x[pred] -> x := x[pred]
+}
+
+invariant one_privilege "exactly one process is privileged": (count p: privileged(p)) == 1
+legitimate "exactly one process is privileged": (count p: privileged(p)) == 1
+predicate requesting(p) "always true: every process wants the privilege": true
+predicate inCS(p) "the process is privileged": privileged(p)
+
+check safety, deadlock
+claim safety holds from init with n = 5, K = 5 "from the all-zero configuration a single privilege circulates"
+claim deadlock holds from all with n = 5, K = 5 "every configuration has a privileged process"
