@@ -24,7 +24,6 @@ import (
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/reports"
 	"github.com/ringcheck/ringcheck/specs"
-	"github.com/ringcheck/ringcheck/specs/catalog"
 )
 
 // checkFlags are the check command's flags, as given.
@@ -256,13 +255,9 @@ func (f *checkFlags) request(specName string, extra map[string]int) (*ringcheck.
 // lookupSpec finds the named spec and parses its -p assignments (and
 // extra, set by a sweep).
 func lookupSpec(name string, assignments []string, extra map[string]int) (*specs.Spec, map[string]int, error) {
-	reg, err := catalog.Registry()
+	spec, err := findSpec(name, "")
 	if err != nil {
 		return nil, nil, err
-	}
-	spec, err := reg.Lookup(name)
-	if err != nil {
-		return nil, nil, usageError("%v", err)
 	}
 	params := map[string]int{}
 	for _, a := range assignments {

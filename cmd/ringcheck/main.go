@@ -28,6 +28,9 @@ const (
 type exitError struct {
 	code int
 	err  error
+	// plain: print err as it is, without the "ringcheck: " prefix (the
+	// file:line:col: message lines of a source file's problems).
+	plain bool
 }
 
 func (e *exitError) Error() string {
@@ -67,7 +70,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	var ee *exitError
 	if errors.As(err, &ee) {
-		if ee.err != nil {
+		switch {
+		case ee.err != nil && ee.plain:
+			fmt.Fprintf(stderr, "%v\n", ee.err)
+		case ee.err != nil:
 			fmt.Fprintf(stderr, "ringcheck: %v\n", ee.err)
 		}
 		return ee.code

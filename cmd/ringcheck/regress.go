@@ -438,9 +438,13 @@ func parseCase(file, at string, n ast.Node, reg *specs.Registry) (*regressCase, 
 	if mc.Spec == "" {
 		return nil, errAt("spec", "missing")
 	}
-	spec, err := reg.Lookup(mc.Spec)
+	spec, err := findSpec(mc.Spec, filepath.Dir(file))
 	if err != nil {
-		return nil, errAt("spec", "%v", err)
+		var ee *exitError
+		if errors.As(err, &ee) && ee.plain {
+			return nil, err
+		}
+		return nil, errAt("spec", "%v", errors.Unwrap(err))
 	}
 	c := &regressCase{spec: spec.Name, line: lines[""], name: mc.Name}
 	params, err := mc.params(spec, errAt)
