@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ringcheck/ringcheck/lang"
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/specs"
 	"github.com/ringcheck/ringcheck/specs/catalog"
@@ -68,29 +69,42 @@ type listedSpec struct {
 func newListCmd() *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "list",
+		Use:   "list [FILE.ring...]",
 		Short: "List the specs, their parameters and the claims of their papers",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			reg, err := catalog.Registry()
+		Long: `List the built-in specs, or the .ring files given: each spec's name,
+summary, source, parameters (with their defaults and ranges), legitimacy
+predicate, invariants, default checks, the liveness roles of its actions,
+and the claims of its paper with what ringcheck finds.`,
+		Args: func(_ *cobra.Command, args []string) error {
+			for _, a := range args {
+				if !lang.IsPath(a) {
+					// A name that is not a file: what cobra says of an
+					// argument list does not take.
+					return usageError("unknown command %q for \"ringcheck list\"", a)
+				}
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			all, err := listedSpecs(args)
 			if err != nil {
 				return err
 			}
 			out := cmd.OutOrStdout()
 			if asJSON {
-				var all []listedSpec
-				for _, s := range reg.All() {
+				var entries []listedSpec
+				for _, s := range all {
 					l, err := listed(s)
 					if err != nil {
 						return err
 					}
-					all = append(all, l)
+					entries = append(entries, l)
 				}
 				enc := json.NewEncoder(out)
 				enc.SetIndent("", "  ")
-				return enc.Encode(all)
+				return enc.Encode(entries)
 			}
-			for i, s := range reg.All() {
+			for i, s := range all {
 				if i > 0 {
 					fmt.Fprintln(out)
 				}
@@ -144,6 +158,26 @@ func newListCmd() *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the specs as a JSON array")
 	return cmd
+}
+
+// listedSpecs loads the .ring files given, or returns every built-in spec.
+func listedSpecs(paths []string) ([]*specs.Spec, error) {
+	if len(paths) == 0 {
+		reg, err := catalog.Registry()
+		if err != nil {
+			return nil, err
+		}
+		return reg.All(), nil
+	}
+	var out []*specs.Spec
+	for _, p := range paths {
+		s, err := findSpec(p, "")
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, nil
 }
 
 func listed(s *specs.Spec) (listedSpec, error) {

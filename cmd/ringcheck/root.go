@@ -37,7 +37,7 @@ search before any violation was found: the verdicts are "unknown".`,
 		return &exitError{code: exitUsage, err: err}
 	})
 	root.AddCommand(newListCmd(), newCheckCmd(), newTraceCmd(), newRegressCmd(), newSimulateCmd(), newRoundsCmd(),
-		newCompletionCmd(), newVersionCmd())
+		newCompletionCmd(), newVersionCmd(), newVetCmd())
 	// newCompletionCmd replaces cobra's own completion command.
 	root.CompletionOptions.DisableDefaultCmd = true
 	registerCompletions(root)

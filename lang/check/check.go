@@ -747,6 +747,8 @@ func (c *checker) expr(e syntax.Expr, sc *scope) ir.Expr {
 		return c.index(e, sc)
 	case *syntax.CallExpr:
 		return c.call(e, sc)
+	case *syntax.SelectorExpr:
+		return c.selector(e, sc)
 	case *syntax.UnaryExpr:
 		x := c.expr(e.X, sc)
 		if e.Op == syntax.Not {
@@ -1001,6 +1003,40 @@ func (c *checker) call(e *syntax.CallExpr, sc *scope) ir.Expr {
 	}
 	c.errorf(e.Fun.Pos, "undefined function %s", name)
 	return &ir.Const{T: ir.IntType()}
+}
+
+// selector checks head(p, q).field: a field of the message at the head of
+// a channel.
+func (c *checker) selector(e *syntax.SelectorExpr, sc *scope) ir.Expr {
+	call, ok := e.X.(*syntax.CallExpr)
+	if !ok || call.Fun.Name != "head" || len(call.Args) != 2 {
+		c.errorf(e.X.ExprPos(), "only a channel's head has fields: head(p, q).%s", e.Field.Name)
+		return &ir.Const{T: ir.IntType()}
+	}
+	if c.spec.Channels == nil {
+		c.errorf(call.Fun.Pos, "head reads a channel, and there are no channels")
+	}
+	hf := &ir.HeadField{From: c.procExpr(call.Args[0], sc), To: c.procExpr(call.Args[1], sc), Field: e.Field.Name}
+	for _, m := range c.spec.Messages {
+		idx := -1
+		for i, f := range m.Fields {
+			if f.Name == e.Field.Name {
+				idx = i
+				if hf.T == nil {
+					hf.T = f.Type
+				} else if !sameType(hf.T, f.Type) {
+					c.errorf(e.Field.Pos, "messages have fields %s of different types: head(p, q).%s would not have one type", e.Field.Name, e.Field.Name)
+				}
+			}
+		}
+		hf.Index = append(hf.Index, idx)
+	}
+	if hf.T == nil {
+		c.errorf(e.Field.Pos, "no message has a field %s", e.Field.Name)
+		hf.T = ir.IntType()
+	}
+	sc.recordChan(hf.From, hf.To)
+	return hf
 }
 
 func identName(id *syntax.Ident) string {

@@ -256,6 +256,11 @@ func (cx *actionCtx) expr(e ir.Expr, b bindings) actionFn {
 		return func(c *model.Ctx, k int) int {
 			return cx.chanLen(c.Config(), from(c, k), to(c, k), msg, c)
 		}
+	case *ir.HeadField:
+		from, to := cx.proc(e.From, b), cx.proc(e.To, b)
+		return func(c *model.Ctx, k int) int {
+			return cx.headField(c.Config(), from(c, k), to(c, k), e)
+		}
 	}
 	return cx.fault(fmt.Sprintf("an expression of type %T", e))
 }
@@ -288,6 +293,40 @@ func (c *compiler) chanLen(s *model.State, from, to int, msg *ir.Message, fail i
 		}
 	}
 	return count
+}
+
+// head returns the message at the head of the channel from one process
+// to another, as its IR type and field values.
+func (c *compiler) head(s *model.State, from, to int) (*ir.Message, []int, bool) {
+	sys := c.post.sys
+	ch := sys.ChanBetween(from, to)
+	if ch < 0 || s.Len(ch) == 0 {
+		return nil, nil, false
+	}
+	m := s.At(ch, 0)
+	t := int(s.TypeOf(m))
+	msg := c.spec.Messages[t]
+	fields := make([]int, len(msg.Fields))
+	for i := range fields {
+		fields[i] = sys.Field(m, i)
+	}
+	return msg, fields, true
+}
+
+// headField is field e.Field of the message at the head of the channel
+// from one process to another (0 if empty or without that field).
+func (c *compiler) headField(s *model.State, from, to int, e *ir.HeadField) int {
+	sys := c.post.sys
+	ch := sys.ChanBetween(from, to)
+	if ch < 0 || s.Len(ch) == 0 {
+		return 0
+	}
+	m := s.At(ch, 0)
+	i := e.Index[s.TypeOf(m)]
+	if i < 0 {
+		return 0
+	}
+	return sys.Field(m, i)
 }
 
 func quantAction(kind string, parts []actionFn) actionFn {

@@ -87,6 +87,11 @@ func (c *compiler) state(e ir.Expr, b bindings, self int) stateFn {
 		return func(s *model.State) int {
 			return c.chanLen(s, ((from(s)%n)+n)%n, ((to(s)%n)+n)%n, msg, nil)
 		}
+	case *ir.HeadField:
+		from, to := c.state(e.From, b, self), c.state(e.To, b, self)
+		return func(s *model.State) int {
+			return c.headField(s, ((from(s)%n)+n)%n, ((to(s)%n)+n)%n, e)
+		}
 	}
 	return func(*model.State) int { return 0 }
 }
@@ -238,6 +243,9 @@ func (e *stateEnv) Local(*ir.Local) int        { return 0 }
 func (e *stateEnv) Field(*ir.Receive, int) int { return 0 }
 func (e *stateEnv) ChanLen(from, to int, m *ir.Message) int {
 	return e.c.chanLen(e.s, from, to, m, nil)
+}
+func (e *stateEnv) Head(from, to int) (*ir.Message, []int, bool) {
+	return e.c.head(e.s, from, to)
 }
 
 // runInit applies init effects, reading env and writing next.

@@ -75,6 +75,9 @@ type Env interface {
 	// ChanLen is the number of messages (of type m, if not nil) in the
 	// channel from one process to another.
 	ChanLen(from, to int, m *Message) int
+	// Head is the message at the head of the channel from one process to
+	// another: its type and field values (ok false: the channel is empty).
+	Head(from, to int) (m *Message, fields []int, ok bool)
 }
 
 // Eval evaluates e in env, by walking the tree: the reference semantics
@@ -179,6 +182,15 @@ func eval(e Expr, env Env) int {
 		from := ((eval(e.From, env) % n) + n) % n
 		to := ((eval(e.To, env) % n) + n) % n
 		return env.ChanLen(from, to, e.Msg)
+	case *HeadField:
+		n := env.N()
+		from := ((eval(e.From, env) % n) + n) % n
+		to := ((eval(e.To, env) % n) + n) % n
+		m, fields, ok := env.Head(from, to)
+		if !ok || e.Index[m.ID] < 0 {
+			return 0
+		}
+		return fields[e.Index[m.ID]]
 	}
 	panic(evalFault(fmt.Sprintf("unknown expression node %T", e)))
 }

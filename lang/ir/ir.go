@@ -273,6 +273,17 @@ type ChanLen struct {
 	Msg      *Message
 }
 
+// HeadField is field Field of the message at the head of the channel
+// from From to To: Index[m] is the field's index in message type m (-1
+// when m has no such field). It is 0 when the channel is empty or its head
+// has no such field.
+type HeadField struct {
+	From, To Expr
+	Field    string
+	Index    []int
+	T        *Type
+}
+
 // Stmt is an effect.
 type Stmt interface{ stmt() }
 
@@ -355,3 +366,6 @@ func (e *Quant) Type() *Type {
 
 // Type is int.
 func (*ChanLen) Type() *Type { return intType }
+
+// Type is the field's type.
+func (e *HeadField) Type() *Type { return e.T }

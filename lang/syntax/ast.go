@@ -261,6 +261,13 @@ type CallExpr struct {
 	Args []Expr
 }
 
+// SelectorExpr is `X.FIELD`: a field of the message X denotes, as in
+// head(p, q).c.
+type SelectorExpr struct {
+	X     Expr
+	Field *Ident
+}
+
 // UnaryExpr is `-X` or `!X`.
 type UnaryExpr struct {
 	Pos Pos
@@ -332,6 +339,9 @@ func (e *IndexExpr) ExprPos() Pos { return e.Var.Pos }
 
 // ExprPos is where the expression starts.
 func (e *CallExpr) ExprPos() Pos { return e.Fun.Pos }
+
+// ExprPos is where the expression starts.
+func (e *SelectorExpr) ExprPos() Pos { return e.X.ExprPos() }
 
 // ExprPos is where the expression starts.
 func (e *UnaryExpr) ExprPos() Pos { return e.Pos }

@@ -688,6 +688,9 @@ func (p *parser) primary() Expr {
 				}
 				p.expect(RParen, "after the arguments")
 			}
+			if p.got(Dot) {
+				return &SelectorExpr{X: c, Field: p.ident("after '.'")}
+			}
 			return c
 		}
 		return id

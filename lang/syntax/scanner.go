@@ -134,8 +134,7 @@ func (s *scanner) next() {
 			return
 		}
 		s.advance()
-		s.errorf(s.pos, "unexpected '.' (a range is written lo..hi)")
-		s.next()
+		s.tok = Dot
 	case '=':
 		two('=', Eq, Define)
 	case '!':

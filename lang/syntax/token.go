@@ -57,6 +57,7 @@ const (
 	OrOr     // ||
 	Not      // !
 	Define   // =
+	Dot      // .
 )
 
 var tokenNames = [...]string{
@@ -65,7 +66,7 @@ var tokenNames = [...]string{
 	LParen: "'('", RParen: "')'", LBrack: "'['", RBrack: "']'", LBrace: "'{'", RBrace: "'}'",
 	Question: "'?'", Plus: "'+'", Minus: "'-'", Star: "'*'", Slash: "'/'", Percent: "'%'",
 	Eq: "'=='", Neq: "'!='", Lt: "'<'", Le: "'<='", Gt: "'>'", Ge: "'>='",
-	AndAnd: "'&&'", OrOr: "'||'", Not: "'!'", Define: "'='",
+	AndAnd: "'&&'", OrOr: "'||'", Not: "'!'", Define: "'='", Dot: "'.'",
 }
 
 // String names the token as error messages do.
