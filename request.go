@@ -129,7 +129,7 @@ func (r *Request) System() (*model.System, error) {
 }
 
 func (r *Request) build(values specs.Values) (*model.System, error) {
-	sys, err := r.Spec.Build(values, specs.BuildOptions{})
+	sys, err := r.Spec.Build(values)
 	if err != nil {
 		return nil, fields.Errorf("%v", err)
 	}

@@ -86,19 +86,7 @@ func (f *File) Spec() (*specs.Spec, error) {
 		Source:        inst.Source,
 		Communication: "state-reading",
 		DefaultChecks: inst.Checks,
-		Build: func(p specs.Values, opts specs.BuildOptions) (*model.System, error) {
-			sys, err := f.Build(p)
-			if err != nil {
-				return nil, err
-			}
-			if sys, err = sys.WithDaemon(opts.Daemon); err != nil {
-				return nil, err
-			}
-			if opts.Overflow != nil {
-				return sys.WithOverflow(*opts.Overflow)
-			}
-			return sys, nil
-		},
+		Build:         func(p specs.Values) (*model.System, error) { return f.Build(p) },
 	}
 	if inst.Channels != nil {
 		s.Communication = "message-passing"

@@ -21,11 +21,11 @@ func TestDijkstraTwin(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, v := range []specs.Values{{"n": 3, "K": 3}, {"n": 5, "K": 4}} {
-		a, err := spec.Build(v, specs.BuildOptions{})
+		a, err := spec.Build(v)
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := dijkstra.Build(v, specs.BuildOptions{})
+		b, err := dijkstra.Build(v)
 		if err != nil {
 			t.Fatal(err)
 		}

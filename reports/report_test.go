@@ -48,7 +48,7 @@ func golden(t *testing.T, name string, got []byte) {
 // result with the measurements zeroed.
 func checkResult(t *testing.T, spec string, props ...invariants.Property) *CheckResult {
 	t.Helper()
-	var build func(specs.Values, specs.BuildOptions) (*model.System, error)
+	var build func(specs.Values) (*model.System, error)
 	var params specs.Values
 	switch spec {
 	case "kl-naive":
@@ -58,7 +58,7 @@ func checkResult(t *testing.T, spec string, props ...invariants.Property) *Check
 	default:
 		t.Fatalf("no such spec %s", spec)
 	}
-	sys, err := build(params, specs.BuildOptions{})
+	sys, err := build(params)
 	if err != nil {
 		t.Fatal(err)
 	}

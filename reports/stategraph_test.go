@@ -20,7 +20,7 @@ import (
 // initial and legitimate configurations.
 func dijkstraSpace(t testing.TB, n, k int, d model.Daemon) (*statespace.Space, StateGraphOptions) {
 	t.Helper()
-	sys, err := dijkstra.Build(specs.Values{"n": n, "K": k}, specs.BuildOptions{})
+	sys, err := dijkstra.Build(specs.Values{"n": n, "K": k})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -68,7 +68,7 @@ func klddhlSys(t *testing.T, n int, extra ...int) *model.System {
 	for i := 0; i+1 < len(extra); i += 2 {
 		p["Cmax"] = extra[i+1]
 	}
-	sys, err := klddhl.Build(p, specs.BuildOptions{})
+	sys, err := klddhl.Build(p)
 	if err != nil {
 		t.Fatal(err)
 	}

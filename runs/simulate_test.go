@@ -27,7 +27,7 @@ func invariantsOf(sys *model.System) func(*model.State) string {
 
 func dijkstraSys(t *testing.T, n, k int) *model.System {
 	t.Helper()
-	sys, err := dijkstra.Build(specs.Values{"n": n, "K": k}, specs.BuildOptions{})
+	sys, err := dijkstra.Build(specs.Values{"n": n, "K": k})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -55,13 +55,6 @@ type Claim struct {
 // never a "holds".
 const OutOfReach = "out-of-reach"
 
-// BuildOptions are the choices the command line may override.
-type BuildOptions struct {
-	Daemon model.Daemon
-	// Overflow, if set, replaces every channel's overflow policy.
-	Overflow *model.Overflow
-}
-
 // Spec describes one algorithm and builds its model.
 type Spec struct {
 	Name    string
@@ -85,8 +78,11 @@ type Spec struct {
 	// it measures.
 	RoundsBound func(p Values) int
 	// Build returns the model for resolved parameters (see Resolve); it
-	// reports parameter combinations that make no sense as errors.
-	Build func(p Values, opts BuildOptions) (*model.System, error)
+	// reports parameter combinations that make no sense as errors. The
+	// model is under the central daemon and with the channels' own
+	// overflow policies; model.System.WithDaemon and WithOverflow apply a
+	// check's other choices.
+	Build func(p Values) (*model.System, error)
 }
 
 // Values are resolved parameter values by name.

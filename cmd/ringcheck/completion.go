@@ -499,7 +499,7 @@ func completeLeadsTo(cmd *cobra.Command, args []string, toComplete string) ([]co
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
 	}
-	sys, err := spec.Build(vals, specs.BuildOptions{})
+	sys, err := spec.Build(vals)
 	if err != nil {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}

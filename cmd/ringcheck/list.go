@@ -195,7 +195,7 @@ func listed(s *specs.Spec) (listedSpec, error) {
 	if err != nil {
 		return l, err
 	}
-	sys, err := s.Build(vals, specs.BuildOptions{})
+	sys, err := s.Build(vals)
 	if err != nil {
 		return l, fmt.Errorf("spec %s with its defaults: %w", s.Name, err)
 	}

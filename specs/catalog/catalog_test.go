@@ -4,9 +4,8 @@ import (
 	"context"
 	"testing"
 
-	"github.com/ringcheck/ringcheck/explore"
+	"github.com/ringcheck/ringcheck"
 	"github.com/ringcheck/ringcheck/invariants"
-	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/specs"
 	"github.com/ringcheck/ringcheck/specs/catalog"
 )
@@ -33,7 +32,7 @@ func TestEverySpecIsWellDeclared(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := s.Build(vals, specs.BuildOptions{}); err != nil {
+			if _, err := s.Build(vals); err != nil {
 				t.Fatalf("defaults do not build: %v", err)
 			}
 			for _, c := range s.DefaultChecks {
@@ -46,7 +45,7 @@ func TestEverySpecIsWellDeclared(t *testing.T) {
 				if err != nil {
 					t.Fatalf("claim %s: %v", c.Property, err)
 				}
-				if _, err := s.Build(vals, specs.BuildOptions{}); err != nil {
+				if _, err := s.Build(vals); err != nil {
 					t.Fatalf("claim %s: %v", c.Property, err)
 				}
 				switch invariants.Verdict(c.Verdict) {
@@ -78,7 +77,7 @@ func TestClaimsAgreeWithTheChecker(t *testing.T) {
 		for _, c := range s.Claims {
 			t.Run(s.Name+"/"+c.Property, func(t *testing.T) {
 				vals, _ := s.Resolve(c.Params)
-				sys, err := s.Build(vals, specs.BuildOptions{})
+				sys, err := s.Build(vals)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -96,36 +95,28 @@ func TestClaimsAgreeWithTheChecker(t *testing.T) {
 					}
 					want = c.Found
 				}
-				from, _ := invariants.ParseFrom(c.From)
-				var start []*model.State
+				// Each claim is checked through the request a user's check
+				// would make.
+				req := &ringcheck.Request{
+					Spec: s, Params: c.Params,
+					Properties: []invariants.Property{invariants.Property(c.Property)},
+					From:       invariants.From(c.From),
+					Fairness:   invariants.Fairness(c.Fairness),
+					Workers:    2,
+				}
 				if c.Start != nil {
 					// Refuted from one configuration: the checker decides
 					// the claim from it alone.
-					if c.Found != string(invariants.Violated) || from != invariants.FromAll {
+					if c.Found != string(invariants.Violated) || c.From != string(invariants.FromAll) {
 						t.Fatalf("a claim with a start configuration must be about every configuration and found violated")
 					}
-					st, err := c.Start(sys)
-					if err != nil {
-						t.Fatal(err)
-					}
-					from, start = invariants.FromGiven, []*model.State{st}
+					req.From, req.Start = "", &ringcheck.Start{Config: c.Start}
 				}
-				fairness := invariants.NoFairness
-				if c.Fairness != "" {
-					if fairness, err = invariants.ParseFairness(c.Fairness); err != nil {
-						t.Fatal(err)
-					}
-				}
-				rep, err := invariants.Check(context.Background(), sys, invariants.Options{
-					Properties: []invariants.Property{invariants.Property(c.Property)},
-					From:       from,
-					Start:      start,
-					Fairness:   fairness,
-					Search:     explore.Options{Workers: 2},
-				})
+				res, err := req.Run(context.Background())
 				if err != nil {
 					t.Fatal(err)
 				}
+				rep := res.Report
 				if got := rep.Outcomes[0].Verdict; string(got) != want {
 					t.Fatalf("%s for %s from %s (fairness %q): checker says %s, want %s (the paper: %s)", c.Property, vals, c.From, c.Fairness, got, want, c.Verdict)
 				}

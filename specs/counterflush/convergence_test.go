@@ -6,7 +6,6 @@ import (
 
 	"github.com/ringcheck/ringcheck/explore"
 	"github.com/ringcheck/ringcheck/invariants"
-	"github.com/ringcheck/ringcheck/specs"
 )
 
 // TestClosureAndConvergenceFromAll: the paper's claim, decided by the
@@ -14,7 +13,7 @@ import (
 // TestClosureBruteForce and TestConvergenceBruteForce decide the same
 // claims without the invariants package.
 func TestClosureAndConvergenceFromAll(t *testing.T) {
-	sys, _ := build(t, 3, 1, specs.BuildOptions{})
+	sys, _ := build(t, 3, 1)
 	rep, err := invariants.Check(context.Background(), sys, invariants.Options{
 		Properties: []invariants.Property{invariants.Closure, invariants.Convergence},
 		From:       invariants.FromAll,

@@ -136,13 +136,13 @@ type Vars struct {
 
 // Build returns the model for parameters n and Cmax. Counters and message
 // values range over 0..M-1 with M = n(Cmax+1).
-func Build(p specs.Values, opts specs.BuildOptions) (*model.System, error) {
-	sys, _, err := BuildVars(p, opts)
+func Build(p specs.Values) (*model.System, error) {
+	sys, _, err := BuildVars(p)
 	return sys, err
 }
 
 // BuildVars is Build, also returning the handles.
-func BuildVars(p specs.Values, opts specs.BuildOptions) (*model.System, Vars, error) {
+func BuildVars(p specs.Values) (*model.System, Vars, error) {
 	n, cmax := p["n"], p["Cmax"]
 	var v Vars
 	if n < 2 || cmax < 1 {
@@ -151,13 +151,9 @@ func BuildVars(p specs.Values, opts specs.BuildOptions) (*model.System, Vars, er
 	m := n * (cmax + 1)
 	v.M = m
 	b := model.NewBuilder("counterflush", model.UniRing, n)
-	b.Daemon(opts.Daemon)
 	v.C = b.Var("C", model.IntRange(0, m-1))
 	v.Token = b.Message("Token", model.Var{Name: "c", Domain: model.IntRange(0, m-1)})
 	overflow := model.Drop
-	if opts.Overflow != nil {
-		overflow = *opts.Overflow
-	}
 	b.LinkChannels(cmax, overflow, v.Token)
 	v.Out = make([]model.ChanID, n)
 	for i, l := range b.Links() {

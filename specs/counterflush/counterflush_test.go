@@ -15,11 +15,19 @@ import (
 	"github.com/ringcheck/ringcheck/specs/spectest"
 )
 
-func build(t *testing.T, n, cmax int, opts specs.BuildOptions) (*model.System, counterflush.Vars) {
+// build builds the ring; overflow, if given, replaces every channel's
+// policy, as --overflow does.
+func build(t *testing.T, n, cmax int, overflow ...model.Overflow) (*model.System, counterflush.Vars) {
 	t.Helper()
-	sys, v, err := counterflush.BuildVars(specs.Values{"n": n, "Cmax": cmax}, opts)
+	sys, v, err := counterflush.BuildVars(specs.Values{"n": n, "Cmax": cmax})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if len(overflow) > 0 {
+		var err error
+		if sys, err = sys.WithOverflow(overflow[0]); err != nil {
+			t.Fatal(err)
+		}
 	}
 	return sys, v
 }
@@ -51,7 +59,7 @@ func config(t *testing.T, sys *model.System, v counterflush.Vars, c []int, chans
 func TestDomainAndChannels(t *testing.T) {
 	for n := 2; n <= 6; n++ {
 		for cmax := 1; cmax <= 3; cmax++ {
-			sys, v := build(t, n, cmax, specs.BuildOptions{})
+			sys, v := build(t, n, cmax)
 			m := n * (cmax + 1)
 			if v.M != m || sys.Vars[v.C].Domain.String() != fmt.Sprintf("0..%d", m-1) {
 				t.Errorf("n=%d Cmax=%d: counter domain %s, M=%d, want 0..%d", n, cmax, sys.Vars[v.C].Domain, v.M, m-1)
@@ -70,13 +78,13 @@ func TestDomainAndChannels(t *testing.T) {
 		}
 	}
 	block := model.Block
-	sys, _ := build(t, 3, 1, specs.BuildOptions{Overflow: &block})
+	sys, _ := build(t, 3, 1, block)
 	for _, ch := range sys.Channels {
 		if ch.Overflow != model.Block {
 			t.Errorf("--overflow block not applied: %+v", ch)
 		}
 	}
-	if _, err := counterflush.Build(specs.Values{"n": 3, "Cmax": 1}, specs.BuildOptions{Daemon: model.Distributed}); err == nil {
+	if _, err := sys.WithDaemon(model.Distributed); err == nil {
 		t.Error("a message-passing ring built under the distributed daemon")
 	}
 }
@@ -85,7 +93,7 @@ func TestDomainAndChannels(t *testing.T) {
 // counter 0 and Token(0) in the channel from n-1 to the root, a legitimate
 // configuration in which the root is about to accept.
 func TestInitialConfiguration(t *testing.T) {
-	sys, v := build(t, 4, 2, specs.BuildOptions{})
+	sys, v := build(t, 4, 2)
 	init := sys.Initial()
 	if len(init) != 1 {
 		t.Fatalf("%d initial configurations", len(init))
@@ -122,7 +130,7 @@ func successors(t *testing.T, sys *model.System, s *model.State) []succ {
 // the ring n=3, Cmax=1 (M=6) and compares the successors, in expansion
 // order, with what the doc comment's table says.
 func TestActionSemantics(t *testing.T) {
-	sys, v := build(t, 3, 1, specs.BuildOptions{})
+	sys, v := build(t, 3, 1)
 	cfg := func(c []int, chans ...[]int) *model.State {
 		for len(chans) < 3 {
 			chans = append(chans, nil)
@@ -207,7 +215,7 @@ func TestActionSemantics(t *testing.T) {
 // in the configuration the timeout fired in: a cycle outside the legitimate
 // set, under any fairness.
 func TestResendOnlyTimeoutWouldLivelock(t *testing.T) {
-	sys, v := build(t, 3, 1, specs.BuildOptions{})
+	sys, v := build(t, 3, 1)
 	stuck := config(t, sys, v, []int{0, 0, 1}, [][]int{nil, nil, nil})
 	got := successors(t, sys, stuck)
 	if len(got) != 1 || got[0].label != "timeout" || !got[0].state.Equal(config(t, sys, v, []int{1, 0, 1}, [][]int{{1}, nil, nil})) {
@@ -223,7 +231,7 @@ func TestResendOnlyTimeoutWouldLivelock(t *testing.T) {
 // TestLegitimacyPredicate spells out the predicate on n=3, Cmax=1 (M=6):
 // every pattern (v, j) is legitimate, and each way of breaking one is not.
 func TestLegitimacyPredicate(t *testing.T) {
-	sys, v := build(t, 3, 1, specs.BuildOptions{})
+	sys, v := build(t, 3, 1)
 	check := func(c []int, chans [][]int, want bool) {
 		t.Helper()
 		s := config(t, sys, v, c, chans)
@@ -301,7 +309,7 @@ func TestClosureBruteForce(t *testing.T) {
 	for _, nc := range [][2]int{{3, 1}, {2, 1}, {2, 2}} {
 		n, cmax := nc[0], nc[1]
 		t.Run(fmt.Sprintf("n=%d/Cmax=%d", n, cmax), func(t *testing.T) {
-			sys, v := build(t, n, cmax, specs.BuildOptions{})
+			sys, v := build(t, n, cmax)
 			ex := sys.NewExpander()
 			legit := 0
 			forEachConfiguration(t, sys, func(_ uint64, s *model.State) {
@@ -341,7 +349,7 @@ func TestClosureBruteForce(t *testing.T) {
 func TestReachableFromInit(t *testing.T) {
 	for _, nc := range [][2]int{{3, 1}, {2, 1}, {3, 3}, {5, 2}, {6, 3}} {
 		n, cmax := nc[0], nc[1]
-		sys, _ := build(t, n, cmax, specs.BuildOptions{})
+		sys, _ := build(t, n, cmax)
 		res, err := explore.BFS(context.Background(), sys, spectest.NopMonitor{}, explore.Options{Workers: 2})
 		if err != nil {
 			t.Fatal(err)
@@ -357,7 +365,7 @@ func TestReachableFromInit(t *testing.T) {
 // TestSafetyAndDeadlockFromInit: the checker's verdicts on the default
 // checks from the initial configuration.
 func TestSafetyAndDeadlockFromInit(t *testing.T) {
-	sys, _ := build(t, 3, 1, specs.BuildOptions{})
+	sys, _ := build(t, 3, 1)
 	rep, err := invariants.Check(context.Background(), sys, invariants.Options{
 		Properties: []invariants.Property{invariants.Safety, invariants.Deadlock},
 		From:       invariants.FromInit,
@@ -393,12 +401,12 @@ func TestDeadlockFromAll(t *testing.T) {
 		}
 		return &rep.Outcomes[0]
 	}
-	sys, _ := build(t, 3, 1, specs.BuildOptions{})
+	sys, _ := build(t, 3, 1)
 	if o := check(sys); o.Verdict != invariants.Holds {
 		t.Errorf("drop: deadlock %s, want holds", o.Verdict)
 	}
 	block := model.Block
-	sys, v := build(t, 2, 1, specs.BuildOptions{Overflow: &block})
+	sys, v := build(t, 2, 1, block)
 	o := check(sys)
 	if o.Verdict != invariants.Violated || len(o.Counterexample.States) != 1 {
 		t.Fatalf("block: deadlock %s, want violated with a single configuration", o.Verdict)
@@ -424,7 +432,7 @@ func TestConvergenceBruteForce(t *testing.T) {
 		{2, 1, 6}, {2, 2, 12}, {3, 1, 11},
 	} {
 		t.Run(fmt.Sprintf("n=%d/Cmax=%d", tc.n, tc.cmax), func(t *testing.T) {
-			sys, _ := build(t, tc.n, tc.cmax, specs.BuildOptions{})
+			sys, _ := build(t, tc.n, tc.cmax)
 			total, _ := sys.Configurations()
 			const unknown = -1
 			steps := make([]int16, total)
@@ -484,7 +492,7 @@ func TestConvergenceBruteForce(t *testing.T) {
 func TestConfigurationSpace(t *testing.T) {
 	for n := 2; n <= 6; n++ {
 		for cmax := 1; cmax <= 3; cmax++ {
-			sys, v := build(t, n, cmax, specs.BuildOptions{})
+			sys, v := build(t, n, cmax)
 			want := big.NewInt(1)
 			m := big.NewInt(int64(v.M))
 			contents := new(big.Int)

@@ -32,7 +32,7 @@ var spinPanFlags = []string{"-m100000", "-w20"}
 // besides one per ring move.
 func TestSPINTwinReachable(t *testing.T) {
 	const n, cmax = 3, 1
-	sys, err := counterflush.Build(specs.Values{"n": n, "Cmax": cmax}, specs.BuildOptions{})
+	sys, err := counterflush.Build(specs.Values{"n": n, "Cmax": cmax})
 	if err != nil {
 		t.Fatalf("building the model: %v", err)
 	}
@@ -91,7 +91,7 @@ func TestSPINTwinConverges(t *testing.T) {
 			t.Parallel()
 			total := configurations(c.n, c.cmax)
 
-			sys, err := counterflush.Build(specs.Values{"n": c.n, "Cmax": c.cmax}, specs.BuildOptions{})
+			sys, err := counterflush.Build(specs.Values{"n": c.n, "Cmax": c.cmax})
 			if err != nil {
 				t.Fatalf("building the model: %v", err)
 			}

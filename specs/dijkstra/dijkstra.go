@@ -56,13 +56,12 @@ func Spec() *specs.Spec {
 }
 
 // Build returns the model of the ring for parameters n and K.
-func Build(p specs.Values, opts specs.BuildOptions) (*model.System, error) {
+func Build(p specs.Values) (*model.System, error) {
 	n, k := p["n"], p["K"]
 	if n < 2 || k < 2 {
 		return nil, fmt.Errorf("dijkstra: need n ≥ 2 and K ≥ 2, got n=%d K=%d", n, k)
 	}
 	b := model.NewBuilder("dijkstra", model.UniRing, n)
-	b.Daemon(opts.Daemon)
 	x := b.Var("x", model.IntRange(0, k-1))
 	b.Action(model.Action{
 		Name:  "A",

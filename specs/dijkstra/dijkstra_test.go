@@ -112,8 +112,11 @@ func oracleAll(n, k int, daemon string) (configs, transitions, illegitimate int)
 
 func build(t *testing.T, n, k int, d model.Daemon) *model.System {
 	t.Helper()
-	sys, err := dijkstra.Build(specs.Values{"n": n, "K": k}, specs.BuildOptions{Daemon: d})
+	sys, err := dijkstra.Build(specs.Values{"n": n, "K": k})
 	if err != nil {
+		t.Fatal(err)
+	}
+	if sys, err = sys.WithDaemon(d); err != nil {
 		t.Fatal(err)
 	}
 	return sys

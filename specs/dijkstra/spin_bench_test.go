@@ -44,7 +44,7 @@ func panFlags(states int64) []string {
 // configuration from init's choice tree, and one per ring move.
 func TestSPINTwinAgrees(t *testing.T) {
 	const n, k = 4, 4
-	sys, err := dijkstra.Build(specs.Values{"n": n, "K": k}, specs.BuildOptions{})
+	sys, err := dijkstra.Build(specs.Values{"n": n, "K": k})
 	if err != nil {
 		t.Fatalf("building the model: %v", err)
 	}

@@ -36,7 +36,7 @@ var benchName = fmt.Sprintf("n=%d,L=%d,K=%d", benchN, benchL, benchK)
 //	go test ./specs/klddhl -run '^$' -bench Reachable -benchtime 1x
 func BenchmarkReachable(b *testing.B) {
 	b.Run(benchName, func(b *testing.B) {
-		sys, err := klddhl.Build(specs.Values{"n": benchN, "L": benchL, "K": benchK, "Cmax": 0, "staycs": 0}, specs.BuildOptions{})
+		sys, err := klddhl.Build(specs.Values{"n": benchN, "L": benchL, "K": benchK, "Cmax": 0, "staycs": 0})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -75,7 +75,7 @@ func BenchmarkStarvation(b *testing.B) {
 		b.Skip(err)
 	}
 	b.Run(benchName, func(b *testing.B) {
-		sys, err := klddhl.Build(specs.Values{"n": benchN, "L": benchL, "K": benchK, "Cmax": 0, "staycs": 0}, specs.BuildOptions{})
+		sys, err := klddhl.Build(specs.Values{"n": benchN, "L": benchL, "K": benchK, "Cmax": 0, "staycs": 0})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -97,7 +97,7 @@ func BenchmarkStarvation(b *testing.B) {
 //	go test ./specs/klddhl -run '^$' -bench Rounds -benchmem
 func BenchmarkRounds(b *testing.B) {
 	b.Run(benchName, func(b *testing.B) {
-		sys, err := klddhl.Build(specs.Values{"n": benchN, "L": benchL, "K": benchK, "Cmax": 0, "staycs": 0}, specs.BuildOptions{})
+		sys, err := klddhl.Build(specs.Values{"n": benchN, "L": benchL, "K": benchK, "Cmax": 0, "staycs": 0})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -54,7 +54,7 @@ func TestEnumeratedLegitimateConfigurations(t *testing.T) {
 		{2, 2, 2, 0},
 		{3, 1, 1, 0},
 	} {
-		sys, _, err := klddhl.BuildVars(specs.Values{"n": tc.n, "L": tc.l, "K": tc.k, "Cmax": 0, "staycs": 0}, specs.BuildOptions{})
+		sys, _, err := klddhl.BuildVars(specs.Values{"n": tc.n, "L": tc.l, "K": tc.k, "Cmax": 0, "staycs": 0})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -102,7 +102,7 @@ func TestEnumeratedLegitimateConfigurations(t *testing.T) {
 // rotated by one) that is
 // legitimate must be enumerated too.
 func TestEnumerationHasNoLegitimateNeighbourMissing(t *testing.T) {
-	sys, v, err := klddhl.BuildVars(specs.Values{"n": 2, "L": 1, "K": 1, "Cmax": 0, "staycs": 0}, specs.BuildOptions{})
+	sys, v, err := klddhl.BuildVars(specs.Values{"n": 2, "L": 1, "K": 1, "Cmax": 0, "staycs": 0})
 	if err != nil {
 		t.Fatal(err)
 	}

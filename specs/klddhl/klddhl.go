@@ -214,13 +214,13 @@ type Vars struct {
 }
 
 // Build returns the model for parameters n, L, K, Cmax and staycs.
-func Build(p specs.Values, opts specs.BuildOptions) (*model.System, error) {
-	sys, _, err := BuildVars(p, opts)
+func Build(p specs.Values) (*model.System, error) {
+	sys, _, err := BuildVars(p)
 	return sys, err
 }
 
 // BuildVars is Build, also returning the handles.
-func BuildVars(p specs.Values, opts specs.BuildOptions) (*model.System, Vars, error) {
+func BuildVars(p specs.Values) (*model.System, Vars, error) {
 	n, l, k, cmax := p["n"], p["L"], p["K"], p["Cmax"]
 	var v Vars
 	if n < 2 {
@@ -239,7 +239,6 @@ func BuildVars(p specs.Values, opts specs.BuildOptions) (*model.System, Vars, er
 	v.N, v.L, v.K, v.M = n, l, k, m
 
 	b := model.NewBuilder("kl-ddhl", model.UniRing, n)
-	b.Daemon(opts.Daemon)
 	v.Need = b.Var("need", model.IntRange(0, k+1))
 	v.Cnt = b.Var("cnt", model.IntRange(0, k))
 	v.Prio = b.Var("prio", model.Bool())
@@ -258,9 +257,6 @@ func BuildVars(p specs.Values, opts specs.BuildOptions) (*model.System, Vars, er
 		model.Var{Name: "mark", Domain: model.IntRange(0, 1)},
 	)
 	overflow := model.Drop
-	if opts.Overflow != nil {
-		overflow = *opts.Overflow
-	}
 	b.LinkChannels(cmax, overflow, v.Token, v.Pusher, v.Priority, v.Priv)
 	v.Out = make([]model.ChanID, n)
 	for i, link := range b.Links() {

@@ -14,11 +14,19 @@ import (
 	"github.com/ringcheck/ringcheck/specs/spectest"
 )
 
-func build(t testing.TB, n, l, k int, opts specs.BuildOptions) (*model.System, klddhl.Vars) {
+// build builds the ring; overflow, if given, replaces every channel's
+// policy, as --overflow does.
+func build(t testing.TB, n, l, k int, overflow ...model.Overflow) (*model.System, klddhl.Vars) {
 	t.Helper()
-	sys, v, err := klddhl.BuildVars(specs.Values{"n": n, "L": l, "K": k, "Cmax": 0, "staycs": 0}, opts)
+	sys, v, err := klddhl.BuildVars(specs.Values{"n": n, "L": l, "K": k, "Cmax": 0, "staycs": 0})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if len(overflow) > 0 {
+		var err error
+		if sys, err = sys.WithOverflow(overflow[0]); err != nil {
+			t.Fatal(err)
+		}
 	}
 	return sys, v
 }
@@ -250,7 +258,7 @@ func TestActions(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			sys, v := build(t, 3, 2, 2, specs.BuildOptions{})
+			sys, v := build(t, 3, 2, 2)
 			got := fire(t, sys, tc.before.state(t, sys, v), tc.p, tc.act)
 			if tc.after == nil {
 				if len(got) != 0 {
@@ -286,7 +294,7 @@ func render(sys *model.System, v klddhl.Vars, s *model.State) string {
 // TestInitialIsLegitimate pins the initial configuration: the state the
 // root leaves at the end of a reset, which is legitimate.
 func TestInitialIsLegitimate(t *testing.T) {
-	sys, v := build(t, 3, 2, 2, specs.BuildOptions{})
+	sys, v := build(t, 3, 2, 2)
 	init := sys.Initial()[0]
 	want := ring{c: [3]int{0, 17, 17}, out: [3]string{"T T U R 0.0.0.0", "", ""}}.state(t, sys, v)
 	if !init.Equal(want) {
@@ -318,7 +326,7 @@ func TestInitialIsLegitimate(t *testing.T) {
 // infinite execution, and the priority token makes a waiting process keep
 // what it collects.
 func TestPaperClaimsFromInit(t *testing.T) {
-	sys, _ := build(t, 2, 2, 2, specs.BuildOptions{})
+	sys, _ := build(t, 2, 2, 2)
 	outcomes := spectest.CheckComplete(t, sys, invariants.Options{
 		Properties: []invariants.Property{invariants.Safety, invariants.Deadlock, invariants.Starvation},
 		Search:     explore.Options{Workers: spectest.Workers},
@@ -338,7 +346,7 @@ func TestPaperClaimsFromInit(t *testing.T) {
 // only free token, which the pusher cannot take from it; a third, needing
 // one unit, which is free, waits forever.
 func TestKLLivenessFails(t *testing.T) {
-	sys, v, err := klddhl.BuildVars(specs.Values{"n": 3, "L": 2, "K": 2, "Cmax": 0, "staycs": 1}, specs.BuildOptions{})
+	sys, v, err := klddhl.BuildVars(specs.Values{"n": 3, "L": 2, "K": 2, "Cmax": 0, "staycs": 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -387,17 +395,17 @@ func TestBlockingDeadlocksAfterAFault(t *testing.T) {
 	r := ring{need: [3]int{1, 1, 1}, c: [3]int{9, 1, 1}, out: [3]string{full, full, strings.TrimSpace(strings.Repeat("9.0.0.0 ", 5))}}
 	block := model.Block
 	for _, tc := range []struct {
-		opts  specs.BuildOptions
-		steps bool
-	}{{specs.BuildOptions{Overflow: &block}, false}, {specs.BuildOptions{}, true}} {
-		sys, v := build(t, 3, 2, 2, tc.opts)
+		overflow []model.Overflow
+		steps    bool
+	}{{[]model.Overflow{block}, false}, {nil, true}} {
+		sys, v := build(t, 3, 2, 2, tc.overflow...)
 		s := r.state(t, sys, v)
 		n, _, err := sys.NewExpander().Count(s)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if (n > 0) != tc.steps {
-			t.Errorf("overflow %v: %d steps", tc.opts.Overflow != nil, n)
+			t.Errorf("overflow %v: %d steps", tc.overflow != nil, n)
 		}
 	}
 }
@@ -408,7 +416,7 @@ func TestBlockingDeadlocksAfterAFault(t *testing.T) {
 // fault (a uniformly random configuration) and must reach L and stay
 // there. The seed makes the runs reproducible.
 func TestRecoversFromFaults(t *testing.T) {
-	sys, _ := build(t, 3, 2, 2, specs.BuildOptions{})
+	sys, _ := build(t, 3, 2, 2)
 	check := func(s *model.State) string {
 		for _, inv := range sys.Invariants {
 			if !inv.Holds(s) {
@@ -438,7 +446,7 @@ func TestRecoversFromFaults(t *testing.T) {
 // cancel; without one, the same heads are received. The root's timeout
 // waits for the root's repair too.
 func TestCancelComesFirst(t *testing.T) {
-	sys, v := build(t, 3, 2, 2, specs.BuildOptions{})
+	sys, v := build(t, 3, 2, 2)
 	ex := sys.NewExpander()
 	protocolSteps := func(s *model.State, p int) []string {
 		var names []string

@@ -34,7 +34,7 @@ func fastCompile() []string { return append(spintest.CFlags(), "-O0") }
 // the initial configuration of n, L, K (Cmax = L+3).
 func reachableDDHL(t testing.TB, n, l, k int) *explore.Result {
 	t.Helper()
-	sys, err := klddhl.Build(specs.Values{"n": n, "L": l, "K": k, "Cmax": 0, "staycs": 0}, specs.BuildOptions{})
+	sys, err := klddhl.Build(specs.Values{"n": n, "L": l, "K": k, "Cmax": 0, "staycs": 0})
 	if err != nil {
 		t.Fatalf("building the model: %v", err)
 	}
@@ -221,7 +221,7 @@ func reachableFrom(t testing.TB, sys *model.System, start *model.State) reach {
 func TestSPINTwinAgreesAfterFaults(t *testing.T) {
 	overflow := model.Error
 	for _, in := range []struct{ n, l, k int }{{2, 1, 1}, {2, 2, 2}, {3, 1, 1}} {
-		sys, v := build(t, in.n, in.l, in.k, specs.BuildOptions{Overflow: &overflow})
+		sys, v := build(t, in.n, in.l, in.k, overflow)
 		fired := map[string]int64{}
 		for _, f := range []int{1, 2} {
 			t.Run(fmt.Sprintf("n=%d,L=%d,K=%d,FAULT=%d", in.n, in.l, in.k, f), func(t *testing.T) {

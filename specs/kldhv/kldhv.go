@@ -87,8 +87,8 @@ type Vars struct {
 }
 
 // Build returns the model for resolved parameters.
-func Build(p specs.Values, opts specs.BuildOptions) (*model.System, error) {
-	sys, _, err := BuildVars(p, opts)
+func Build(p specs.Values) (*model.System, error) {
+	sys, _, err := BuildVars(p)
 	return sys, err
 }
 
@@ -96,7 +96,7 @@ func Build(p specs.Values, opts specs.BuildOptions) (*model.System, error) {
 type cond func(c *model.Ctx) bool
 
 // BuildVars is Build, also returning the handles.
-func BuildVars(p specs.Values, opts specs.BuildOptions) (*model.System, Vars, error) {
+func BuildVars(p specs.Values) (*model.System, Vars, error) {
 	n, l, k := p["n"], p["L"], p["K"]
 	v := Vars{N: n, L: l, K: k, Cmax: p["Cmax"], MaxSeq: p["MaxSeq"], MaxVc: p["MaxVc"], StayCS: p["staycs"] == 1, Fix: p["fix"]}
 	if n < 2 || l < 1 || k < 1 || k > l {
@@ -119,7 +119,6 @@ func BuildVars(p specs.Values, opts specs.BuildOptions) (*model.System, Vars, er
 	}
 	v.MaxTa = min(2*v.MaxVc, l)
 	b := model.NewBuilder("kl-dhv", model.UniRing, n)
-	b.Daemon(opts.Daemon)
 	v.State = b.Var("STATE", model.Enum("Out", "Request", "In"))
 	v.Need = b.Var("NEED", model.IntRange(1, k))
 	v.Th = b.Var("Th", model.IntRange(0, k))
@@ -137,9 +136,6 @@ func BuildVars(p specs.Values, opts specs.BuildOptions) (*model.System, Vars, er
 	v.Allocate = b.Message("Allocate", model.Var{Name: "ta", Domain: model.IntRange(0, v.MaxTa)}, model.Var{Name: "order", Domain: model.IntRange(0, 1)})
 	v.Disable = b.Message("Disable")
 	overflow := model.Drop
-	if opts.Overflow != nil {
-		overflow = *opts.Overflow
-	}
 	b.LinkChannels(v.Cmax, overflow, v.CToken, v.EnabledToken, v.Token, v.Collect, v.Allocate, v.Disable)
 	v.Out = make([]model.ChanID, n)
 	for i, lk := range b.Links() {

@@ -23,18 +23,26 @@ func params(t testing.TB, kv ...any) specs.Values {
 	return spectest.Resolve(t, kldhv.Spec(), kv...)
 }
 
-func buildP(t testing.TB, p specs.Values, opts specs.BuildOptions) (*model.System, kldhv.Vars) {
+// buildP builds the ring for p; overflow, if given, replaces every
+// channel's policy, as --overflow does.
+func buildP(t testing.TB, p specs.Values, overflow ...model.Overflow) (*model.System, kldhv.Vars) {
 	t.Helper()
-	sys, v, err := kldhv.BuildVars(p, opts)
+	sys, v, err := kldhv.BuildVars(p)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if len(overflow) > 0 {
+		var err error
+		if sys, err = sys.WithOverflow(overflow[0]); err != nil {
+			t.Fatal(err)
+		}
 	}
 	return sys, v
 }
 
 func build(t testing.TB, kv ...any) (*model.System, kldhv.Vars) {
 	t.Helper()
-	return buildP(t, params(t, kv...), specs.BuildOptions{})
+	return buildP(t, params(t, kv...))
 }
 
 // proc is one process of a hand-written configuration: "R2 h1 d0 s0 o1"
@@ -493,7 +501,7 @@ func TestInitialConfiguration(t *testing.T) {
 		params(t, "MaxVc", 1, "K", 2),
 		params(t, "Cmax", 2, "L", 2),
 	} {
-		if _, _, err := kldhv.BuildVars(bad, specs.BuildOptions{}); err == nil {
+		if _, _, err := kldhv.BuildVars(bad); err == nil {
 			t.Errorf("%v builds", bad)
 		}
 	}
@@ -595,7 +603,7 @@ func TestDefaultCmaxIsSmallest(t *testing.T) {
 		cmax int
 		want invariants.Verdict
 	}{{6, invariants.Holds}, {5, invariants.Violated}} {
-		sys, v := buildP(t, params(t, "n", 2, "L", 2, "K", 2, "Cmax", tc.cmax), specs.BuildOptions{Overflow: &errPolicy})
+		sys, v := buildP(t, params(t, "n", 2, "L", 2, "K", 2, "Cmax", tc.cmax), errPolicy)
 		rep, err := invariants.Check(context.Background(), sys, invariants.Options{
 			Properties: []invariants.Property{invariants.Safety}, From: invariants.FromInit, Search: explore.Options{Workers: 2},
 		})

@@ -193,13 +193,13 @@ func (v Vars) DealTokens(sys *model.System, s *model.State, n, l int) {
 }
 
 // Build returns the model for parameters n, L, K and Cmax.
-func Build(p specs.Values, opts specs.BuildOptions) (*model.System, error) {
-	sys, _, err := BuildVars(p, opts)
+func Build(p specs.Values) (*model.System, error) {
+	sys, _, err := BuildVars(p)
 	return sys, err
 }
 
 // BuildVars is Build, also returning the variable handles.
-func BuildVars(p specs.Values, opts specs.BuildOptions) (*model.System, Vars, error) {
+func BuildVars(p specs.Values) (*model.System, Vars, error) {
 	n, l, k, cmax := p["n"], p["L"], p["K"], p["Cmax"]
 	var v Vars
 	if k < 1 || k > l {
@@ -212,12 +212,8 @@ func BuildVars(p specs.Values, opts specs.BuildOptions) (*model.System, Vars, er
 		return nil, v, fmt.Errorf("kl-naive: Cmax=%d cannot hold the %d tokens the initial configuration puts on a link", cmax, perLink)
 	}
 	b := model.NewBuilder("kl-naive", model.UniRing, n)
-	b.Daemon(opts.Daemon)
 	v = Declare(b, k)
 	overflow := model.Block
-	if opts.Overflow != nil {
-		overflow = *opts.Overflow
-	}
 	b.LinkChannels(cmax, overflow)
 	v.AddRequest(b, k)
 	v.AddTokenHandling(b)

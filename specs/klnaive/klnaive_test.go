@@ -14,7 +14,7 @@ import (
 
 func build(t *testing.T, n, l, k int) (*model.System, klnaive.Vars) {
 	t.Helper()
-	sys, v, err := klnaive.BuildVars(specs.Values{"n": n, "L": l, "K": k, "Cmax": 0}, specs.BuildOptions{})
+	sys, v, err := klnaive.BuildVars(specs.Values{"n": n, "L": l, "K": k, "Cmax": 0})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,7 +27,7 @@ func panFlags(states int64) []string {
 // configuration.
 func reachable(t testing.TB, n, l, k int) *explore.Result {
 	t.Helper()
-	sys, err := klnaive.Build(specs.Values{"n": n, "L": l, "K": k, "Cmax": 0}, specs.BuildOptions{})
+	sys, err := klnaive.Build(specs.Values{"n": n, "L": l, "K": k, "Cmax": 0})
 	if err != nil {
 		t.Fatalf("building the model: %v", err)
 	}

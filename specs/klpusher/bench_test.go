@@ -24,7 +24,7 @@ func BenchmarkStarvationCheck(b *testing.B) {
 		{"n": 6, "L": 5, "K": 3, "Cmax": 0},
 	} {
 		b.Run(fmt.Sprintf("n=%d,L=%d,K=%d", p["n"], p["L"], p["K"]), func(b *testing.B) {
-			sys, err := klpusher.Build(p, specs.BuildOptions{})
+			sys, err := klpusher.Build(p)
 			if err != nil {
 				b.Fatal(err)
 			}

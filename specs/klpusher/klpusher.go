@@ -106,13 +106,13 @@ type Vars struct {
 }
 
 // Build returns the model for parameters n, L, K and Cmax.
-func Build(p specs.Values, opts specs.BuildOptions) (*model.System, error) {
-	sys, _, err := BuildVars(p, opts)
+func Build(p specs.Values) (*model.System, error) {
+	sys, _, err := BuildVars(p)
 	return sys, err
 }
 
 // BuildVars is Build, also returning the variable handles.
-func BuildVars(p specs.Values, opts specs.BuildOptions) (*model.System, Vars, error) {
+func BuildVars(p specs.Values) (*model.System, Vars, error) {
 	n, l, k, cmax := p["n"], p["L"], p["K"], p["Cmax"]
 	var v Vars
 	if k < 1 || k > l {
@@ -126,13 +126,9 @@ func BuildVars(p specs.Values, opts specs.BuildOptions) (*model.System, Vars, er
 		return nil, v, fmt.Errorf("kl-pusher: Cmax=%d cannot hold the %d tokens and the pusher the initial configuration puts on the link into process 0", cmax, first-1)
 	}
 	b := model.NewBuilder("kl-pusher", model.UniRing, n)
-	b.Daemon(opts.Daemon)
 	v.Vars = klnaive.Declare(b, k)
 	v.Pusher = b.Message("Pusher")
 	overflow := model.Block
-	if opts.Overflow != nil {
-		overflow = *opts.Overflow
-	}
 	b.LinkChannels(cmax, overflow, v.Token, v.Pusher)
 	need, cnt, token, pusher := v.Need, v.Cnt, v.Token, v.Pusher
 

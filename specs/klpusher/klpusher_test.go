@@ -17,7 +17,7 @@ import (
 
 func buildC(t testing.TB, n, l, k, cmax int) (*model.System, klpusher.Vars) {
 	t.Helper()
-	sys, v, err := klpusher.BuildVars(specs.Values{"n": n, "L": l, "K": k, "Cmax": cmax}, specs.BuildOptions{})
+	sys, v, err := klpusher.BuildVars(specs.Values{"n": n, "L": l, "K": k, "Cmax": cmax})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,10 +222,10 @@ func TestInitialConfiguration(t *testing.T) {
 			}
 		}
 	}
-	if _, _, err := klpusher.BuildVars(specs.Values{"n": 2, "L": 5, "K": 1, "Cmax": 3}, specs.BuildOptions{}); err == nil {
+	if _, _, err := klpusher.BuildVars(specs.Values{"n": 2, "L": 5, "K": 1, "Cmax": 3}); err == nil {
 		t.Error("Cmax=3 builds for n=2, L=5, whose link into 0 starts with 3 tokens and the pusher")
 	}
-	if _, _, err := klpusher.BuildVars(specs.Values{"n": 3, "L": 2, "K": 3, "Cmax": 0}, specs.BuildOptions{}); err == nil {
+	if _, _, err := klpusher.BuildVars(specs.Values{"n": 3, "L": 2, "K": 3, "Cmax": 0}); err == nil {
 		t.Error("K=3 > L=2 builds")
 	}
 }

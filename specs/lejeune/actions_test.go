@@ -255,7 +255,7 @@ func TestActions(t *testing.T) {
 // aggregate, the send that overflows is reported by the safety check (the
 // policy is error), and the receiver of the truncated run does not fault.
 func TestOverflowIsASafetyViolation(t *testing.T) {
-	sys, _, err := lejeune.BuildVars(specs.Values{"N": 3, "M": 2, "requests": 1, "loan": 0, "strict": 0, "Cmax": 1}, specs.BuildOptions{})
+	sys, _, err := lejeune.BuildVars(specs.Values{"N": 3, "M": 2, "requests": 1, "loan": 0, "strict": 0, "Cmax": 1})
 	if err != nil {
 		t.Fatal(err)
 	}

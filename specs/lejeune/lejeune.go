@@ -71,8 +71,8 @@ type Vars struct {
 }
 
 // Build returns the model for parameters N, M, requests, loan and Cmax.
-func Build(p specs.Values, opts specs.BuildOptions) (*model.System, error) {
-	sys, _, err := BuildVars(p, opts)
+func Build(p specs.Values) (*model.System, error) {
+	sys, _, err := BuildVars(p)
 	return sys, err
 }
 
@@ -99,7 +99,7 @@ func setLabel(mask, m int) string {
 }
 
 // BuildVars is Build, also returning the handles.
-func BuildVars(p specs.Values, opts specs.BuildOptions) (*model.System, *Vars, error) {
+func BuildVars(p specs.Values) (*model.System, *Vars, error) {
 	n, m, r, loan, cmax := p["N"], p["M"], p["requests"], p["loan"], p["Cmax"]
 	if n < 2 || n > maxN || m < 1 || m > maxM || r < 1 {
 		return nil, nil, fmt.Errorf("lejeune: need 2 ≤ N ≤ %d, 1 ≤ M ≤ %d, requests ≥ 1; got N=%d M=%d requests=%d", maxN, maxM, n, m, r)
@@ -121,7 +121,6 @@ func BuildVars(p specs.Values, opts specs.BuildOptions) (*model.System, *Vars, e
 	}
 	v := &Vars{N: n, M: m, R: r, Loan: loan, C: 1 + 2*n*r, L: lcm(m)}
 	b := model.NewBuilder("lejeune", model.Complete, n)
-	b.Daemon(opts.Daemon)
 
 	sites := make([]string, n+1)
 	for s := 0; s < n; s++ {
@@ -190,9 +189,6 @@ func BuildVars(p specs.Values, opts specs.BuildOptions) (*model.System, *Vars, e
 	v.TokL = b.Message("Token.wLoan", more, site, id, mark, miss)
 	v.Types = []model.MsgType{v.ReqCnt, v.ReqRes, v.ReqLoan, v.Counter, v.Token, v.TokQ, v.TokL}
 	overflow := model.Error
-	if opts.Overflow != nil {
-		overflow = *opts.Overflow
-	}
 	b.LinkChannels(cmax, overflow, v.Types...)
 
 	addActions(b, v)

@@ -13,7 +13,7 @@ import (
 
 func build(t testing.TB, n, m, r, loan, strict int) (*model.System, *lejeune.Vars) {
 	t.Helper()
-	sys, v, err := lejeune.BuildVars(specs.Values{"N": n, "M": m, "requests": r, "loan": loan, "strict": strict, "Cmax": 0}, specs.BuildOptions{})
+	sys, v, err := lejeune.BuildVars(specs.Values{"N": n, "M": m, "requests": r, "loan": loan, "strict": strict, "Cmax": 0})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +148,7 @@ func TestInitialConfiguration(t *testing.T) {
 		{"N": 3, "M": 1, "requests": 1, "loan": 1, "strict": 1, "Cmax": 0},
 		{"N": 4, "M": 2, "requests": 2, "loan": 0, "strict": 1, "Cmax": 0},
 	} {
-		if _, _, err := lejeune.BuildVars(bad, specs.BuildOptions{}); err == nil {
+		if _, _, err := lejeune.BuildVars(bad); err == nil {
 			t.Errorf("%v builds", bad)
 		}
 	}
@@ -165,7 +165,7 @@ func TestSpecParams(t *testing.T) {
 	if vals["N"] != 3 || vals["M"] != 2 || vals["requests"] != 1 || vals["loan"] != 0 || vals["strict"] != 1 {
 		t.Errorf("defaults %v", vals)
 	}
-	if _, err := sp.Build(vals, specs.BuildOptions{}); err != nil {
+	if _, err := sp.Build(vals); err != nil {
 		t.Fatal(err)
 	}
 	loans := map[int]int{}

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/ringcheck/ringcheck/invariants"
-	"github.com/ringcheck/ringcheck/specs"
 	"github.com/ringcheck/ringcheck/specs/lejeune"
 )
 
@@ -73,7 +72,7 @@ func TestDoneCriterion(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sys, err := sp.Build(vals, specs.BuildOptions{})
+		sys, err := sp.Build(vals)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -209,15 +209,15 @@ type Vars struct {
 
 // Build returns the model for parameters n, M, K, requests, asked, count
 // and Cmax.
-func Build(p specs.Values, opts specs.BuildOptions) (*model.System, error) {
-	sys, _, err := BuildVars(p, opts)
+func Build(p specs.Values) (*model.System, error) {
+	sys, _, err := BuildVars(p)
 	return sys, err
 }
 
 // BuildVars is Build, also returning the handles. The variables, actions
 // and statements are specs/internal/raynalcore's, with one type in §3's
 // layout.
-func BuildVars(p specs.Values, opts specs.BuildOptions) (*model.System, Vars, error) {
+func BuildVars(p specs.Values) (*model.System, Vars, error) {
 	n, m, kmax, r, cmax := p["n"], p["M"], p["K"], p["requests"], p["Cmax"]
 	var v Vars
 	if kmax == 0 {
@@ -229,7 +229,7 @@ func BuildVars(p specs.Values, opts specs.BuildOptions) (*model.System, Vars, er
 	b, a, err := raynalcore.Begin("raynal", raynalcore.Config{
 		N: n, Types: 1, M: m, KMax: kmax, R: r, Cmax: cmax,
 		Variant: p["asked"] == 1, Count: p["count"] == 1,
-	}, opts)
+	})
 	if err != nil {
 		return nil, v, err
 	}

@@ -26,7 +26,7 @@ func (p params) String() string {
 
 func build(t testing.TB, p params) (*model.System, raynal.Vars) {
 	t.Helper()
-	sys, v, err := raynal.BuildVars(p.values(), specs.BuildOptions{})
+	sys, v, err := raynal.BuildVars(p.values())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -340,7 +340,7 @@ func TestDomainsAndChannels(t *testing.T) {
 	if sys.HasVar(1, v.Used[1]) || !sys.HasVar(1, v.Used[0]) {
 		t.Error("used_i[j] must be declared exactly for j ≠ i")
 	}
-	if _, _, err := raynal.BuildVars(specs.Values{"n": 3, "M": 2, "K": 3, "requests": 1}, specs.BuildOptions{}); err == nil {
+	if _, _, err := raynal.BuildVars(specs.Values{"n": 3, "M": 2, "K": 3, "requests": 1}); err == nil {
 		t.Error("K=3 > M=2 builds")
 	}
 }

@@ -141,14 +141,14 @@ type Vars struct {
 }
 
 // Build returns the model for parameters n, types, M, K, requests, Cmax.
-func Build(p specs.Values, opts specs.BuildOptions) (*model.System, error) {
-	sys, _, err := BuildVars(p, opts)
+func Build(p specs.Values) (*model.System, error) {
+	sys, _, err := BuildVars(p)
 	return sys, err
 }
 
 // BuildVars is Build, also returning the handles. The variables, actions
 // and statements are specs/internal/raynalcore's, in §6's layout.
-func BuildVars(p specs.Values, opts specs.BuildOptions) (*model.System, Vars, error) {
+func BuildVars(p specs.Values) (*model.System, Vars, error) {
 	n, nt, m, kmax, r, cmax := p["n"], p["types"], p["M"], p["K"], p["requests"], p["Cmax"]
 	var v Vars
 	if kmax == 0 {
@@ -158,7 +158,7 @@ func BuildVars(p specs.Values, opts specs.BuildOptions) (*model.System, Vars, er
 		return nil, v, fmt.Errorf("raynal-and: need 2 ≤ n ≤ %d, 1 ≤ types ≤ %d, M ≥ 1, 1 ≤ K ≤ M, requests ≥ 1; got n=%d types=%d M=%d K=%d requests=%d",
 			MaxN, MaxTypes, n, nt, m, kmax, r)
 	}
-	b, a, err := raynalcore.Begin("raynal-and", raynalcore.Config{N: n, Types: nt, M: m, KMax: kmax, R: r, Cmax: cmax, AND: true}, opts)
+	b, a, err := raynalcore.Begin("raynal-and", raynalcore.Config{N: n, Types: nt, M: m, KMax: kmax, R: r, Cmax: cmax, AND: true})
 	if err != nil {
 		return nil, v, err
 	}

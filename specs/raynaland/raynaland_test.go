@@ -22,7 +22,7 @@ func (p params) String() string {
 
 func build(t testing.TB, p params) (*model.System, raynaland.Vars) {
 	t.Helper()
-	sys, v, err := raynaland.BuildVars(specs.Values{"n": p.n, "types": p.t, "M": p.m, "K": p.k, "requests": p.r, "Cmax": 0}, specs.BuildOptions{})
+	sys, v, err := raynaland.BuildVars(specs.Values{"n": p.n, "types": p.t, "M": p.m, "K": p.k, "requests": p.r, "Cmax": 0})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,7 +208,7 @@ func TestOneTypeIsRaynal(t *testing.T) {
 	for _, p := range []params{{n: 2, t: 1, m: 2, r: 2}, {n: 3, t: 1, m: 2, r: 1}, {n: 2, t: 1, m: 3, k: 2, r: 3}} {
 		sys, _ := build(t, p)
 		and := spectest.Reachable(t, sys)
-		rsys, err := raynal.Build(specs.Values{"n": p.n, "M": p.m, "K": p.k, "requests": p.r, "asked": 0, "count": 0, "Cmax": 0}, specs.BuildOptions{})
+		rsys, err := raynal.Build(specs.Values{"n": p.n, "M": p.m, "K": p.k, "requests": p.r, "asked": 0, "count": 0, "Cmax": 0})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -20,7 +20,6 @@ import (
 	"github.com/ringcheck/ringcheck/explore"
 	"github.com/ringcheck/ringcheck/invariants"
 	"github.com/ringcheck/ringcheck/model"
-	"github.com/ringcheck/ringcheck/reports"
 	"github.com/ringcheck/ringcheck/specs"
 )
 
@@ -288,21 +287,4 @@ func SingleEdits(sys *model.System, s *model.State, letters []model.Msg, visit f
 			}
 		}
 	}
-}
-
-// LoadConfiguration reads configuration index (negative: from the end) of
-// the trace file path, as 'check --start' does, and encodes it for sys,
-// whatever parameters the trace names: the caller vouches that sys has the
-// same variables, messages and domains.
-func LoadConfiguration(tb testing.TB, sys *model.System, path string, index int) *model.State {
-	tb.Helper()
-	t, err := reports.ReadTraceFile(path)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	st, err := t.Configuration(sys, index)
-	if err != nil {
-		tb.Fatalf("%s: %v", path, err)
-	}
-	return st
 }

@@ -3,7 +3,6 @@ package thiare_test
 import (
 	"testing"
 
-	"github.com/ringcheck/ringcheck/specs"
 	"github.com/ringcheck/ringcheck/specs/spectest"
 	"github.com/ringcheck/ringcheck/specs/spintest"
 	"github.com/ringcheck/ringcheck/specs/thiare"
@@ -33,7 +32,7 @@ const (
 //	go test ./specs/thiare -run '^$' -bench Reachable -benchtime 1x
 func BenchmarkReachable(b *testing.B) {
 	b.Run(bench.String(), func(b *testing.B) {
-		sys, err := thiare.Build(bench.values(b), specs.BuildOptions{})
+		sys, err := thiare.Build(bench.values(b))
 		if err != nil {
 			b.Fatal(err)
 		}

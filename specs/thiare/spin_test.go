@@ -55,7 +55,7 @@ func fastCompile() []string { return append(spintest.CFlags(), "-O0") }
 // the initial configuration of in.
 func reachableThiare(t testing.TB, in twinInstance) *explore.Result {
 	t.Helper()
-	sys, err := thiare.Build(in.values(t), specs.BuildOptions{})
+	sys, err := thiare.Build(in.values(t))
 	if err != nil {
 		t.Fatalf("building the model: %v", err)
 	}
@@ -164,7 +164,7 @@ func TestSPINTwinAgreesOnVerdicts(t *testing.T) {
 		in := tc.in
 		t.Run(fmt.Sprintf("%s/%s", in, tc.prop), func(t *testing.T) {
 			t.Parallel()
-			sys, err := thiare.Build(in.values(t), specs.BuildOptions{})
+			sys, err := thiare.Build(in.values(t))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -230,8 +230,8 @@ func Higher(s1, p1, s2, p2 int) bool { return s1 < s2 || (s1 == s2 && p1 < p2) }
 
 // Build returns the model for parameters n, requests, resources, resend,
 // replace and Cmax.
-func Build(p specs.Values, opts specs.BuildOptions) (*model.System, error) {
-	sys, _, err := BuildVars(p, opts)
+func Build(p specs.Values) (*model.System, error) {
+	sys, _, err := BuildVars(p)
 	return sys, err
 }
 
@@ -247,7 +247,7 @@ const (
 )
 
 // BuildVars is Build, also returning the handles.
-func BuildVars(p specs.Values, opts specs.BuildOptions) (*model.System, Vars, error) {
+func BuildVars(p specs.Values) (*model.System, Vars, error) {
 	n, rq, nres, resend, replace, cmax := p["n"], p["requests"], p["resources"], p["resend"], p["replace"], p["Cmax"]
 	var v Vars
 	if n < 2 || rq < 1 || nres < 1 || resend < 0 || resend > 1 || replace < 0 || replace > 1 {
@@ -263,7 +263,6 @@ func BuildVars(p specs.Values, opts specs.BuildOptions) (*model.System, Vars, er
 	v.N, v.S, v.F = n, s, f
 
 	b := model.NewBuilder("thiare", model.UniRing, n)
-	b.Daemon(opts.Daemon)
 	sfx := func(r int) string {
 		if nres == 1 {
 			return ""
@@ -307,9 +306,6 @@ func BuildVars(p specs.Values, opts specs.BuildOptions) (*model.System, Vars, er
 		model.Var{Name: "resend", Domain: model.IntRange(0, resend)},
 	)
 	overflow := model.Block
-	if opts.Overflow != nil {
-		overflow = *opts.Overflow
-	}
 	b.LinkChannels(cmax, overflow, v.Token)
 
 	hv, used, state, seq, queue, token := v.H, v.Used, v.State, v.Seq, v.Queue, v.Token

@@ -20,7 +20,7 @@ func params(t testing.TB, kv ...any) specs.Values {
 
 func build(t testing.TB, vals specs.Values) (*model.System, thiare.Vars) {
 	t.Helper()
-	sys, v, err := thiare.BuildVars(vals, specs.BuildOptions{})
+	sys, v, err := thiare.BuildVars(vals)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -382,7 +382,7 @@ func TestInitialAndValidEnd(t *testing.T) {
 			t.Errorf("%v: valid end %v, want %v", tc.cf, got, tc.want)
 		}
 	}
-	if _, _, err := thiare.BuildVars(specs.Values{"n": 1, "requests": 1, "resources": 1}, specs.BuildOptions{}); err == nil {
+	if _, _, err := thiare.BuildVars(specs.Values{"n": 1, "requests": 1, "resources": 1}); err == nil {
 		t.Error("n=1 builds")
 	}
 }
@@ -406,7 +406,7 @@ func TestDefaultInstance(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sys, err := s.Build(vals, specs.BuildOptions{})
+	sys, err := s.Build(vals)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,7 +22,6 @@ import (
 	"strings"
 
 	"github.com/ringcheck/ringcheck/model"
-	"github.com/ringcheck/ringcheck/specs"
 )
 
 // Config describes an instance.
@@ -80,14 +79,12 @@ type Algo struct {
 }
 
 // Begin starts the model of instance cfg, named name: a builder on the
-// complete graph of cfg.N processes under opts's daemon, with the
-// algorithm's variables, messages and channels (declare) and its actions
-// (addActions). The spec then adds its predicates (AddPredicates) and
-// builds.
-func Begin(name string, cfg Config, opts specs.BuildOptions) (*model.Builder, *Algo, error) {
+// complete graph of cfg.N processes, with the algorithm's variables,
+// messages and channels (declare) and its actions (addActions). The spec
+// then adds its predicates (AddPredicates) and builds.
+func Begin(name string, cfg Config) (*model.Builder, *Algo, error) {
 	b := model.NewBuilder(name, model.Complete, cfg.N)
-	b.Daemon(opts.Daemon)
-	a, err := declare(b, cfg, opts.Overflow)
+	a, err := declare(b, cfg)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -96,9 +93,8 @@ func Begin(name string, cfg Config, opts specs.BuildOptions) (*model.Builder, *A
 }
 
 // declare declares the variables, the messages and the channels of
-// instance cfg on b, in the layout cfg.AND names; overflow, if not nil,
-// replaces the channels' policy error.
-func declare(b *model.Builder, cfg Config, overflow *model.Overflow) (*Algo, error) {
+// instance cfg on b, in the layout cfg.AND names.
+func declare(b *model.Builder, cfg Config) (*Algo, error) {
 	n, nt, m, kmax, r := cfg.N, cfg.Types, cfg.M, cfg.KMax, cfg.R
 	switch {
 	case cfg.AND && (cfg.Variant || cfg.Count):
@@ -167,11 +163,7 @@ func declare(b *model.Builder, cfg Config, overflow *model.Overflow) (*Algo, err
 	if cmax == 0 {
 		cmax = 3 * r * nt
 	}
-	policy := model.Error
-	if overflow != nil {
-		policy = *overflow
-	}
-	b.LinkChannels(cmax, policy, a.Req, a.Free)
+	b.LinkChannels(cmax, model.Error, a.Req, a.Free)
 	return a, nil
 }
 
