@@ -27,7 +27,8 @@
 //
 // When a process declares FirstEnabledOnly, only its first enabled protocol
 // or timeout action in declaration order may fire ("only the first enabled
-// action (as per the text of the protocol) is executed", seed 000);
+// action (as per the text of the protocol) is executed", Datta, Hadid and
+// Villain, Euro-Par 2002);
 // environment actions (the application requesting or leaving) stand
 // outside the rule and may fire whenever their guards hold.
 //

@@ -74,7 +74,7 @@ type Spec struct {
 	// text ("2n rounds"), printed beside the measured worst case.
 	StabilizationBound string
 	// RoundsBound, if set, is that bound in rounds for resolved parameters
-	// (4n for seed 001), which 'ringcheck rounds' compares with the rounds
+	// (4n for kl-ddhl), which 'ringcheck rounds' compares with the rounds
 	// it measures.
 	RoundsBound func(p Values) int
 	// Build returns the model for resolved parameters (see Resolve); it

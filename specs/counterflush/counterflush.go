@@ -1,6 +1,6 @@
 // Package counterflush encodes Varghese's counter flushing (G. Varghese,
 // "Self-stabilization by counter flushing", SIAM J. Comput. 30(2), 2000) as
-// seed 001 describes it (Datta, Devismes, Horn, Larmore, AlgoTel 2008, the
+// Datta, Devismes, Horn and Larmore describe it (AlgoTel 2008, the
 // paragraph "Le protocole du jeton privilège"): a single privilege token
 // simulated by messages that carry a counter value.
 //
@@ -38,7 +38,7 @@
 //     token and leaves the legitimate set, so closure could not hold.
 //   - On timeout the root increments C before sending it, as on an accept:
 //     every message the root initiates carries a new counter value, as
-//     seed 000 says of its Controller ("Every time Root initiates a CToken,
+//     Datta, Hadid and Villain (Euro-Par 2002) say of their Controller ("Every time Root initiates a CToken,
 //     it uses a new sequence number", actions A_c1 and A_c3). A timeout that
 //     resends the current C_0 unchanged livelocks: with every channel empty
 //     and C_1 = C_0, process 1 ignores the resent message and the ring is

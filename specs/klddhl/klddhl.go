@@ -1,6 +1,6 @@
 // Package klddhl encodes the full self-stabilizing k-out-of-ℓ exclusion
 // protocol of Datta, Devismes, Horn and Larmore, "K-parmi-L exclusion
-// auto-stabilisante" (AlgoTel 2008, seed 001): the naive token collection of
+// auto-stabilisante" (AlgoTel 2008): the naive token collection of
 // specs/klnaive, the pusher token of specs/klpusher, the priority token, and
 // the self-stabilizing regulator built on Varghese's counter flushing
 // (specs/counterflush).
@@ -148,7 +148,8 @@
 //   - Requesting is optional (model.Optional) and leaving the critical
 //     section finite (model.Finite), except with staycs=1, where leaving is
 //     optional too: processes may stay in their critical section forever,
-//     the assumption under which seed 000 defines (k,ℓ)-liveness.
+//     the assumption under which Datta, Hadid and Villain (Euro-Par 2002)
+//     define (k,ℓ)-liveness.
 //   - No configuration is a valid end state.
 package klddhl
 

@@ -340,8 +340,8 @@ func TestPaperClaimsFromInit(t *testing.T) {
 }
 
 // TestKLLivenessFails pins a finding: with processes allowed to stay in
-// their critical section forever (staycs=1), seed 000's (k,ℓ)-liveness
-// fails for seed 001's protocol. One process stays in its critical section
+// their critical section forever (staycs=1), Datta, Hadid and Villain's (k,ℓ)-liveness
+// fails for the AlgoTel 2008 protocol. One process stays in its critical section
 // with one unit; another, needing two, holds the priority token and the
 // only free token, which the pusher cannot take from it; a third, needing
 // one unit, which is free, waits forever.

@@ -1,6 +1,6 @@
 // Package kldhv encodes Datta, Hadid and Villain, "A Self-stabilizing
-// Token-Based k-out-of-ℓ Exclusion Algorithm" (Euro-Par 2002, LNCS 2400,
-// seed 000): the parametric composition Controller ▷ ℓ-Token-Circulation
+// Token-Based k-out-of-ℓ Exclusion Algorithm" (Euro-Par 2002, LNCS 2400):
+// the parametric composition Controller ▷ ℓ-Token-Circulation
 // (Algorithms 2, 3 and 4) on a unidirectional ring of n processes, process
 // 0 being Root, with one FIFO channel of capacity Cmax from each process
 // to its successor.

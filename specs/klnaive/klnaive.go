@@ -1,6 +1,6 @@
 // Package klnaive encodes the naive token-collection k-out-of-ℓ exclusion
 // protocol of Datta, Devismes, Horn and Larmore, "K-parmi-L exclusion
-// auto-stabilisante" (AlgoTel 2008, seed 001), section 2, "Une solution
+// auto-stabilisante" (AlgoTel 2008), section 2, "Une solution
 // simple non auto-stabilisante", whose Figure 1 shows it deadlocking.
 //
 // L resource tokens (messages of type Token, no fields) circulate on a

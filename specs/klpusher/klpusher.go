@@ -1,6 +1,6 @@
 // Package klpusher encodes the naive token-collection k-out-of-ℓ exclusion
 // protocol of Datta, Devismes, Horn and Larmore, "K-parmi-L exclusion
-// auto-stabilisante" (AlgoTel 2008, seed 001), section 2, extended with the
+// auto-stabilisante" (AlgoTel 2008), section 2, extended with the
 // pusher token ("jeton pousseur") that the paper adds to break the deadlock
 // of its Figure 1, and whose starvation scenario is its Figure 2.
 //

@@ -1,7 +1,7 @@
 // Package lejeune encodes the multi-resource allocation algorithm of
 // Lejeune, Arantes, Sopena and Sens, "Reducing synchronization cost in
-// distributed multi-resource allocation problem" (Inria RR-8689, 2015,
-// seed 004), from its pseudo-code (Annex A, Figures 8–12): one token per
+// distributed multi-resource allocation problem" (Inria RR-8689, 2015),
+// from its pseudo-code (Annex A, Figures 8–12): one token per
 // resource carrying the resource's counter, a prioritized token tree per
 // resource (tokDir), the messages ReqCnt, Counter, ReqRes, ReqLoan and
 // Token, the function A (the average of the non-zero counters of the

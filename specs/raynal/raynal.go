@@ -1,7 +1,7 @@
 // Package raynal encodes Raynal's permission-based k-out-of-M resource
 // allocation algorithm (M. Raynal, "A distributed solution to the k-out
-// of-M resources allocation problem", INRIA RR-1342 / IRISA PI 559, 1990,
-// seed 003), §3, which generalizes Ricart and Agrawala's mutual exclusion,
+// of-M resources allocation problem", INRIA RR-1342 / IRISA PI 559, 1990),
+// §3, which generalizes Ricart and Agrawala's mutual exclusion,
 // and, with parameter asked=1, its reduced-message variant of §5.1.
 //
 // n processes on a complete graph share M identical resources; channels are

@@ -1,6 +1,6 @@
 // Package thiare encodes the several-tokens mutual exclusion algorithm of
 // O. Thiare, "Several-Tokens Distributed Mutual Exclusion Algorithm in a
-// Logical Ring Network" (seed 002), section 4, Rules 1–4, for at most R
+// Logical Ring Network", section 4, Rules 1–4, for at most R
 // requests per process.
 //
 // Every request generates its own token T_i^r = (SeqNum, PID, ResourceID,

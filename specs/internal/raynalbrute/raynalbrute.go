@@ -1,5 +1,5 @@
 // Package raynalbrute is a brute-force oracle for the tests of
-// specs/raynal and specs/raynaland: Raynal's algorithm (seed 003) written
+// specs/raynal and specs/raynaland: Raynal's algorithm (INRIA RR-1342, 1990) written
 // again over a plain Go struct, independently of the model package and of
 // specs/internal/raynalcore, to count the reachable states and
 // transitions (with spectest.CountReachable, a search that shares nothing

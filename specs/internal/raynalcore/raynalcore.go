@@ -1,6 +1,6 @@
 // Package raynalcore is the algorithm of §3 of Raynal's k-out-of-M paper
 // (M. Raynal, "A distributed solution to the k-out of-M resources
-// allocation problem", INRIA RR-1342 / IRISA PI 559, 1990, seed 003), run
+// allocation problem", INRIA RR-1342 / IRISA PI 559, 1990), run
 // over one or several resource types, written once for the two specs that
 // encode it: specs/raynal (§3 with one type, §5.1's variant and a ghost
 // message counter) and specs/raynaland (§6, §3 per type with one timestamp
