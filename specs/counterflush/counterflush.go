@@ -153,8 +153,7 @@ func BuildVars(p specs.Values) (*model.System, Vars, error) {
 	b := model.NewBuilder("counterflush", model.UniRing, n)
 	v.C = b.Var("C", model.IntRange(0, m-1))
 	v.Token = b.Message("Token", model.Var{Name: "c", Domain: model.IntRange(0, m-1)})
-	overflow := model.Drop
-	b.LinkChannels(cmax, overflow, v.Token)
+	b.LinkChannels(cmax, model.Drop, v.Token)
 	v.Out = make([]model.ChanID, n)
 	for i, l := range b.Links() {
 		v.Out[l[0]] = model.ChanID(i)

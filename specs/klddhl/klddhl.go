@@ -257,8 +257,7 @@ func BuildVars(p specs.Values) (*model.System, Vars, error) {
 		model.Var{Name: "pri", Domain: model.IntRange(0, 2)},
 		model.Var{Name: "mark", Domain: model.IntRange(0, 1)},
 	)
-	overflow := model.Drop
-	b.LinkChannels(cmax, overflow, v.Token, v.Pusher, v.Priority, v.Priv)
+	b.LinkChannels(cmax, model.Drop, v.Token, v.Pusher, v.Priority, v.Priv)
 	v.Out = make([]model.ChanID, n)
 	for i, link := range b.Links() {
 		v.Out[link[0]] = model.ChanID(i)

@@ -135,8 +135,7 @@ func BuildVars(p specs.Values) (*model.System, Vars, error) {
 	v.Collect = b.Message("Collect", model.Var{Name: "tc", Domain: model.IntRange(0, v.MaxVc)})
 	v.Allocate = b.Message("Allocate", model.Var{Name: "ta", Domain: model.IntRange(0, v.MaxTa)}, model.Var{Name: "order", Domain: model.IntRange(0, 1)})
 	v.Disable = b.Message("Disable")
-	overflow := model.Drop
-	b.LinkChannels(v.Cmax, overflow, v.CToken, v.EnabledToken, v.Token, v.Collect, v.Allocate, v.Disable)
+	b.LinkChannels(v.Cmax, model.Drop, v.CToken, v.EnabledToken, v.Token, v.Collect, v.Allocate, v.Disable)
 	v.Out = make([]model.ChanID, n)
 	for i, lk := range b.Links() {
 		v.Out[lk[0]] = model.ChanID(i)

@@ -213,8 +213,7 @@ func BuildVars(p specs.Values) (*model.System, Vars, error) {
 	}
 	b := model.NewBuilder("kl-naive", model.UniRing, n)
 	v = Declare(b, k)
-	overflow := model.Block
-	b.LinkChannels(cmax, overflow)
+	b.LinkChannels(cmax, model.Block)
 	v.AddRequest(b, k)
 	v.AddTokenHandling(b)
 	v.AddLeave(b)

@@ -128,8 +128,7 @@ func BuildVars(p specs.Values) (*model.System, Vars, error) {
 	b := model.NewBuilder("kl-pusher", model.UniRing, n)
 	v.Vars = klnaive.Declare(b, k)
 	v.Pusher = b.Message("Pusher")
-	overflow := model.Block
-	b.LinkChannels(cmax, overflow, v.Token, v.Pusher)
+	b.LinkChannels(cmax, model.Block, v.Token, v.Pusher)
 	need, cnt, token, pusher := v.Need, v.Cnt, v.Token, v.Pusher
 
 	// The naive protocol's actions, in its order, with push before leave.

@@ -188,8 +188,7 @@ func BuildVars(p specs.Values) (*model.System, *Vars, error) {
 	v.TokQ = b.Message("Token.wQueue", more, site, id, mark)
 	v.TokL = b.Message("Token.wLoan", more, site, id, mark, miss)
 	v.Types = []model.MsgType{v.ReqCnt, v.ReqRes, v.ReqLoan, v.Counter, v.Token, v.TokQ, v.TokL}
-	overflow := model.Error
-	b.LinkChannels(cmax, overflow, v.Types...)
+	b.LinkChannels(cmax, model.Error, v.Types...)
 
 	addActions(b, v)
 

@@ -305,8 +305,7 @@ func BuildVars(p specs.Values) (*model.System, Vars, error) {
 		model.Var{Name: "res", Domain: model.IntRange(0, nres-1)},
 		model.Var{Name: "resend", Domain: model.IntRange(0, resend)},
 	)
-	overflow := model.Block
-	b.LinkChannels(cmax, overflow, v.Token)
+	b.LinkChannels(cmax, model.Block, v.Token)
 
 	hv, used, state, seq, queue, token := v.H, v.Used, v.State, v.Seq, v.Queue, v.Token
 	vv := v
