@@ -151,26 +151,40 @@ func TestDOTEscaping(t *testing.T) {
 }
 
 func TestDOTRendersWithGraphviz(t *testing.T) {
-	dot, err := exec.LookPath("dot")
-	if err != nil {
-		t.Skip("dot (Graphviz) is not on PATH: skipping the rendering test")
-	}
+	dot := graphviz(t)
 	for _, tr := range []*Trace{klTrace(t), lassoTrace(), oddTrace(), bigTrace()} {
 		var buf bytes.Buffer
 		if err := WriteTraceDOT(&buf, tr); err != nil {
 			t.Fatal(err)
 		}
-		cmd := exec.Command(dot, "-Tsvg")
-		cmd.Stdin = &buf
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		out, err := cmd.Output()
-		if err != nil || stderr.Len() > 0 {
-			t.Errorf("dot -Tsvg on %s: %v\n%s", tr.Spec, err, stderr.String())
-		}
-		if !bytes.Contains(out, []byte("<svg")) {
-			t.Errorf("dot -Tsvg on %s wrote no SVG", tr.Spec)
-		}
+		renderSVG(t, dot, tr.Spec, &buf)
+	}
+}
+
+// graphviz returns the path of Graphviz's dot, or skips the test.
+func graphviz(t *testing.T) string {
+	t.Helper()
+	dot, err := exec.LookPath("dot")
+	if err != nil {
+		t.Skip("dot (Graphviz) is not on PATH: skipping the rendering test")
+	}
+	return dot
+}
+
+// renderSVG runs dot -Tsvg on a DOT graph and fails t unless it renders
+// an SVG with nothing on stderr.
+func renderSVG(t *testing.T, dot, what string, graph *bytes.Buffer) {
+	t.Helper()
+	cmd := exec.Command(dot, "-Tsvg")
+	cmd.Stdin = graph
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil || stderr.Len() > 0 {
+		t.Errorf("dot -Tsvg on %s: %v\n%s", what, err, stderr.String())
+	}
+	if !bytes.Contains(out, []byte("<svg")) {
+		t.Errorf("dot -Tsvg on %s wrote no SVG", what)
 	}
 }
 

@@ -3,7 +3,6 @@ package reports
 import (
 	"bytes"
 	"context"
-	"os/exec"
 	"regexp"
 	"slices"
 	"strconv"
@@ -156,24 +155,14 @@ func TestStateGraphRefusesALargeGraph(t *testing.T) {
 }
 
 func TestStateGraphRendersWithGraphviz(t *testing.T) {
-	dot, err := exec.LookPath("dot")
-	if err != nil {
-		t.Skip("dot (Graphviz) is not on PATH: skipping the rendering test")
-	}
+	dot := graphviz(t)
 	sp, opts := dijkstraSpace(t, 4, 2, model.Central)
 	opts.Title = `a "quoted" \ title`
 	var buf bytes.Buffer
 	if err := WriteStateGraphDOT(&buf, sp, opts); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(dot, "-Tsvg")
-	cmd.Stdin = &buf
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil || stderr.Len() > 0 || !bytes.Contains(out, []byte("<svg")) {
-		t.Fatalf("dot -Tsvg: %v\n%s", err, stderr.String())
-	}
+	renderSVG(t, dot, "the state graph", &buf)
 }
 
 // BenchmarkWriteStateGraphDOT draws the 729 configurations of Dijkstra's

@@ -399,6 +399,12 @@ func completeParams(cmd *cobra.Command, args []string, toComplete string) ([]cob
 		}
 		return out, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveKeepOrder
 	}
+	return paramNames(spec, given, toComplete), cobra.ShellCompDirectiveNoSpace | cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveKeepOrder
+}
+
+// paramNames offers "name=" for each parameter of spec that starts with
+// toComplete and is not among those given.
+func paramNames(spec *specs.Spec, given map[string]int, toComplete string) []cobra.Completion {
 	var out []cobra.Completion
 	for _, p := range spec.Params {
 		if _, set := given[p.Name]; set || !strings.HasPrefix(p.Name, toComplete) {
@@ -406,7 +412,7 @@ func completeParams(cmd *cobra.Command, args []string, toComplete string) ([]cob
 		}
 		out = append(out, cobra.CompletionWithDesc(p.Name+"=", paramDesc(p)))
 	}
-	return out, cobra.ShellCompDirectiveNoSpace | cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveKeepOrder
+	return out
 }
 
 // completeSweep completes --sweep for the spec given as the first
@@ -426,14 +432,7 @@ func completeSweep(cmd *cobra.Command, args []string, toComplete string) ([]cobr
 		c := fmt.Sprintf("%s=%d..%d", name, p.Min, p.Max)
 		return withPrefix([]cobra.Completion{cobra.CompletionWithDesc(c, p.Doc)}, toComplete), cobra.ShellCompDirectiveNoSpace | cobra.ShellCompDirectiveNoFileComp
 	}
-	var out []cobra.Completion
-	for _, p := range spec.Params {
-		if _, set := given[p.Name]; set || !strings.HasPrefix(p.Name, toComplete) {
-			continue
-		}
-		out = append(out, cobra.CompletionWithDesc(p.Name+"=", paramDesc(p)))
-	}
-	return out, cobra.ShellCompDirectiveNoSpace | cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveKeepOrder
+	return paramNames(spec, given, toComplete), cobra.ShellCompDirectiveNoSpace | cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveKeepOrder
 }
 
 // completeProperties completes --check, a comma-separated list of
