@@ -326,10 +326,14 @@ func (c *checker) typ(t *syntax.Type) *ir.Type {
 		c.errorf(t.Name.Pos, "unknown type %s (bool, an enumeration or lo..hi)", t.Name.Name)
 		return ir.BoolType()
 	}
+	before := len(c.errs)
 	lo := c.constInt(t.Lo, "a range bound")
 	hi := c.constInt(t.Hi, "a range bound")
 	if lo > hi {
-		c.errorf(t.Pos, "empty range %d..%d", lo, hi)
+		// A bound already reported is not an empty range besides.
+		if len(c.errs) == before {
+			c.errorf(t.Pos, "empty range %d..%d", lo, hi)
+		}
 		hi = lo
 	}
 	return &ir.Type{Kind: ir.Int, Lo: lo, Hi: hi}
@@ -734,6 +738,10 @@ func assignable(t, v *ir.Type) bool {
 }
 
 func (c *checker) expr(e syntax.Expr, sc *scope) ir.Expr {
+	if c.spec.N == 0 && needsProcesses(e) {
+		c.errorf(e.ExprPos(), "a parameter, constant or bound cannot depend on the processes, which the topology declares")
+		return &ir.Const{T: ir.IntType()}
+	}
 	switch e := e.(type) {
 	case *syntax.IntLit:
 		return &ir.Const{Value: e.Value, T: ir.IntType()}
@@ -795,6 +803,23 @@ func (c *checker) expr(e syntax.Expr, sc *scope) ir.Expr {
 	}
 	c.errorf(e.ExprPos(), "unexpected expression")
 	return &ir.Const{T: ir.IntType()}
+}
+
+// needsProcesses reports whether e, at its top, is about processes: a
+// quantifier, a variable, a neighbour, a channel.
+func needsProcesses(e syntax.Expr) bool {
+	switch e := e.(type) {
+	case *syntax.QuantExpr, *syntax.IndexExpr, *syntax.SelectorExpr:
+		return true
+	case *syntax.Ident:
+		return e.Name == "self" || e.Name == "pred" || e.Name == "succ"
+	case *syntax.CallExpr:
+		switch e.Fun.Name {
+		case "pred", "succ", "len", "msgs", "head":
+			return true
+		}
+	}
+	return false
 }
 
 func b2i(b bool) int {

@@ -29,7 +29,16 @@ type post struct {
 	letters []model.Msg // per message type; valid for types without fields
 }
 
+// MaxRepeat is the most times a repeat runs its effects in one step.
+const MaxRepeat = 1024
+
+// maxNodes bounds the closures an instance compiles to: quantifiers are
+// unrolled, so nested ones grow as a power of the number of processes.
+const maxNodes = 1 << 20
+
 type compiler struct {
+	// nodes counts the closures compiled so far.
+	nodes int
 	spec  *ir.Spec
 	n     int
 	b     *model.Builder
@@ -89,6 +98,9 @@ func (c *compiler) build() (*model.System, error) {
 		}
 		s.CopyFrom(st)
 	})
+	if c.nodes > maxNodes {
+		return nil, fmt.Errorf("spec %s: its expressions, with every quantifier unrolled over the %d processes, are more than %d nodes", spec.Name, spec.N, maxNodes)
+	}
 	sys, err := c.b.Build()
 	if initErr != nil {
 		return nil, fmt.Errorf("spec %s: the initial configuration: %w", spec.Name, initErr)
@@ -205,6 +217,9 @@ func (cx *actionCtx) proc(e ir.Expr, b bindings) actionFn {
 }
 
 func (cx *actionCtx) expr(e ir.Expr, b bindings) actionFn {
+	if cx.nodes++; cx.nodes > maxNodes {
+		return func(*model.Ctx, int) int { return 0 }
+	}
 	switch e := e.(type) {
 	case *ir.Const:
 		v := e.Value
@@ -525,8 +540,14 @@ func (cx *actionCtx) stmt(s ir.Stmt, b bindings) effect {
 		}
 	case *ir.Repeat:
 		count, body := cx.expr(s.Count, b), cx.stmts(s.Body, b)
+		name := cx.action.Name
 		return func(c *model.Ctx, k int) {
-			for range count(c, k) {
+			n := count(c, k)
+			if n > MaxRepeat {
+				c.Fail(fmt.Errorf("action %s: repeat %d times, more than %d", name, n, MaxRepeat))
+				return
+			}
+			for range n {
 				body(c, k)
 			}
 		}

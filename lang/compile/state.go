@@ -26,6 +26,9 @@ func (c *compiler) processPredicate(pp *ir.ProcessPredicate) model.ProcessPredic
 // state compiles an expression over a configuration; self is the acting
 // process when there is one (-1: none).
 func (c *compiler) state(e ir.Expr, b bindings, self int) stateFn {
+	if c.nodes++; c.nodes > maxNodes {
+		return func(*model.State) int { return 0 }
+	}
 	n := c.n
 	switch e := e.(type) {
 	case *ir.Const:
@@ -300,6 +303,9 @@ func (c *compiler) runInit(ss []ir.Stmt, env *stateEnv, next *model.State) error
 			count, err := ir.Eval(st.Count, env)
 			if err != nil {
 				return err
+			}
+			if count > MaxRepeat {
+				return fmt.Errorf("init repeats %d times, more than %d", count, MaxRepeat)
 			}
 			for range count {
 				if err := c.runInit(st.Body, env, next); err != nil {

@@ -1,0 +1,45 @@
+package syntax
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// FuzzParse feeds the parser arbitrary sources: it must never panic, and
+// any error must be an *Error at a position inside the source.
+func FuzzParse(f *testing.F) {
+	seeds, _ := filepath.Glob("../../specs/ring/*.ring")
+	more, _ := filepath.Glob("../testdata/errors/*.ring")
+	for _, path := range append(seeds, more...) {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(src)
+	}
+	f.Add([]byte("spec s\ntopology ring(3)\nvar x: 0..2\nprocess all { action a: x == x[pred] -> x := (x + 1) mod 3 }\n"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		file, err := Parse("fuzz.ring", src)
+		if err == nil {
+			if file == nil {
+				t.Fatal("no file and no error")
+			}
+			return
+		}
+		var perr *Error
+		if !errors.As(err, &perr) {
+			t.Fatalf("%v is not an *Error", err)
+		}
+		lines := 1
+		for _, b := range src {
+			if b == '\n' {
+				lines++
+			}
+		}
+		if perr.Pos.IsValid() && perr.Pos.Line > lines {
+			t.Fatalf("error at line %d of a %d-line source: %v", perr.Pos.Line, lines, err)
+		}
+	})
+}

@@ -1,0 +1,6 @@
+spec broken
+topology ring(3)
+var x: 0..2 = 3
+process all {
+  action A: x == 0 -> x := 5
+}

@@ -1,0 +1,1 @@
+spec broken "a summary that never ends
