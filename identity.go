@@ -10,12 +10,14 @@ import (
 	"github.com/ringcheck/ringcheck/specs"
 )
 
-// identity is what makes two checks the same check: the spec, its resolved
+// identity is what makes two checks the same check: the spec (and, for a
+// spec read from a .ring file, the file's content hash), its resolved
 // parameters and every choice that can change a verdict or a figure. The
 // number of workers and the progress callback are not part of it: the
 // engines' results do not depend on them.
 type identity struct {
 	Spec       string
+	SpecFile   string
 	Values     map[string]int
 	Properties []invariants.Property
 	From       invariants.From
@@ -38,7 +40,7 @@ type identity struct {
 // beyond the request's other fields.
 func (r *Request) key(values specs.Values, opts invariants.Options) (string, error) {
 	id := identity{
-		Spec: r.Spec.Name, Values: values, Properties: opts.Properties, From: opts.From,
+		Spec: r.Spec.Name, SpecFile: r.Spec.FileHash, Values: values, Properties: opts.Properties, From: opts.From,
 		Samples: opts.Samples, Seed: opts.Seed, Daemon: r.Daemon.String(),
 		Fairness: opts.Fairness, LeadsTo: opts.LeadsTo,
 		MaxDepth: r.MaxDepth, MaxStates: r.MaxStates, TimeLimit: r.TimeLimit,

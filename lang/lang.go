@@ -84,6 +84,8 @@ func (f *File) Spec() (*specs.Spec, error) {
 		Name:          inst.Name,
 		Summary:       inst.Summary,
 		Source:        inst.Source,
+		File:          f.Path,
+		FileHash:      f.Hash,
 		Communication: "state-reading",
 		DefaultChecks: inst.Checks,
 		Build:         func(p specs.Values) (*model.System, error) { return f.Build(p) },

@@ -41,9 +41,12 @@ type Trace struct {
 	// Request, in a trace file written by 'check --trace', is the key of
 	// the check request that found it (16 hex digits): the same key means
 	// the same spec, parameters and choices.
-	Request string       `json:"request,omitempty"`
-	States  []TraceState `json:"states"`
-	Steps   []TraceStep  `json:"steps"`
+	Request string `json:"request,omitempty"`
+	// SpecFile, for a spec read from a .ring file, is that file's path and
+	// the SHA-256 of its content: what the trace is a trace of.
+	SpecFile *SpecFile    `json:"spec_file,omitempty"`
+	States   []TraceState `json:"states"`
+	Steps    []TraceStep  `json:"steps"`
 }
 
 // TraceState is one configuration of a trace.
@@ -151,6 +154,12 @@ func (fs *Fields) UnmarshalJSON(data []byte) error {
 	}
 	_, err = dec.Token()
 	return err
+}
+
+// SpecFile names the .ring file a trace's spec was read from.
+type SpecFile struct {
+	Path   string `json:"path"`
+	SHA256 string `json:"sha256"`
 }
 
 // NewTrace converts a counterexample of sys into a trace.

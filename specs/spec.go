@@ -77,6 +77,10 @@ type Spec struct {
 	// (4n for kl-ddhl), which 'ringcheck rounds' compares with the rounds
 	// it measures.
 	RoundsBound func(p Values) int
+	// File and FileHash are the path and the SHA-256 (in hex) of the
+	// content of the .ring file the spec was read from; both are empty for
+	// a spec built into ringcheck.
+	File, FileHash string
 	// Build returns the model for resolved parameters (see Resolve); it
 	// reports parameter combinations that make no sense as errors. The
 	// model is under the central daemon and with the channels' own

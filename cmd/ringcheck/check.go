@@ -299,7 +299,7 @@ func runCheck(cmd *cobra.Command, specName string, f *checkFlags) error {
 	if f.tracePath != "" {
 		// The verdict stands whatever happens to the file: a failure to
 		// write it is reported, and the exit status is still the verdict's.
-		if err := writeTraceFile(f.tracePath, f.traceFormat, result, res.Key, stderr); err != nil {
+		if err := writeTraceFile(f.tracePath, f.traceFormat, result, plan.Spec, res.Key, stderr); err != nil {
 			fmt.Fprintf(stderr, "ringcheck: %v\n", err)
 		}
 	}
@@ -443,15 +443,17 @@ var traceWriters = map[string]func(io.Writer, *reports.Trace) error{
 const traceFormatList = "json, text, dot, svg, mermaid"
 
 // writeTraceFile writes the first counterexample of the result, in the
-// order of --check, with key, the request's identity. It records the file
-// in the property's result, for the text summary.
-func writeTraceFile(path, format string, result *reports.CheckResult, key string, stderr io.Writer) error {
+// order of --check, with key, the request's identity, and the .ring file
+// of spec if it has one. It records the file in the property's result, for
+// the text summary.
+func writeTraceFile(path, format string, result *reports.CheckResult, spec *specs.Spec, key string, stderr io.Writer) error {
 	for i, p := range result.Properties {
 		if p.Trace == nil {
 			continue
 		}
 		keyed := *p.Trace
 		keyed.Request = key
+		stampSpecFile(&keyed, spec)
 		p.Trace = &keyed
 		file, err := os.Create(path)
 		if err != nil {
@@ -494,6 +496,13 @@ func writeGraphFile(ctx context.Context, path string, res *ringcheck.Result) err
 		err = cerr
 	}
 	return err
+}
+
+// stampSpecFile records in t the .ring file spec was read from, if any.
+func stampSpecFile(t *reports.Trace, spec *specs.Spec) {
+	if spec.File != "" {
+		t.SpecFile = &reports.SpecFile{Path: spec.File, SHA256: spec.FileHash}
+	}
 }
 
 // checkTracePath rejects, before the search, a --trace file that could not

@@ -192,6 +192,7 @@ func runRounds(cmd *cobra.Command, specName string, f *roundsFlags) error {
 		trace = reports.NewTrace(sys, plan.values, "stabilization", &invariants.Counterexample{
 			Kind: invariants.Path, States: w.States, Steps: w.Steps,
 		})
+		stampSpecFile(trace, plan.spec)
 		trace.Start, trace.RoundEnds = "random", w.RoundEnds
 	}
 	stdout := cmd.OutOrStdout()

@@ -179,6 +179,7 @@ func runSimulate(cmd *cobra.Command, specName string, f *simFlags) error {
 		trace = reports.NewTrace(sys, plan.values, simProperty(v), &invariants.Counterexample{
 			Kind: invariants.Path, States: v.States, Steps: v.Steps,
 		})
+		stampSpecFile(trace, plan.spec)
 		if v.AfterFault {
 			trace.Start = "fault"
 		}

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 
 	"github.com/ringcheck/ringcheck/lang"
+	"github.com/ringcheck/ringcheck/lang/syntax"
 	"github.com/ringcheck/ringcheck/specs"
 	"github.com/ringcheck/ringcheck/specs/catalog"
 )
@@ -19,8 +20,11 @@ func findSpec(arg, dir string) (*specs.Spec, error) {
 			path = filepath.Join(dir, path)
 		}
 		spec, _, err := lang.Load(path)
-		if err != nil {
+		if _, inFile := syntax.AsError(err); inFile {
 			return nil, sourceError(err)
+		}
+		if err != nil {
+			return nil, usageError("%v", err)
 		}
 		return spec, nil
 	}

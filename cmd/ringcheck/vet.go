@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ringcheck/ringcheck/lang"
+	"github.com/ringcheck/ringcheck/lang/syntax"
 )
 
 func newVetCmd() *cobra.Command {
@@ -36,6 +37,9 @@ cannot be read.`,
 			var errs []error
 			for _, path := range args {
 				if err := lang.Vet(path); err != nil {
+					if _, inFile := syntax.AsError(err); !inFile {
+						err = fmt.Errorf("ringcheck: %w", err)
+					}
 					errs = append(errs, err)
 					continue
 				}
