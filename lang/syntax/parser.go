@@ -148,7 +148,7 @@ func (p *parser) decl() Decl {
 	switch kw := p.s.lit; kw {
 	case "spec":
 		p.s.next()
-		return &SpecDecl{Pos: pos, Name: p.ident("after spec"), Summary: p.optString()}
+		return &SpecDecl{Pos: pos, Name: p.specName(), Summary: p.optString()}
 	case "source":
 		p.s.next()
 		if p.s.tok != StringTok {
@@ -281,6 +281,23 @@ func (p *parser) decl() Decl {
 	}
 	p.failf(pos, "unknown declaration %q (spec, source, param, const, topology, type, var, message, channels, process, def, invariant, legitimate, valid_end, predicate, claim, check)", p.s.lit)
 	return nil
+}
+
+// specName parses a spec's name: names joined by '-' with no space
+// around it, as kl-naive.
+func (p *parser) specName() *Ident {
+	id := p.ident("after spec")
+	end := id.Pos.Col + len(id.Name)
+	for p.s.tok == Minus && p.s.pos.Line == id.Pos.Line && p.s.pos.Col == end {
+		p.s.next()
+		if p.s.tok != IdentTok || p.s.pos.Col != end+1 {
+			p.failf(p.s.pos, "a spec's name is names joined by '-' with no space around it, as kl-naive")
+		}
+		id.Name += "-" + p.s.lit
+		end = p.s.pos.Col + len(p.s.lit)
+		p.s.next()
+	}
+	return id
 }
 
 // word parses any identifier, reserved or not, as an IdentTok.
