@@ -35,7 +35,7 @@ func compileTraceSchema(t *testing.T) *jsonschema.Schema {
 func TestTraceSchema(t *testing.T) {
 	sch := compileTraceSchema(t)
 	var files []string
-	for _, pattern := range []string{"testdata/*.json*", "../cmd/ringcheck/testdata/*.json"} {
+	for _, pattern := range []string{"testdata/*.json*", "../cmd/ringcheck/cli/testdata/*.json"} {
 		m, err := filepath.Glob(pattern)
 		if err != nil {
 			t.Fatal(err)

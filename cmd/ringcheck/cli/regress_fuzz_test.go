@@ -1,6 +1,7 @@
-package main
+package cli
 
 import (
+	"context"
 	"strings"
 	"testing"
 )
@@ -15,7 +16,7 @@ func FuzzParseManifest(f *testing.F) {
 	f.Add([]byte("cases:\n  - spec: dijkstra\n    expect:\n      deadlok: holds\n"))
 	f.Add([]byte("\tnot: [yaml"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		cases, err := parseManifest("m.yaml", data)
+		cases, err := parseManifest(context.Background(), "m.yaml", data)
 		if err != nil {
 			msg := err.Error()
 			if strings.Contains(msg, "\n") || !strings.HasPrefix(msg, "m.yaml") {

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"encoding/json"
@@ -143,7 +143,7 @@ func runSimulate(cmd *cobra.Command, specName string, f *simFlags) error {
 			return usageError("--trace: %v", err)
 		}
 	}
-	plan, err := buildSystem(specName, f.params, f.daemon, "")
+	plan, err := buildSystem(cmd.Context(), specName, f.params, f.daemon, "")
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"fmt"
@@ -12,7 +12,6 @@ import (
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/runs"
 	"github.com/ringcheck/ringcheck/specs"
-	"github.com/ringcheck/ringcheck/specs/catalog"
 )
 
 // newCompletionCmd returns the completion command, which prints a shell's
@@ -317,8 +316,8 @@ func completeNothing(*cobra.Command, []string, string) ([]cobra.Completion, cobr
 
 // completeSpecs offers the names of the specs, described by their
 // summaries, in the order 'list' shows them.
-func completeSpecs(_ *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
-	reg, err := catalog.Registry()
+func completeSpecs(cmd *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	reg, err := registryOf(cmd.Context())
 	if err != nil {
 		return nil, cobra.ShellCompDirectiveError
 	}
@@ -338,7 +337,7 @@ func commandSpec(cmd *cobra.Command, args []string) (*specs.Spec, map[string]int
 	if len(args) == 0 {
 		return nil, nil
 	}
-	reg, err := catalog.Registry()
+	reg, err := registryOf(cmd.Context())
 	if err != nil {
 		return nil, nil
 	}

@@ -1,6 +1,7 @@
-package main
+package cli
 
 import (
+	"context"
 	"os"
 	"testing"
 )
@@ -9,12 +10,12 @@ import (
 // specs/regress.yaml, parses and that every case plans (nothing runs:
 // .ci/run runs it).
 func TestProjectManifestValid(t *testing.T) {
-	const path = "../../specs/regress.yaml"
+	const path = "../../../specs/regress.yaml"
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cases, err := parseManifest(path, data)
+	cases, err := parseManifest(context.Background(), path, data)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"cmp"
@@ -178,8 +178,8 @@ func requestError(err error) error {
 
 // planCheck maps the flags (and extra, the parameter a sweep sets) onto a
 // request and validates it; nothing runs.
-func planCheck(specName string, f *checkFlags, extra map[string]int) (*ringcheck.Request, error) {
-	req, err := f.request(specName, extra)
+func planCheck(ctx context.Context, specName string, f *checkFlags, extra map[string]int) (*ringcheck.Request, error) {
+	req, err := f.request(ctx, specName, extra)
 	if err != nil {
 		return nil, err
 	}
@@ -202,8 +202,8 @@ func planCheck(specName string, f *checkFlags, extra map[string]int) (*ringcheck
 
 // request parses the flags into a request, leaving the rules on what may
 // be combined to the request's Validate.
-func (f *checkFlags) request(specName string, extra map[string]int) (*ringcheck.Request, error) {
-	spec, params, err := lookupSpec(specName, f.params, extra)
+func (f *checkFlags) request(ctx context.Context, specName string, extra map[string]int) (*ringcheck.Request, error) {
+	spec, params, err := lookupSpec(ctx, specName, f.params, extra)
 	if err != nil {
 		return nil, err
 	}
@@ -254,8 +254,8 @@ func (f *checkFlags) request(specName string, extra map[string]int) (*ringcheck.
 
 // lookupSpec finds the named spec and parses its -p assignments (and
 // extra, set by a sweep).
-func lookupSpec(name string, assignments []string, extra map[string]int) (*specs.Spec, map[string]int, error) {
-	spec, err := findSpec(name, "")
+func lookupSpec(ctx context.Context, name string, assignments []string, extra map[string]int) (*specs.Spec, map[string]int, error) {
+	spec, err := findSpec(ctx, name, "")
 	if err != nil {
 		return nil, nil, err
 	}
@@ -286,7 +286,7 @@ func runCheck(cmd *cobra.Command, specName string, f *checkFlags) error {
 		}
 		return runSweep(cmd, specName, f)
 	}
-	plan, err := planCheck(specName, f, nil)
+	plan, err := planCheck(cmd.Context(), specName, f, nil)
 	if err != nil {
 		return err
 	}
@@ -373,7 +373,7 @@ func runSweep(cmd *cobra.Command, specName string, f *checkFlags) error {
 	}
 	var plans []*ringcheck.Request
 	for v := lo; v <= hi; v++ {
-		plan, err := planCheck(specName, f, map[string]int{name: v})
+		plan, err := planCheck(cmd.Context(), specName, f, map[string]int{name: v})
 		if err != nil {
 			return err
 		}
@@ -545,8 +545,8 @@ type builtSystem struct {
 
 // buildSystem builds the named spec with the -p assignments, under the
 // named daemon and, if overflow is not empty, that overflow policy.
-func buildSystem(specName string, assignments []string, daemon, overflow string) (*builtSystem, error) {
-	spec, params, err := lookupSpec(specName, assignments, nil)
+func buildSystem(ctx context.Context, specName string, assignments []string, daemon, overflow string) (*builtSystem, error) {
+	spec, params, err := lookupSpec(ctx, specName, assignments, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"encoding/json"
@@ -150,7 +150,7 @@ func runRounds(cmd *cobra.Command, specName string, f *roundsFlags) error {
 			return usageError("--trace: %v", err)
 		}
 	}
-	plan, err := buildSystem(specName, f.params, model.Central.String(), f.overflow)
+	plan, err := buildSystem(cmd.Context(), specName, f.params, model.Central.String(), f.overflow)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
-package main
+package cli
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -10,7 +11,6 @@ import (
 	"github.com/ringcheck/ringcheck/lang"
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/specs"
-	"github.com/ringcheck/ringcheck/specs/catalog"
 )
 
 type listedParam struct {
@@ -86,7 +86,7 @@ and the claims of its paper with what ringcheck finds.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			all, err := listedSpecs(args)
+			all, err := listedSpecs(cmd.Context(), args)
 			if err != nil {
 				return err
 			}
@@ -160,10 +160,11 @@ and the claims of its paper with what ringcheck finds.`,
 	return cmd
 }
 
-// listedSpecs loads the .ring files given, or returns every built-in spec.
-func listedSpecs(paths []string) ([]*specs.Spec, error) {
+// listedSpecs loads the .ring files given, or returns every spec of the
+// registry ctx carries.
+func listedSpecs(ctx context.Context, paths []string) ([]*specs.Spec, error) {
 	if len(paths) == 0 {
-		reg, err := catalog.Registry()
+		reg, err := registryOf(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -171,7 +172,7 @@ func listedSpecs(paths []string) ([]*specs.Spec, error) {
 	}
 	var out []*specs.Spec
 	for _, p := range paths {
-		s, err := findSpec(p, "")
+		s, err := findSpec(ctx, p, "")
 		if err != nil {
 			return nil, err
 		}

@@ -1,6 +1,7 @@
-package main
+package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -25,7 +26,6 @@ import (
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/reports"
 	"github.com/ringcheck/ringcheck/specs"
-	"github.com/ringcheck/ringcheck/specs/catalog"
 )
 
 func newRegressCmd() *cobra.Command {
@@ -120,7 +120,7 @@ func runRegress(cmd *cobra.Command, path, junitPath string, workers int) error {
 	if err != nil {
 		return usageError("%v", err)
 	}
-	cases, err := parseManifest(path, data)
+	cases, err := parseManifest(cmd.Context(), path, data)
 	if err != nil {
 		return &exitError{code: exitUsage, err: err}
 	}
@@ -269,7 +269,7 @@ func mappingPairs(n ast.Node) ([]*ast.MappingValueNode, bool) {
 // parseManifest reads a regression manifest strictly: every field known,
 // every spec, parameter, property and verdict valid. The first error
 // names the manifest's line and the field.
-func parseManifest(file string, data []byte) ([]*regressCase, error) {
+func parseManifest(ctx context.Context, file string, data []byte) ([]*regressCase, error) {
 	f, err := parser.ParseBytes(data, 0)
 	if err != nil {
 		var ye yaml.Error
@@ -314,7 +314,7 @@ func parseManifest(file string, data []byte) ([]*regressCase, error) {
 	if !ok || len(seq.Values) == 0 {
 		return nil, manifestError(file, nodeLine(casesNode), "cases", "must be a non-empty list of cases")
 	}
-	reg, err := catalog.Registry()
+	reg, err := registryOf(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -438,7 +438,7 @@ func parseCase(file, at string, n ast.Node, reg *specs.Registry) (*regressCase, 
 	if mc.Spec == "" {
 		return nil, errAt("spec", "missing")
 	}
-	spec, err := findSpec(mc.Spec, filepath.Dir(file))
+	spec, err := findSpecIn(reg, mc.Spec, filepath.Dir(file))
 	if err != nil {
 		var ee *exitError
 		if errors.As(err, &ee) && ee.plain {

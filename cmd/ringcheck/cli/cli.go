@@ -1,0 +1,102 @@
+// Package cli is ringcheck's command line: the commands, their flags and
+// help, what they print and their exit statuses. Main runs it as a
+// program; a Go module that defines its own specs with model.Builder runs
+// the whole command line over them with cli.Main(mySpec()).
+//
+// Exit status: 0 every checked property holds and the search was complete;
+// 1 a property is violated; 2 bad usage, unknown spec or bad parameter;
+// 3 a bound was reached with no violation found.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+
+	"github.com/ringcheck/ringcheck/specs"
+)
+
+// Exit statuses of the CLI contract.
+const (
+	exitOK       = 0
+	exitViolated = 1
+	exitUsage    = 2
+	exitUnknown  = 3
+)
+
+// exitError carries an exit status out of a command's RunE. A nil err
+// means the command already reported everything on stdout.
+type exitError struct {
+	code int
+	err  error
+	// plain: print err as it is, without the "ringcheck: " prefix (the
+	// file:line:col: message lines of a source file's problems).
+	plain bool
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit status %d", e.code)
+	}
+	return e.err.Error()
+}
+
+func (e *exitError) Unwrap() error { return e.err }
+
+func usageError(format string, args ...any) error {
+	return &exitError{code: exitUsage, err: fmt.Errorf(format, args...)}
+}
+
+// Main runs the command line of os.Args over the built-in specs and
+// extra, and exits with its status. An extra spec whose name is a
+// built-in spec's is refused.
+func Main(extra ...*specs.Spec) {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	// The first Ctrl-C stops the search, which still reports what it found;
+	// a second one, with the default handler restored, kills the process.
+	go func() {
+		<-ctx.Done()
+		stop()
+	}()
+	code := Run(ctx, os.Args[1:], os.Stdout, os.Stderr, extra...)
+	stop()
+	os.Exit(code)
+}
+
+// Run executes the command line args over the built-in specs and extra,
+// writing to stdout and stderr, and returns the exit status.
+func Run(ctx context.Context, args []string, stdout, stderr io.Writer, extra ...*specs.Spec) int {
+	reg, err := registry(extra)
+	if err != nil {
+		fmt.Fprintf(stderr, "ringcheck: %v\n", err)
+		return exitUsage
+	}
+	return run(withRegistry(ctx, reg), args, stdout, stderr)
+}
+
+// run executes the command line args and returns the exit status. Every
+// error becomes one line on stderr.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	root := newRootCmd(stdout, stderr)
+	root.SetArgs(args)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return exitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		switch {
+		case ee.err != nil && ee.plain:
+			fmt.Fprintf(stderr, "%v\n", ee.err)
+		case ee.err != nil:
+			fmt.Fprintf(stderr, "ringcheck: %v\n", ee.err)
+		}
+		return ee.code
+	}
+	// Cobra's own errors: unknown command or flag, wrong number of args.
+	fmt.Fprintf(stderr, "ringcheck: %v\n", err)
+	return exitUsage
+}

@@ -1,0 +1,19 @@
+module example.com/custom
+
+go 1.26.8
+
+require github.com/ringcheck/ringcheck v0.0.0
+
+require (
+	github.com/dominikbraun/graph v0.23.0 // indirect
+	github.com/goccy/go-yaml v1.19.2 // indirect
+	github.com/inconshreveable/mousetrap v1.1.0 // indirect
+	github.com/jstemmer/go-junit-report/v2 v2.1.0 // indirect
+	github.com/mitchellh/hashstructure/v2 v2.0.2 // indirect
+	github.com/spf13/cobra v1.10.2 // indirect
+	github.com/spf13/pflag v1.0.9 // indirect
+	golang.org/x/sys v0.49.0 // indirect
+	golang.org/x/term v0.47.0 // indirect
+)
+
+replace github.com/ringcheck/ringcheck => ../..
