@@ -63,7 +63,7 @@ func (e *bfs) newWorker() *worker {
 	sys := e.sys
 	w := &worker{ex: sys.NewExpander(), cur: sys.NewState(), packed: make([]uint64, sys.Words())}
 	w.yieldFn = func(st *model.Step, next *model.State) bool {
-		if st.Overflow && !w.hasOverflow {
+		if st.Faulty() && !w.hasOverflow {
 			w.overflow, w.hasOverflow = st.Clone(), true
 		}
 		sys.Pack(next, w.packed)

@@ -22,7 +22,8 @@ type Visit struct {
 	// Successors is the number of steps enabled in the state, or -1 if the
 	// search stopped before expanding it.
 	Successors int
-	// Overflow is a step from the state that violated a channel bound, or nil.
+	// Overflow is a step from the state that violates safety by itself (it
+	// overflows a channel bound or leaves a variable's domain), or nil.
 	Overflow *model.Step
 }
 

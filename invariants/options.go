@@ -127,9 +127,10 @@ func (o Options) Validate(sys *model.System) error {
 
 // Applicable reports the first property that sys cannot be checked for,
 // because the spec does not declare what the property needs: invariants
-// for safety, a legitimacy predicate for closure and convergence, the
-// "requesting" and "inCS" predicates for starvation, the two predicates
-// leadsTo names for leads-to.
+// for safety (unless the system reports range faults), a legitimacy
+// predicate for closure and convergence, the "requesting" and "inCS"
+// predicates for starvation, the two predicates leadsTo names for
+// leads-to.
 func Applicable(sys *model.System, props []Property, leadsTo LeadsTo) error {
 	for _, p := range props {
 		if err := Implemented(p); err != nil {
@@ -137,7 +138,9 @@ func Applicable(sys *model.System, props []Property, leadsTo LeadsTo) error {
 		}
 		switch p {
 		case Safety:
-			if len(sys.Invariants) == 0 {
+			// A spec that reports range faults has something to check
+			// even with no invariant: every assignment stays in its domain.
+			if len(sys.Invariants) == 0 && !sys.RangeFaults {
 				return fmt.Errorf("spec %s declares no state invariant to check for safety", sys.Name)
 			}
 		case Closure, Convergence:

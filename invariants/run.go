@@ -282,6 +282,9 @@ func safetyOutcome(sys *model.System, res *explore.Result, m *safetyMonitor) (Ou
 		o.Counterexample = stateCE
 	} else {
 		o.Reason = "a send overflows a channel whose policy is error"
+		if f := m.overflow.step.RangeFault; f != "" {
+			o.Reason = f
+		}
 		o.Counterexample = overflowCE
 	}
 	return o, nil

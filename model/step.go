@@ -14,10 +14,18 @@ type Move struct {
 // central daemon, several simultaneous ones under the distributed and
 // synchronous daemons. Overflow is set when a send found its channel full
 // under the Error policy: the step happened, and violated the channel bound.
+// RangeFault, in a system that reports range faults (System.RangeFaults),
+// says which assignment of the step left its variable's domain: the
+// assignment was dropped, and the step violates safety.
 type Step struct {
-	Moves    []Move
-	Overflow bool
+	Moves      []Move
+	Overflow   bool
+	RangeFault string
 }
+
+// Faulty reports whether the step violates safety by itself: it overflows
+// a channel whose policy is error, or leaves a variable's domain.
+func (st *Step) Faulty() bool { return st.Overflow || st.RangeFault != "" }
 
 // Procs lists the processes that move in the step.
 func (st *Step) Procs() []int {
@@ -30,7 +38,7 @@ func (st *Step) Procs() []int {
 
 // Clone returns an independent copy of the step.
 func (st *Step) Clone() Step {
-	return Step{Moves: append([]Move(nil), st.Moves...), Overflow: st.Overflow}
+	return Step{Moves: append([]Move(nil), st.Moves...), Overflow: st.Overflow, RangeFault: st.RangeFault}
 }
 
 // ActionOf returns the action a move executes.
@@ -67,8 +75,11 @@ type Ctx struct {
 	err      error
 	// a Set outside the variable's domain, reported by the Expander
 	badSet bool
-	badVar VarID
-	badVal int
+	// rangeFault is the first assignment outside its domain of the current
+	// effect, in a system that reports range faults
+	rangeFault string
+	badVar     VarID
+	badVal     int
 }
 
 // procTables are what a Ctx needs of its process on the hot path.
@@ -114,6 +125,12 @@ func (c *Ctx) Config() *State { return c.cur }
 func (c *Ctx) Set(v VarID, val int) {
 	i := c.t.vars[v]
 	if uint64(val-int(c.lay.varMin[i])) >= c.lay.varSize[i] {
+		if c.sys.RangeFaults {
+			if c.rangeFault == "" {
+				c.rangeFault = fmt.Sprintf("process %d sets %s to %d, outside %s", c.P, c.sys.Vars[v].Name, val, c.sys.Vars[v].Domain)
+			}
+			return
+		}
 		c.badSet, c.badVar, c.badVal = true, v, val
 		return
 	}
@@ -281,7 +298,8 @@ func (e *Expander) Expand(st *State, yield func(step *Step, next *State) bool) (
 }
 
 // Count returns the number of steps enabled in st, the number Expand would
-// yield, and the first step that overflows a channel bound (nil if none).
+// yield, and the first faulty step (nil if none): one that overflows a
+// channel bound or leaves a variable's domain.
 // It runs every guard and effect, so a spec fault is reported as Expand
 // would report it; but in a system without channels under the central
 // daemon, where an effect can neither block nor overflow, it builds no
@@ -290,7 +308,7 @@ func (e *Expander) Expand(st *State, yield func(step *Step, next *State) bool) (
 func (e *Expander) Count(st *State) (n int, overflow *Step, err error) {
 	if len(e.sys.Channels) > 0 || e.sys.Daemon != Central {
 		n, err = e.Expand(st, func(s *Step, _ *State) bool {
-			if s.Overflow && overflow == nil {
+			if s.Faulty() && overflow == nil {
 				c := s.Clone()
 				overflow = &c
 			}
@@ -314,8 +332,12 @@ func (e *Expander) Count(st *State) (n int, overflow *Step, err error) {
 				continue
 			}
 			for k := 0; k < act.Choices; k++ {
+				c.rangeFault = ""
 				if err := c.effect(act, k); err != nil {
 					return n, nil, e.wrap(err)
+				}
+				if c.rangeFault != "" && overflow == nil {
+					overflow = &Step{Moves: []Move{{Proc: int32(p), Action: int32(a), Choice: int32(k)}}, RangeFault: c.rangeFault}
 				}
 				n++
 			}
@@ -324,7 +346,7 @@ func (e *Expander) Count(st *State) (n int, overflow *Step, err error) {
 			}
 		}
 	}
-	return n, nil, nil
+	return n, overflow, nil
 }
 
 // Enabled returns the set of processes with an enabled step in st, as a
@@ -390,7 +412,7 @@ func (e *Expander) central(st *State, yield func(*Step, *State) bool) (int, erro
 			}
 			for k := 0; k < act.Choices; k++ {
 				e.next.CopyFrom(st)
-				c.blocked, c.overflow = false, false
+				c.blocked, c.overflow, c.rangeFault = false, false, ""
 				if err := c.effect(act, k); err != nil {
 					return count, e.wrap(err)
 				}
@@ -398,7 +420,7 @@ func (e *Expander) central(st *State, yield func(*Step, *State) bool) (int, erro
 					continue
 				}
 				e.step.Moves[0] = Move{Proc: int32(p), Action: int32(a), Choice: int32(k)}
-				e.step.Overflow = c.overflow
+				e.step.Overflow, e.step.RangeFault = c.overflow, c.rangeFault
 				count++
 				if !yield(&e.step, e.next) {
 					return count, nil
@@ -466,7 +488,7 @@ func (e *Expander) concurrent(st *State, yield func(*Step, *State) bool) (int, e
 			e.next.CopyFrom(st)
 			c.next = e.next
 			e.step.Moves = e.step.Moves[:0]
-			e.step.Overflow = false
+			e.step.Overflow, e.step.RangeFault = false, ""
 			blocked := false
 			for i, p := range e.active {
 				if subset&(1<<i) == 0 {
@@ -475,12 +497,15 @@ func (e *Expander) concurrent(st *State, yield func(*Step, *State) bool) (int, e
 				m := e.enabled[p][choice[i]]
 				act := &e.sys.Processes[p].Actions[m.Action]
 				c.at(p)
-				c.blocked, c.overflow = false, false
+				c.blocked, c.overflow, c.rangeFault = false, false, ""
 				if err := c.effect(act, int(m.Choice)); err != nil {
 					return count, e.wrap(err)
 				}
 				blocked = blocked || c.blocked
 				e.step.Overflow = e.step.Overflow || c.overflow
+				if e.step.RangeFault == "" {
+					e.step.RangeFault = c.rangeFault
+				}
 				e.step.Moves = append(e.step.Moves, m)
 			}
 			if !blocked {

@@ -229,14 +229,19 @@ type ProcessPredicate struct {
 // System is a complete, immutable model: topology, processes, channels,
 // predicates and initial configurations. Build it with a Builder.
 type System struct {
-	Name       string
-	Topology   Topology
-	Daemon     Daemon
-	Vars       []Var
-	Processes  []Process
-	Messages   []MessageType
-	Channels   []Channel
-	Invariants []Predicate
+	Name string
+	// RangeFaults makes an assignment outside its variable's domain a
+	// violation of safety (the step's RangeFault) rather than an error of
+	// the spec: a user's algorithm may be wrong, where a Go spec's encoding
+	// may not.
+	RangeFaults bool
+	Topology    Topology
+	Daemon      Daemon
+	Vars        []Var
+	Processes   []Process
+	Messages    []MessageType
+	Channels    []Channel
+	Invariants  []Predicate
 	// Legitimate is the legitimacy predicate L of self-stabilization (nil if
 	// the spec declares none).
 	Legitimate *Predicate
@@ -382,6 +387,10 @@ func (b *Builder) Action(a Action, procs ...int) {
 	}
 	b.forProcs(procs, func(p *Process) { p.Actions = append(p.Actions, a) })
 }
+
+// ReportRangeFaults makes assignments outside their variable's domain
+// violations of safety rather than errors (System.RangeFaults).
+func (b *Builder) ReportRangeFaults() { b.sys.RangeFaults = true }
 
 // FirstEnabledOnly declares that only the first enabled protocol or timeout
 // action, in declaration order, of each listed process (every process if

@@ -49,7 +49,7 @@ func WriteTraceDOT(w io.Writer, t *Trace) error {
 			to = *t.LoopStart
 			style = ", style=dashed, constraint=false"
 		}
-		if s.Overflow {
+		if s.Overflow || s.RangeFault != "" {
 			style += ", color=red, fontcolor=red"
 		}
 		p.printf("  s%d -> s%d [label=%s%s];\n", from, to, dotQuote(strconv.Itoa(i+1)+": "+stepString(s)), style)

@@ -57,6 +57,9 @@ func WriteTraceMermaid(w io.Writer, t *Trace) error {
 			if s.Overflow {
 				note += " (overflows a channel)"
 			}
+			if s.RangeFault != "" {
+				note += " (" + s.RangeFault + ")"
+			}
 			if r := received[q]; len(r) > 0 {
 				note += ", receives " + strings.Join(r, " and ")
 			}

@@ -148,7 +148,7 @@ func WriteTraceSVG(w io.Writer, t *Trace) error {
 		prev, next := &t.States[i], stepTarget(t, i)
 		y := rowY(i + 1)
 		color := "black"
-		if s.Overflow {
+		if s.Overflow || s.RangeFault != "" {
 			color = "#c00000"
 		}
 		for _, p := range s.Processes {
@@ -170,6 +170,9 @@ func svgAction(s TraceStep) string {
 	a := s.Action
 	if s.Overflow {
 		a += " (overflow)"
+	}
+	if s.RangeFault != "" {
+		a += " (" + s.RangeFault + ")"
 	}
 	return a
 }

@@ -83,6 +83,9 @@ func stepString(s TraceStep) string {
 	if s.Overflow {
 		out += "  [overflows a channel: violates its bound]"
 	}
+	if s.RangeFault != "" {
+		out += "  [" + s.RangeFault + ": violates safety]"
+	}
 	return out
 }
 

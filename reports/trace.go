@@ -80,6 +80,9 @@ type TraceStep struct {
 	Processes []int  `json:"processes"`
 	Action    string `json:"action"`
 	Overflow  bool   `json:"overflow,omitempty"`
+	// RangeFault says which assignment of the step left its variable's
+	// domain (a violation of safety), for a spec that reports them.
+	RangeFault string `json:"range_fault,omitempty"`
 }
 
 // Field is a named value: a number for integer domains, a string for
@@ -175,7 +178,7 @@ func NewTrace(sys *model.System, params map[string]int, property string, ce *inv
 	t.Steps = make([]TraceStep, 0, len(ce.Steps))
 	for i := range ce.Steps {
 		s := &ce.Steps[i]
-		t.Steps = append(t.Steps, TraceStep{Processes: s.Procs(), Action: sys.Label(s), Overflow: s.Overflow})
+		t.Steps = append(t.Steps, TraceStep{Processes: s.Procs(), Action: sys.Label(s), Overflow: s.Overflow, RangeFault: s.RangeFault})
 	}
 	return t
 }

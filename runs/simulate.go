@@ -26,6 +26,10 @@ type SimOptions struct {
 	FaultAt int
 }
 
+// RangeFault is the name of the violation of a step that leaves a
+// variable's domain, in a system that reports range faults.
+const RangeFault = "range"
+
 // ChannelBound is the name of the violation of a step that overflows a
 // channel whose policy is "error".
 const ChannelBound = "channel-bound"
@@ -263,7 +267,7 @@ func (sm *simulator) pick(st *model.Step, next *model.State) bool {
 	if sm.seen == 1 || sm.rng.IntN(sm.seen) == 0 {
 		sm.next.CopyFrom(next)
 		sm.step.Moves = append(sm.step.Moves[:0], st.Moves...)
-		sm.step.Overflow = st.Overflow
+		sm.step.Overflow, sm.step.RangeFault = st.Overflow, st.RangeFault
 	}
 	return true
 }
@@ -384,6 +388,10 @@ func (sm *simulator) run(i int, path *SimViolation) (SimRun, error) {
 		}
 		if sm.step.Overflow && checking {
 			r.Violation = ChannelBound
+			return r, nil
+		}
+		if sm.step.RangeFault != "" && checking {
+			r.Violation = RangeFault
 			return r, nil
 		}
 	}

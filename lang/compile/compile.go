@@ -50,6 +50,7 @@ type compiler struct {
 func (c *compiler) build() (*model.System, error) {
 	spec := c.spec
 	c.b = model.NewBuilder(spec.Name, spec.Topology, spec.N)
+	c.b.ReportRangeFaults()
 	for _, v := range spec.Vars {
 		c.vars = append(c.vars, c.b.Var(v.Name, v.Type.Domain(), v.Procs...))
 	}
