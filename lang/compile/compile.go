@@ -27,6 +27,23 @@ func System(spec *ir.Spec) (*model.System, error) {
 type post struct {
 	sys     *model.System
 	letters []model.Msg // per message type; valid for types without fields
+	// fields[t], when not nil, holds the field values of every letter of
+	// message type t: fields[t][(letter-base[t])*len(fields)+i] is field
+	// i, a table lookup where decoding a letter takes two divisions.
+	fields [][]int32
+	base   []model.Msg
+}
+
+// maxFieldTable bounds the letters of one message type whose fields are
+// tabulated.
+const maxFieldTable = 1 << 16
+
+// field returns field i of message m of type t.
+func (p *post) field(m model.Msg, t model.MsgType, i, nfields int) int {
+	if tab := p.fields[t]; tab != nil {
+		return int(tab[int(m-p.base[t])*nfields+i])
+	}
+	return p.sys.Field(m, i)
 }
 
 // MaxRepeat is the most times a repeat runs its effects in one step.
@@ -116,12 +133,50 @@ func (c *compiler) build() (*model.System, error) {
 // prepare records what the compiled closures need of the built system.
 func (c *compiler) prepare(sys *model.System) {
 	c.post.sys = sys
-	c.post.letters = make([]model.Msg, len(c.spec.Messages))
+	n := len(c.spec.Messages)
+	c.post.letters = make([]model.Msg, n)
+	c.post.fields = make([][]int32, n)
+	c.post.base = make([]model.Msg, n)
 	for i, m := range c.spec.Messages {
 		if len(m.Fields) == 0 {
 			c.post.letters[i] = sys.Msg(c.types[i])
+			continue
+		}
+		c.post.fields[i], c.post.base[i] = fieldTable(sys, c.types[i], m)
+	}
+}
+
+// fieldTable tabulates the fields of every letter of message type t, or
+// returns nil when it has more than maxFieldTable letters.
+func fieldTable(sys *model.System, t model.MsgType, m *ir.Message) ([]int32, model.Msg) {
+	count, lo := 1, make([]int, len(m.Fields))
+	for i, f := range m.Fields {
+		count *= f.Type.Hi - f.Type.Lo + 1
+		lo[i] = f.Type.Lo
+		if count > maxFieldTable {
+			return nil, 0
 		}
 	}
+	base := sys.Msg(t, lo...)
+	tab := make([]int32, count*len(m.Fields))
+	vals := append([]int(nil), lo...)
+	for range count {
+		off := int(sys.Msg(t, vals...) - base)
+		if off < 0 || off >= count {
+			return nil, 0
+		}
+		for i, v := range vals {
+			tab[off*len(vals)+i] = int32(v)
+		}
+		// Next combination of field values.
+		for i := range vals {
+			if vals[i]++; vals[i] <= m.Fields[i].Type.Hi {
+				break
+			}
+			vals[i] = lo[i]
+		}
+	}
+	return tab, base
 }
 
 // actionFn is a compiled expression of an action: the value for the
@@ -154,29 +209,46 @@ func (c *compiler) action(a *ir.Action) model.Action {
 	}
 	cx := &actionCtx{compiler: c, action: a}
 	guard := cx.expr(a.Guard, nil)
-	if r := a.Recv; r != nil {
-		from := cx.proc(r.From, nil)
-		t := c.types[r.Msg.ID]
-		inner := guard
-		guard = func(ctx *model.Ctx, k int) int {
-			if !ctx.HeadIs(ctx.In(from(ctx, k)), t) {
-				return 0
-			}
-			return inner(ctx, k)
-		}
-	}
 	effects := cx.stmts(a.Effects, nil)
-	if r := a.Recv; r != nil {
-		from := cx.proc(r.From, nil)
-		rest := effects
-		effects = func(ctx *model.Ctx, k int) {
-			ctx.Receive(ctx.In(from(ctx, k)))
-			rest(ctx, k)
-		}
+	r := a.Recv
+	if r == nil {
+		act.Guard = func(ctx *model.Ctx) bool { return guard(ctx, 0) != 0 }
+		act.Effect = func(ctx *model.Ctx, i int) { effects(ctx, frame(lo+i, 0)) }
+		return act
 	}
-	act.Guard = func(ctx *model.Ctx) bool { return guard(ctx, 0) != 0 }
-	act.Effect = func(ctx *model.Ctx, i int) { effects(ctx, lo+i) }
+	// The head is read once: the guard and the effects find it in their
+	// frame.
+	t := c.types[r.Msg.ID]
+	in := cx.inChannel(r.From)
+	act.Guard = func(ctx *model.Ctx) bool {
+		m, ok := ctx.Head(in(ctx))
+		return ok && ctx.TypeOf(m) == t && guard(ctx, frame(0, m)) != 0
+	}
+	act.Effect = func(ctx *model.Ctx, i int) {
+		m := ctx.Receive(in(ctx))
+		effects(ctx, frame(lo+i, m))
+	}
 	return act
+}
+
+// frame packs what the closures of an action read besides the
+// configuration into their int argument: the value of the choice
+// parameter in the low 32 bits, the received message in the high ones.
+func frame(choice int, m model.Msg) int { return int(uint64(uint32(int32(choice))) | uint64(m)<<32) }
+
+// frameChoice is the choice parameter's value in a frame.
+func frameChoice(k int) int { return int(int32(uint32(k))) }
+
+// frameMsg is the received message in a frame.
+func frameMsg(k int) model.Msg { return model.Msg(uint64(k) >> 32) }
+
+// inChannel compiles the channel a receive reads, from the process from.
+func (cx *actionCtx) inChannel(from ir.Expr) func(*model.Ctx) model.ChanID {
+	if isPred(from) {
+		return func(c *model.Ctx) model.ChanID { return c.In(c.Pred()) }
+	}
+	q := cx.proc(from, nil)
+	return func(c *model.Ctx) model.ChanID { return c.In(q(c, 0)) }
 }
 
 // actionCtx compiles the expressions of one action.
@@ -232,18 +304,15 @@ func (cx *actionCtx) expr(e ir.Expr, b bindings) actionFn {
 			return func(*model.Ctx, int) int { return v }
 		}
 		if e.Local == cx.action.Choice {
-			return func(_ *model.Ctx, k int) int { return k }
+			return func(_ *model.Ctx, k int) int { return frameChoice(k) }
 		}
 		return cx.fault("an unbound local " + e.Local.Name)
 	case *ir.VarRef:
 		return cx.varRef(e, b)
 	case *ir.FieldRef:
-		from := cx.proc(e.Recv.From, b)
-		i := e.Index
-		return func(c *model.Ctx, k int) int {
-			m, _ := c.Head(c.In(from(c, k)))
-			return c.Field(m, i)
-		}
+		i, nf := e.Index, len(e.Recv.Msg.Fields)
+		t, post := cx.types[e.Recv.Msg.ID], cx.post
+		return func(_ *model.Ctx, k int) int { return post.field(frameMsg(k), t, i, nf) }
 	case *ir.Unary:
 		x := cx.expr(e.X, b)
 		if e.Op == syntax.Not {
@@ -421,6 +490,9 @@ func (cx *actionCtx) varRef(e *ir.VarRef, b bindings) actionFn {
 }
 
 func (cx *actionCtx) binary(e *ir.Binary, b bindings) actionFn {
+	if f := cx.leafBinary(e, b); f != nil {
+		return f
+	}
 	x, y := cx.expr(e.X, b), cx.expr(e.Y, b)
 	switch e.Op {
 	case syntax.AndAnd:
@@ -476,6 +548,117 @@ func (cx *actionCtx) binary(e *ir.Binary, b bindings) actionFn {
 	}
 }
 
+// isPred reports whether a process expression is the acting process's
+// predecessor.
+func isPred(e ir.Expr) bool {
+	nb, ok := e.(*ir.Neighbor)
+	if !ok || nb.Offset != -1 {
+		return false
+	}
+	_, self := nb.Of.(*ir.Self)
+	return self
+}
+
+// forwards reports whether a send passes on the received message as it
+// is: same type, and each argument the received field of its rank.
+func forwards(s *ir.Send, r *ir.Receive) bool {
+	if r == nil || s.Msg != r.Msg || len(s.Args) != len(r.Msg.Fields) {
+		return false
+	}
+	for i, a := range s.Args {
+		f, ok := a.(*ir.FieldRef)
+		if !ok || f.Recv != r || f.Index != i {
+			return false
+		}
+	}
+	return true
+}
+
+// leaf is an operand read without a call of its own: a constant, or a
+// variable of the acting process or of a neighbour.
+type leaf struct {
+	kind int // leafConst, leafOwn, leafPred, leafSucc
+	v    int // the constant, or the variable's id
+}
+
+const (
+	leafConst = iota
+	leafOwn
+	leafPred
+	leafSucc
+)
+
+// asLeaf returns e as a leaf, if it is one.
+func (cx *actionCtx) asLeaf(e ir.Expr, b bindings) (leaf, bool) {
+	switch e := e.(type) {
+	case *ir.Const:
+		return leaf{leafConst, e.Value}, true
+	case *ir.LocalRef:
+		if v, ok := b[e.Local]; ok {
+			return leaf{leafConst, v}, true
+		}
+	case *ir.VarRef:
+		if cx.timeout() {
+			return leaf{}, false
+		}
+		id := int(cx.vars[e.Var.ID])
+		if e.Proc == nil {
+			return leaf{leafOwn, id}, true
+		}
+		if nb, ok := e.Proc.(*ir.Neighbor); ok {
+			if _, self := nb.Of.(*ir.Self); self && nb.Offset == -1 {
+				return leaf{leafPred, id}, true
+			}
+			if _, self := nb.Of.(*ir.Self); self && nb.Offset == 1 {
+				return leaf{leafSucc, id}, true
+			}
+		}
+	}
+	return leaf{}, false
+}
+
+// get reads a leaf.
+func (l leaf) get(c *model.Ctx) int {
+	switch l.kind {
+	case leafOwn:
+		return c.Get(model.VarID(l.v))
+	case leafPred:
+		return c.Read(c.Pred(), model.VarID(l.v))
+	case leafSucc:
+		return c.Read(c.Succ(), model.VarID(l.v))
+	}
+	return l.v
+}
+
+// leafBinary compiles a comparison or a sum of two leaves into one
+// closure, or returns nil.
+func (cx *actionCtx) leafBinary(e *ir.Binary, b bindings) actionFn {
+	x, okx := cx.asLeaf(e.X, b)
+	y, oky := cx.asLeaf(e.Y, b)
+	if !okx || !oky {
+		return nil
+	}
+	switch e.Op {
+	case syntax.Eq:
+		return func(c *model.Ctx, _ int) int { return b2i(x.get(c) == y.get(c)) }
+	case syntax.Neq:
+		return func(c *model.Ctx, _ int) int { return b2i(x.get(c) != y.get(c)) }
+	case syntax.Lt:
+		return func(c *model.Ctx, _ int) int { return b2i(x.get(c) < y.get(c)) }
+	case syntax.Le:
+		return func(c *model.Ctx, _ int) int { return b2i(x.get(c) <= y.get(c)) }
+	case syntax.Gt:
+		return func(c *model.Ctx, _ int) int { return b2i(x.get(c) > y.get(c)) }
+	case syntax.Ge:
+		return func(c *model.Ctx, _ int) int { return b2i(x.get(c) >= y.get(c)) }
+	case syntax.Plus:
+		return func(c *model.Ctx, _ int) int { return x.get(c) + y.get(c) }
+	case syntax.Minus:
+		return func(c *model.Ctx, _ int) int { return x.get(c) - y.get(c) }
+	}
+	return nil
+}
+
 func b2i(b bool) int {
 	if b {
 		return 1
@@ -518,6 +701,10 @@ func (cx *actionCtx) stmt(s ir.Stmt, b bindings) effect {
 		if len(s.Args) == 0 {
 			letters := cx.post
 			return func(c *model.Ctx, k int) { c.Send(c.Out(to(c, k)), letters.letters[mid]) }
+		}
+		if forwards(s, cx.action.Recv) {
+			// The received message passed on: its letter as it is.
+			return func(c *model.Ctx, k int) { c.Send(c.Out(to(c, k)), frameMsg(k)) }
 		}
 		args := make([]actionFn, len(s.Args))
 		for i, a := range s.Args {
