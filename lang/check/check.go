@@ -125,6 +125,18 @@ func (c *checker) declarations(values map[string]int) {
 			c.define(d.Name, c.constInt(d.Value, "a constant"), ir.IntType())
 		case *syntax.EnumDecl:
 			c.enum(d)
+		case *syntax.RequireDecl:
+			k := c.expr(d.Cond, &scope{global: true})
+			switch kc, ok := k.(*ir.Const); {
+			case !ok || kc.T.Kind != ir.Bool:
+				c.errorf(d.Cond.ExprPos(), "a requirement is a boolean constant over the parameters")
+			case kc.Value == 0:
+				msg := "the parameters do not meet it"
+				if d.Msg != "" {
+					msg = d.Msg
+				}
+				c.errorf(d.Pos, "requirement fails for %s: %s", specsValues(c.spec.Values), msg)
+			}
 		case *syntax.TopologyDecl:
 			if topo != nil {
 				c.errorf(d.Pos, "a second topology (the first is at %s)", topo.Pos)
@@ -820,6 +832,23 @@ func needsProcesses(e syntax.Expr) bool {
 		}
 	}
 	return false
+}
+
+// specsValues renders parameter values sorted by name, as "K=3 n=5".
+func specsValues(v map[string]int) string {
+	names := make([]string, 0, len(v))
+	for k := range v {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	out := ""
+	for i, k := range names {
+		if i > 0 {
+			out += " "
+		}
+		out += fmt.Sprintf("%s=%d", k, v[k])
+	}
+	return out
 }
 
 func b2i(b bool) int {

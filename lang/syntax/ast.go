@@ -41,6 +41,14 @@ type ConstDecl struct {
 	Value Expr
 }
 
+// RequireDecl is `require COND ["message"]`: a condition on the
+// parameters every instance must meet.
+type RequireDecl struct {
+	Pos  Pos
+	Cond Expr
+	Msg  string
+}
+
 // TopologyDecl is `topology ring(N)`, `topology biring(N)` or `topology
 // complete(N)`.
 type TopologyDecl struct {
@@ -309,6 +317,7 @@ func (d *SourceDecl) declPos() Pos    { return d.Pos }
 func (d *ParamDecl) declPos() Pos     { return d.Pos }
 func (d *ConstDecl) declPos() Pos     { return d.Pos }
 func (d *TopologyDecl) declPos() Pos  { return d.Pos }
+func (d *RequireDecl) declPos() Pos   { return d.Pos }
 func (d *EnumDecl) declPos() Pos      { return d.Pos }
 func (d *VarDecl) declPos() Pos       { return d.Pos }
 func (d *MessageDecl) declPos() Pos   { return d.Pos }

@@ -172,6 +172,9 @@ func (p *parser) decl() Decl {
 		p.expect(Define, "after the constant's name")
 		d.Value = p.expr()
 		return d
+	case "require":
+		p.s.next()
+		return &RequireDecl{Pos: pos, Cond: p.expr(), Msg: p.optString()}
 	case "topology":
 		p.s.next()
 		d := &TopologyDecl{Pos: pos}
@@ -279,7 +282,7 @@ func (p *parser) decl() Decl {
 	case "environment", "timeout", "finite", "optional", "action":
 		p.failf(pos, "an action belongs in a process block (process all { action ... })")
 	}
-	p.failf(pos, "unknown declaration %q (spec, source, param, const, topology, type, var, message, channels, process, def, invariant, legitimate, valid_end, predicate, claim, check)", p.s.lit)
+	p.failf(pos, "unknown declaration %q (spec, source, param, const, require, topology, type, var, message, channels, process, def, invariant, legitimate, valid_end, predicate, claim, check)", p.s.lit)
 	return nil
 }
 
