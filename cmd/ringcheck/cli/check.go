@@ -67,7 +67,9 @@ func newCheckCmd() *cobra.Command {
 		Use:   "check SPEC",
 		Short: "Explore a spec's state space and check its properties",
 		Long: `Check the properties named by --check (default: the spec's own list;
-see 'ringcheck list') on SPEC with the parameters set by -p.
+see 'ringcheck list') on SPEC with the parameters set by -p. SPEC is a
+built-in spec's name or the path of a .ring file (the ring language: see
+docs/language.md).
 
   safety       every state invariant of the spec holds in every reachable
                state, and no send overflows a channel whose policy is "error"
