@@ -192,12 +192,7 @@ func (p *parser) decl() Decl {
 		d := &EnumDecl{Pos: pos, Name: p.ident("after type")}
 		p.expect(Define, "after the type's name (type status = {idle, waiting})")
 		p.expect(LBrace, "to open the enumeration's values")
-		for {
-			d.Values = append(d.Values, p.ident("in the enumeration"))
-			if !p.got(Comma) {
-				break
-			}
-		}
+		d.Values = p.identList("in the enumeration")
 		p.expect(RBrace, "to close the enumeration's values")
 		return d
 	case "var":
@@ -227,12 +222,7 @@ func (p *parser) decl() Decl {
 			d.Overflow = p.ident("after overflow (block, drop or error)")
 		}
 		if p.gotWord("carry") {
-			for {
-				d.Carry = append(d.Carry, p.ident("after carry"))
-				if !p.got(Comma) {
-					break
-				}
-			}
+			d.Carry = p.identList("after carry")
 		}
 		return d
 	case "process":
@@ -241,12 +231,7 @@ func (p *parser) decl() Decl {
 		p.s.next()
 		d := &DefDecl{Pos: pos, Name: p.ident("after def")}
 		if p.got(LParen) {
-			for {
-				d.Params = append(d.Params, p.ident("of a def's parameter"))
-				if !p.got(Comma) {
-					break
-				}
-			}
+			d.Params = p.identList("of a def's parameter")
 			p.expect(RParen, "after the def's parameters")
 		}
 		p.expect(Define, "after the def's name")
@@ -284,6 +269,15 @@ func (p *parser) decl() Decl {
 	}
 	p.failf(pos, "unknown declaration %q (spec, source, param, const, require, topology, type, var, message, channels, process, def, invariant, legitimate, valid_end, predicate, claim, check)", p.s.lit)
 	return nil
+}
+
+// identList parses NAME {, NAME}.
+func (p *parser) identList(context string) []*Ident {
+	list := []*Ident{p.ident(context)}
+	for p.got(Comma) {
+		list = append(list, p.ident(context))
+	}
+	return list
 }
 
 // specName parses a spec's name: names joined by '-' with no space
@@ -425,12 +419,7 @@ name:
 		p.s.next()
 		r.Msg = p.ident("after recv")
 		if p.got(LParen) {
-			for {
-				r.Fields = append(r.Fields, p.ident("for a received field"))
-				if !p.got(Comma) {
-					break
-				}
-			}
+			r.Fields = p.identList("for a received field")
 			p.expect(RParen, "after the received fields")
 		}
 		p.expectWord("from", "after the received message (recv token from pred)")

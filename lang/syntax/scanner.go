@@ -144,25 +144,9 @@ func (s *scanner) next() {
 	case '>':
 		two('=', Ge, Gt)
 	case '&':
-		if s.peekByte(1) == '&' {
-			s.advance()
-			s.advance()
-			s.tok = AndAnd
-			return
-		}
-		s.advance()
-		s.errorf(s.pos, "unexpected '&' (conjunction is &&)")
-		s.next()
+		s.doubled('&', AndAnd, "conjunction is &&")
 	case '|':
-		if s.peekByte(1) == '|' {
-			s.advance()
-			s.advance()
-			s.tok = OrOr
-			return
-		}
-		s.advance()
-		s.errorf(s.pos, "unexpected '|' (disjunction is ||)")
-		s.next()
+		s.doubled('|', OrOr, "disjunction is ||")
 	default:
 		if t, ok := singles[r]; ok {
 			s.advance()
@@ -177,6 +161,20 @@ func (s *scanner) next() {
 		s.errorf(pos, "unexpected character %q", r)
 		s.next()
 	}
+}
+
+// doubled scans a token of two equal characters, c c, which c alone is
+// not.
+func (s *scanner) doubled(c byte, tok Token, hint string) {
+	if s.peekByte(1) == c {
+		s.advance()
+		s.advance()
+		s.tok = tok
+		return
+	}
+	pos := s.pos
+	s.advance()
+	s.errorf(pos, "unexpected '%c' (%s)", c, hint)
 }
 
 // singles are the tokens of one character that no longer token starts.
