@@ -827,7 +827,7 @@ func needsProcesses(e syntax.Expr) bool {
 		return e.Name == "self" || e.Name == "pred" || e.Name == "succ"
 	case *syntax.CallExpr:
 		switch e.Fun.Name {
-		case "pred", "succ", "len", "msgs", "head":
+		case "pred", "succ", "len", "msgs", "head", "first", "pos":
 			return true
 		}
 	}
@@ -979,10 +979,20 @@ func (c *checker) call(e *syntax.CallExpr, sc *scope) ir.Expr {
 			return &ir.Const{Value: ((k.Value+off)%c.spec.N + c.spec.N) % c.spec.N, T: ir.IntType()}
 		}
 		return &ir.Neighbor{Of: of, Offset: off}
+	case "pos":
+		if !argc(3) {
+			return &ir.Const{T: ir.IntType()}
+		}
+		cp := &ir.ChanPos{Msg: c.messageArg(e.Args[0], name), From: c.procExpr(e.Args[1], sc), To: c.procExpr(e.Args[2], sc)}
+		sc.recordChan(cp.From, cp.To)
+		return cp
 	case "len", "msgs":
 		want := 2
 		if name == "msgs" {
 			want = 3
+			if len(e.Args) == 4 {
+				want = 4
+			}
 		}
 		if !argc(want) {
 			return &ir.Const{T: ir.IntType()}
@@ -993,15 +1003,13 @@ func (c *checker) call(e *syntax.CallExpr, sc *scope) ir.Expr {
 		cl := &ir.ChanLen{}
 		args := e.Args
 		if name == "msgs" {
-			id, ok := args[0].(*syntax.Ident)
-			m, known := c.messages[identName(id)]
-			if !ok || !known {
-				c.errorf(args[0].ExprPos(), "msgs counts the messages of a type: its first argument is a message type")
-			}
-			cl.Msg = m
+			cl.Msg = c.messageArg(args[0], name)
 			args = args[1:]
 		}
 		cl.From, cl.To = c.procExpr(args[0], sc), c.procExpr(args[1], sc)
+		if len(args) == 3 {
+			cl.Upto = c.intExpr(args[2], sc, "a number of messages")
+		}
 		if k1, ok := cl.From.(*ir.Const); ok {
 			if k2, ok := cl.To.(*ir.Const); ok && !(model.Topology{Kind: c.spec.Topology, N: c.spec.N}).Linked(k1.Value%c.spec.N, k2.Value%c.spec.N) {
 				c.errorf(e.Fun.Pos, "there is no channel %d→%d", k1.Value, k2.Value)
@@ -1063,16 +1071,28 @@ func (c *checker) call(e *syntax.CallExpr, sc *scope) ir.Expr {
 // a channel.
 func (c *checker) selector(e *syntax.SelectorExpr, sc *scope) ir.Expr {
 	call, ok := e.X.(*syntax.CallExpr)
-	if !ok || call.Fun.Name != "head" || len(call.Args) != 2 {
-		c.errorf(e.X.ExprPos(), "only a channel's head has fields: head(p, q).%s", e.Field.Name)
+	head := ok && call.Fun.Name == "head" && len(call.Args) == 2
+	first := ok && call.Fun.Name == "first" && len(call.Args) == 3
+	if !head && !first {
+		c.errorf(e.X.ExprPos(), "only a message in a channel has fields: head(p, q).%s or first(M, p, q).%s", e.Field.Name, e.Field.Name)
 		return &ir.Const{T: ir.IntType()}
 	}
 	if c.spec.Channels == nil {
-		c.errorf(call.Fun.Pos, "head reads a channel, and there are no channels")
+		c.errorf(call.Fun.Pos, "%s reads a channel, and there are no channels", call.Fun.Name)
 	}
-	hf := &ir.HeadField{From: c.procExpr(call.Args[0], sc), To: c.procExpr(call.Args[1], sc), Field: e.Field.Name}
+	args := call.Args
+	hf := &ir.HeadField{Field: e.Field.Name}
+	if first {
+		hf.First = c.messageArg(args[0], "first")
+		args = args[1:]
+	}
+	hf.From, hf.To = c.procExpr(args[0], sc), c.procExpr(args[1], sc)
 	for _, m := range c.spec.Messages {
 		idx := -1
+		if hf.First != nil && m != hf.First {
+			hf.Index = append(hf.Index, idx)
+			continue
+		}
 		for i, f := range m.Fields {
 			if f.Name == e.Field.Name {
 				idx = i
@@ -1091,6 +1111,17 @@ func (c *checker) selector(e *syntax.SelectorExpr, sc *scope) ir.Expr {
 	}
 	sc.recordChan(hf.From, hf.To)
 	return hf
+}
+
+// messageArg resolves the argument of fun that names a message type.
+func (c *checker) messageArg(e syntax.Expr, fun string) *ir.Message {
+	id, _ := e.(*syntax.Ident)
+	m, known := c.messages[identName(id)]
+	if !known {
+		c.errorf(e.ExprPos(), "the first argument of %s is a message type", fun)
+		return &ir.Message{}
+	}
+	return m
 }
 
 func identName(id *syntax.Ident) string {

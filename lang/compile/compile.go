@@ -338,6 +338,12 @@ func (cx *actionCtx) expr(e ir.Expr, b bindings) actionFn {
 	case *ir.ChanLen:
 		from, to := cx.proc(e.From, b), cx.proc(e.To, b)
 		msg := e.Msg
+		if e.Upto != nil {
+			upto := cx.expr(e.Upto, b)
+			return func(c *model.Ctx, k int) int {
+				return cx.chanCount(c.Config(), from(c, k), to(c, k), msg, max(0, upto(c, k)))
+			}
+		}
 		return func(c *model.Ctx, k int) int {
 			return cx.chanLen(c.Config(), from(c, k), to(c, k), msg, c)
 		}
@@ -345,6 +351,11 @@ func (cx *actionCtx) expr(e ir.Expr, b bindings) actionFn {
 		from, to := cx.proc(e.From, b), cx.proc(e.To, b)
 		return func(c *model.Ctx, k int) int {
 			return cx.headField(c.Config(), from(c, k), to(c, k), e)
+		}
+	case *ir.ChanPos:
+		from, to := cx.proc(e.From, b), cx.proc(e.To, b)
+		return func(c *model.Ctx, k int) int {
+			return cx.chanPos(c.Config(), from(c, k), to(c, k), e.Msg)
 		}
 	}
 	return cx.fault(fmt.Sprintf("an expression of type %T", e))
@@ -380,20 +391,19 @@ func (c *compiler) chanLen(s *model.State, from, to int, msg *ir.Message, fail i
 	return count
 }
 
-// head returns the message at the head of the channel from one process
-// to another, as its IR type and field values.
-func (c *compiler) head(s *model.State, from, to int) (*ir.Message, []int, bool) {
+// at returns message i of the channel from one process to another, as its
+// IR type and field values.
+func (c *compiler) at(s *model.State, from, to, i int) (*ir.Message, []int, bool) {
 	sys := c.post.sys
 	ch := sys.ChanBetween(from, to)
-	if ch < 0 || s.Len(ch) == 0 {
+	if ch < 0 || i < 0 || s.Len(ch) <= i {
 		return nil, nil, false
 	}
-	m := s.At(ch, 0)
-	t := int(s.TypeOf(m))
-	msg := c.spec.Messages[t]
+	m := s.At(ch, i)
+	msg := c.spec.Messages[int(s.TypeOf(m))]
 	fields := make([]int, len(msg.Fields))
-	for i := range fields {
-		fields[i] = sys.Field(m, i)
+	for f := range fields {
+		fields[f] = sys.Field(m, f)
 	}
 	return msg, fields, true
 }
@@ -403,15 +413,61 @@ func (c *compiler) head(s *model.State, from, to int) (*ir.Message, []int, bool)
 func (c *compiler) headField(s *model.State, from, to int, e *ir.HeadField) int {
 	sys := c.post.sys
 	ch := sys.ChanBetween(from, to)
-	if ch < 0 || s.Len(ch) == 0 {
+	if ch < 0 {
 		return 0
 	}
-	m := s.At(ch, 0)
-	i := e.Index[s.TypeOf(m)]
-	if i < 0 {
+	for j := range s.Len(ch) {
+		m := s.At(ch, j)
+		t := s.TypeOf(m)
+		if e.First != nil && int(t) != e.First.ID {
+			continue
+		}
+		i := e.Index[t]
+		if i < 0 {
+			return 0
+		}
+		return sys.Field(m, i)
+	}
+	return 0
+}
+
+// chanCount is the number of messages (of type msg, if not nil) among the
+// first upto of the channel from one process to another (upto < 0: all).
+func (c *compiler) chanCount(s *model.State, from, to int, msg *ir.Message, upto int) int {
+	ch := c.post.sys.ChanBetween(from, to)
+	if ch < 0 {
 		return 0
 	}
-	return sys.Field(m, i)
+	n := s.Len(ch)
+	if upto >= 0 && upto < n {
+		n = upto
+	}
+	if msg == nil {
+		return n
+	}
+	t, count := c.types[msg.ID], 0
+	for i := range n {
+		if s.TypeOf(s.At(ch, i)) == t {
+			count++
+		}
+	}
+	return count
+}
+
+// chanPos is the index of the first message of type msg in the channel
+// from one process to another, or its length.
+func (c *compiler) chanPos(s *model.State, from, to int, msg *ir.Message) int {
+	ch := c.post.sys.ChanBetween(from, to)
+	if ch < 0 {
+		return 0
+	}
+	t := c.types[msg.ID]
+	for i := range s.Len(ch) {
+		if s.TypeOf(s.At(ch, i)) == t {
+			return i
+		}
+	}
+	return s.Len(ch)
 }
 
 func quantAction(kind string, parts []actionFn) actionFn {

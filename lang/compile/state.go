@@ -87,8 +87,19 @@ func (c *compiler) state(e ir.Expr, b bindings, self int) stateFn {
 	case *ir.ChanLen:
 		from, to := c.state(e.From, b, self), c.state(e.To, b, self)
 		msg := e.Msg
+		if e.Upto != nil {
+			upto := c.state(e.Upto, b, self)
+			return func(s *model.State) int {
+				return c.chanCount(s, ((from(s)%n)+n)%n, ((to(s)%n)+n)%n, msg, max(0, upto(s)))
+			}
+		}
 		return func(s *model.State) int {
 			return c.chanLen(s, ((from(s)%n)+n)%n, ((to(s)%n)+n)%n, msg, nil)
+		}
+	case *ir.ChanPos:
+		from, to := c.state(e.From, b, self), c.state(e.To, b, self)
+		return func(s *model.State) int {
+			return c.chanPos(s, ((from(s)%n)+n)%n, ((to(s)%n)+n)%n, e.Msg)
 		}
 	case *ir.HeadField:
 		from, to := c.state(e.From, b, self), c.state(e.To, b, self)
@@ -248,7 +259,10 @@ func (e *stateEnv) ChanLen(from, to int, m *ir.Message) int {
 	return e.c.chanLen(e.s, from, to, m, nil)
 }
 func (e *stateEnv) Head(from, to int) (*ir.Message, []int, bool) {
-	return e.c.head(e.s, from, to)
+	return e.At(from, to, 0)
+}
+func (e *stateEnv) At(from, to, i int) (*ir.Message, []int, bool) {
+	return e.c.at(e.s, from, to, i)
 }
 
 // runInit applies init effects, reading env and writing next.

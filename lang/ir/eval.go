@@ -78,6 +78,9 @@ type Env interface {
 	// Head is the message at the head of the channel from one process to
 	// another: its type and field values (ok false: the channel is empty).
 	Head(from, to int) (m *Message, fields []int, ok bool)
+	// At is message i of the channel from one process to another (0 is
+	// the head; ok false: the channel holds no more than i messages).
+	At(from, to, i int) (m *Message, fields []int, ok bool)
 }
 
 // Eval evaluates e in env, by walking the tree: the reference semantics
@@ -181,16 +184,47 @@ func eval(e Expr, env Env) int {
 		n := env.N()
 		from := ((eval(e.From, env) % n) + n) % n
 		to := ((eval(e.To, env) % n) + n) % n
-		return env.ChanLen(from, to, e.Msg)
+		if e.Upto == nil {
+			return env.ChanLen(from, to, e.Msg)
+		}
+		count, upto := 0, eval(e.Upto, env)
+		for i := 0; i < upto; i++ {
+			m, _, ok := env.At(from, to, i)
+			if !ok {
+				break
+			}
+			if e.Msg == nil || m == e.Msg {
+				count++
+			}
+		}
+		return count
+	case *ChanPos:
+		n := env.N()
+		from := ((eval(e.From, env) % n) + n) % n
+		to := ((eval(e.To, env) % n) + n) % n
+		for i := 0; ; i++ {
+			m, _, ok := env.At(from, to, i)
+			if !ok || m == e.Msg {
+				return i
+			}
+		}
 	case *HeadField:
 		n := env.N()
 		from := ((eval(e.From, env) % n) + n) % n
 		to := ((eval(e.To, env) % n) + n) % n
-		m, fields, ok := env.Head(from, to)
-		if !ok || e.Index[m.ID] < 0 {
-			return 0
+		for i := 0; ; i++ {
+			m, fields, ok := env.At(from, to, i)
+			if !ok {
+				return 0
+			}
+			if e.First != nil && m != e.First {
+				continue
+			}
+			if e.Index[m.ID] < 0 {
+				return 0
+			}
+			return fields[e.Index[m.ID]]
 		}
-		return fields[e.Index[m.ID]]
 	}
 	panic(evalFault(fmt.Sprintf("unknown expression node %T", e)))
 }

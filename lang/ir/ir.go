@@ -267,18 +267,28 @@ type Quant struct {
 }
 
 // ChanLen is the number of messages in the channel from From to To, or,
-// with Msg set, the number of messages of that type.
+// with Msg set, the number of messages of that type; with Upto set, among
+// the first Upto messages only.
 type ChanLen struct {
+	From, To Expr
+	Msg      *Message
+	Upto     Expr
+}
+
+// ChanPos is the index (from 0, the head) of the first message of type
+// Msg in the channel from From to To, or its length if it holds none.
+type ChanPos struct {
 	From, To Expr
 	Msg      *Message
 }
 
 // HeadField is field Field of the message at the head of the channel
-// from From to To: Index[m] is the field's index in message type m (-1
-// when m has no such field). It is 0 when the channel is empty or its head
-// has no such field.
+// from From to To (with First set: of the first message of that type):
+// Index[m] is the field's index in message type m (-1 when m has no such
+// field). It is 0 when there is no such message or it has no such field.
 type HeadField struct {
 	From, To Expr
+	First    *Message
 	Field    string
 	Index    []int
 	T        *Type
@@ -369,3 +379,6 @@ func (*ChanLen) Type() *Type { return intType }
 
 // Type is the field's type.
 func (e *HeadField) Type() *Type { return e.T }
+
+// Type is int.
+func (*ChanPos) Type() *Type { return intType }

@@ -58,3 +58,38 @@ func BenchmarkTwin(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkTwinKLDDHL is BenchmarkTwin for kl-ddhl n=3 L=2 K=2: safety
+// and deadlock from init, a breadth-first search of 2,230,974 states with
+// the legitimacy invariant checked on each:
+//
+//	go test ./specs/ring -run '^$' -bench TwinKLDDHL -benchtime 1x
+func BenchmarkTwinKLDDHL(b *testing.B) {
+	reg, err := catalog.Registry()
+	if err != nil {
+		b.Fatal(err)
+	}
+	ring, _, err := lang.Load("kl-ddhl.ring")
+	if err != nil {
+		b.Fatal(err)
+	}
+	goSpec, err := reg.Lookup("kl-ddhl")
+	if err != nil {
+		b.Fatal(err)
+	}
+	values := specs.Values{"n": 3, "L": 2, "K": 2, "Cmax": 0, "staycs": 0}
+	for _, side := range []struct {
+		name string
+		spec *specs.Spec
+	}{{"ring", ring}, {"go", goSpec}} {
+		b.Run(side.name, func(b *testing.B) {
+			sys, err := side.spec.Build(values)
+			if err != nil {
+				b.Fatal(err)
+			}
+			opts := invariants.Options{Properties: []invariants.Property{invariants.Safety, invariants.Deadlock}, Search: explore.Options{Workers: 1}}
+			rep, elapsed, peak := spectest.TimeCheck(b, sys, opts)
+			spectest.ReportCheckMetrics(b, rep.Search.States, elapsed, peak)
+		})
+	}
+}

@@ -34,3 +34,17 @@ func TestKLPusherTwin(t *testing.T) {
 		allInstances: []specs.Values{{"n": 2, "L": 1, "K": 1, "Cmax": 0}, {"n": 2, "L": 2, "K": 2, "Cmax": 3}},
 	})
 }
+
+func TestKLDDHLTwin(t *testing.T) {
+	testTwin(t, twin{
+		file: "kl-ddhl.ring", spec: "kl-ddhl",
+		instances: []specs.Values{
+			{"n": 2, "L": 1, "K": 1, "Cmax": 0, "staycs": 0},
+			{"n": 2, "L": 2, "K": 2, "Cmax": 0, "staycs": 0},
+			{"n": 2, "L": 2, "K": 1, "Cmax": 6, "staycs": 1},
+			{"n": 3, "L": 1, "K": 1, "Cmax": 0, "staycs": 0},
+		},
+		fromInit: []invariants.Property{invariants.Safety, invariants.Deadlock, invariants.Starvation},
+		fairness: invariants.WeakFairness,
+	})
+}

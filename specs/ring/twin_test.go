@@ -8,6 +8,8 @@ package ring_test
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/ringcheck/ringcheck"
@@ -141,5 +143,94 @@ func testTwin(t *testing.T, tw twin) {
 				t.Errorf("%v %v from %s: no state explored", c.values, d, c.from)
 			}
 		}
+	}
+}
+
+// testSameSteps checks, on random configurations of the Go spec's model
+// (channels filled up to fill messages), that the .ring twin has the same
+// steps: the same actions of the same processes leading to the same
+// configurations, and the same invariants, legitimacy and process
+// predicates. Random configurations reach what executions from the initial
+// ones never do (corrupt local states, the recovery of a
+// self-stabilizing protocol).
+func testSameSteps(t *testing.T, file, spec string, values specs.Values, fill, samples int) {
+	t.Helper()
+	reg, err := catalog.Registry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ringSpec, _, err := lang.Load(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	goSpec, err := reg.Lookup(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gsys, err := goSpec.Build(values)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rsys, err := ringSpec.Build(values)
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := func(sys *model.System, st *model.State) []string {
+		var out []string
+		if _, err := sys.NewExpander().Expand(st, func(s *model.Step, next *model.State) bool {
+			out = append(out, fmt.Sprintf("%v %s %v %s -> %v", s.Procs(), sys.Label(s), s.Overflow, s.RangeFault, sys.Decode(next)))
+			return true
+		}); err != nil {
+			t.Fatalf("%s: %v", sys.Name, err)
+		}
+		slices.Sort(out)
+		return out
+	}
+	holds := func(sys *model.System, st *model.State) string {
+		out := ""
+		for _, inv := range sys.Invariants {
+			out += fmt.Sprint(inv.Holds(st))
+		}
+		if sys.Legitimate != nil {
+			out += fmt.Sprint(" L=", sys.Legitimate.Holds(st))
+		}
+		for _, pp := range sys.ProcessPredicates {
+			for p := range sys.N() {
+				out += fmt.Sprint(" ", pp.Name, p, "=", pp.Holds(st, p))
+			}
+		}
+		return out
+	}
+	rng := rand.New(rand.NewPCG(7, uint64(len(file))))
+	gst := gsys.NewState()
+	for i := range samples {
+		gsys.RandomConfigurationUpTo(rng, gst, fill)
+		rst, err := rsys.Encode(gsys.Decode(gst))
+		if err != nil {
+			t.Fatalf("sample %d: %v", i, err)
+		}
+		if g, r := steps(gsys, gst), steps(rsys, rst); !slices.Equal(g, r) {
+			t.Fatalf("sample %d, %v:\n Go    %q\n .ring %q", i, gsys.Decode(gst), g, r)
+		}
+		if g, r := holds(gsys, gst), holds(rsys, rst); g != r {
+			t.Fatalf("sample %d, %v: predicates\n Go    %s\n .ring %s", i, gsys.Decode(gst), g, r)
+		}
+	}
+}
+
+func TestTwinsTakeTheSameSteps(t *testing.T) {
+	for _, tc := range []struct {
+		file, spec string
+		values     specs.Values
+		fill       int
+	}{
+		{"dijkstra.ring", "dijkstra", specs.Values{"n": 5, "K": 4}, 0},
+		{"counterflush.ring", "counterflush", specs.Values{"n": 3, "Cmax": 2}, 2},
+		{"kl-naive.ring", "kl-naive", specs.Values{"n": 3, "L": 3, "K": 2, "Cmax": 3}, 3},
+		{"kl-pusher.ring", "kl-pusher", specs.Values{"n": 3, "L": 3, "K": 2, "Cmax": 4}, 3},
+		{"kl-ddhl.ring", "kl-ddhl", specs.Values{"n": 3, "L": 2, "K": 2, "Cmax": 5, "staycs": 0}, 3},
+		{"kl-ddhl.ring", "kl-ddhl", specs.Values{"n": 2, "L": 1, "K": 1, "Cmax": 4, "staycs": 1}, 4},
+	} {
+		t.Run(tc.file, func(t *testing.T) { testSameSteps(t, tc.file, tc.spec, tc.values, tc.fill, 3000) })
 	}
 }
