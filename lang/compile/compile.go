@@ -32,6 +32,8 @@ type post struct {
 	// i, a table lookup where decoding a letter takes two divisions.
 	fields [][]int32
 	base   []model.Msg
+	// chans[from*n+to] is the channel from one process to another, or -1.
+	chans []model.ChanID
 }
 
 // maxFieldTable bounds the letters of one message type whose fields are
@@ -137,6 +139,12 @@ func (c *compiler) prepare(sys *model.System) {
 	c.post.letters = make([]model.Msg, n)
 	c.post.fields = make([][]int32, n)
 	c.post.base = make([]model.Msg, n)
+	c.post.chans = make([]model.ChanID, c.n*c.n)
+	for from := range c.n {
+		for to := range c.n {
+			c.post.chans[from*c.n+to] = sys.ChanBetween(from, to)
+		}
+	}
 	for i, m := range c.spec.Messages {
 		if len(m.Fields) == 0 {
 			c.post.letters[i] = sys.Msg(c.types[i])
@@ -314,6 +322,9 @@ func (cx *actionCtx) expr(e ir.Expr, b bindings) actionFn {
 		t, post := cx.types[e.Recv.Msg.ID], cx.post
 		return func(_ *model.Ctx, k int) int { return post.field(frameMsg(k), t, i, nf) }
 	case *ir.Unary:
+		if inv, ok := negated(e); ok {
+			return cx.expr(inv, b)
+		}
 		x := cx.expr(e.X, b)
 		if e.Op == syntax.Not {
 			return func(c *model.Ctx, k int) int { return 1 - x(c, k) }
@@ -549,6 +560,21 @@ func (cx *actionCtx) binary(e *ir.Binary, b bindings) actionFn {
 	if f := cx.leafBinary(e, b); f != nil {
 		return f
 	}
+	if e.Op == syntax.AndAnd {
+		// A chain of conjunctions is one loop, not a nest of calls.
+		var parts []actionFn
+		for _, x := range conjuncts(e) {
+			parts = append(parts, cx.expr(x, b))
+		}
+		return func(c *model.Ctx, k int) int {
+			for _, p := range parts {
+				if p(c, k) == 0 {
+					return 0
+				}
+			}
+			return 1
+		}
+	}
 	x, y := cx.expr(e.X, b), cx.expr(e.Y, b)
 	switch e.Op {
 	case syntax.AndAnd:
@@ -602,6 +628,31 @@ func (cx *actionCtx) binary(e *ir.Binary, b bindings) actionFn {
 		}
 		return v
 	}
+}
+
+// negated rewrites !(x op y) for a comparison op as x op' y.
+func negated(e *ir.Unary) (ir.Expr, bool) {
+	bin, ok := e.X.(*ir.Binary)
+	if e.Op != syntax.Not || !ok {
+		return nil, false
+	}
+	inverse := map[syntax.Token]syntax.Token{
+		syntax.Eq: syntax.Neq, syntax.Neq: syntax.Eq, syntax.Lt: syntax.Ge,
+		syntax.Ge: syntax.Lt, syntax.Gt: syntax.Le, syntax.Le: syntax.Gt,
+	}
+	op, ok := inverse[bin.Op]
+	if !ok {
+		return nil, false
+	}
+	return &ir.Binary{Op: op, X: bin.X, Y: bin.Y, T: bin.T}, true
+}
+
+// conjuncts flattens a chain of && into its operands, left to right.
+func conjuncts(e ir.Expr) []ir.Expr {
+	if b, ok := e.(*ir.Binary); ok && b.Op == syntax.AndAnd {
+		return append(conjuncts(b.X), conjuncts(b.Y)...)
+	}
+	return []ir.Expr{e}
 }
 
 // isPred reports whether a process expression is the acting process's

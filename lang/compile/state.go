@@ -2,6 +2,7 @@ package compile
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/ringcheck/ringcheck/lang/ir"
 	"github.com/ringcheck/ringcheck/lang/syntax"
@@ -63,6 +64,9 @@ func (c *compiler) state(e ir.Expr, b bindings, self int) stateFn {
 			return s.Get(p, id)
 		}
 	case *ir.Unary:
+		if inv, ok := negated(e); ok {
+			return c.state(inv, b, self)
+		}
 		x := c.state(e.X, b, self)
 		if e.Op == syntax.Not {
 			return func(s *model.State) int { return 1 - x(s) }
@@ -85,6 +89,9 @@ func (c *compiler) state(e ir.Expr, b bindings, self int) stateFn {
 		}
 		return quantState(e.Kind, parts)
 	case *ir.ChanLen:
+		if f := c.constChanLen(e, b, self); f != nil {
+			return f
+		}
 		from, to := c.state(e.From, b, self), c.state(e.To, b, self)
 		msg := e.Msg
 		if e.Upto != nil {
@@ -136,7 +143,110 @@ func constProc(e ir.Expr, b bindings, self, n int) (int, bool) {
 	return 0, false
 }
 
+// constChanLen compiles the count of messages of a channel between two
+// processes known at compile time (as a quantifier's unrolled process and
+// its successor), or returns nil.
+func (c *compiler) constChanLen(e *ir.ChanLen, b bindings, self int) stateFn {
+	from, okf := constProc(e.From, b, self, c.n)
+	to, okt := constProc(e.To, b, self, c.n)
+	if !okf || !okt || e.Upto != nil {
+		return nil
+	}
+	post, idx := c.post, from*c.n+to
+	if e.Msg == nil {
+		return func(s *model.State) int {
+			if ch := post.chans[idx]; ch >= 0 {
+				return s.Len(ch)
+			}
+			return 0
+		}
+	}
+	t := c.types[e.Msg.ID]
+	return func(s *model.State) int {
+		ch := post.chans[idx]
+		if ch < 0 {
+			return 0
+		}
+		count := 0
+		for i := range s.Len(ch) {
+			if s.TypeOf(s.At(ch, i)) == t {
+				count++
+			}
+		}
+		return count
+	}
+}
+
+// stateLeaf is an operand of a state expression read without a call of
+// its own: a constant, or a variable of a process known at compile time.
+type stateLeaf struct {
+	konst bool
+	v, q  int
+	id    model.VarID
+}
+
+func (l stateLeaf) get(s *model.State) int {
+	if l.konst {
+		return l.v
+	}
+	return s.Get(l.q, l.id)
+}
+
+func (c *compiler) asStateLeaf(e ir.Expr, b bindings, self int) (stateLeaf, bool) {
+	switch e := e.(type) {
+	case *ir.Const:
+		return stateLeaf{konst: true, v: e.Value}, true
+	case *ir.LocalRef:
+		if v, ok := b[e.Local]; ok {
+			return stateLeaf{konst: true, v: v}, true
+		}
+	case *ir.VarRef:
+		q, ok := self, self >= 0
+		if e.Proc != nil {
+			q, ok = constProc(e.Proc, b, self, c.n)
+		}
+		if ok && slices.Contains(e.Var.Procs, q) {
+			return stateLeaf{q: q, id: c.vars[e.Var.ID]}, true
+		}
+	}
+	return stateLeaf{}, false
+}
+
 func (c *compiler) stateBinary(e *ir.Binary, b bindings, self int) stateFn {
+	if x, ok := c.asStateLeaf(e.X, b, self); ok {
+		if y, ok := c.asStateLeaf(e.Y, b, self); ok {
+			switch e.Op {
+			case syntax.Eq:
+				return func(s *model.State) int { return b2i(x.get(s) == y.get(s)) }
+			case syntax.Neq:
+				return func(s *model.State) int { return b2i(x.get(s) != y.get(s)) }
+			case syntax.Lt:
+				return func(s *model.State) int { return b2i(x.get(s) < y.get(s)) }
+			case syntax.Le:
+				return func(s *model.State) int { return b2i(x.get(s) <= y.get(s)) }
+			case syntax.Gt:
+				return func(s *model.State) int { return b2i(x.get(s) > y.get(s)) }
+			case syntax.Ge:
+				return func(s *model.State) int { return b2i(x.get(s) >= y.get(s)) }
+			case syntax.Plus:
+				return func(s *model.State) int { return x.get(s) + y.get(s) }
+			}
+		}
+	}
+	if e.Op == syntax.AndAnd {
+		var parts []stateFn
+		for _, x := range conjuncts(e) {
+			parts = append(parts, c.state(x, b, self))
+		}
+		return func(s *model.State) int {
+			for _, p := range parts {
+				if p(s) == 0 {
+					return 0
+				}
+			}
+			return 1
+		}
+	}
 	x, y := c.state(e.X, b, self), c.state(e.Y, b, self)
 	switch e.Op {
 	case syntax.AndAnd:
