@@ -12,14 +12,18 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "ringcheck",
 		Short: "Model checker for distributed algorithms on small rings",
-		Long: `ringcheck explores every state of a distributed algorithm on a small ring,
-breadth-first, and decides safety and deadlock freedom, with shortest
-counterexamples.
+		Long: `ringcheck explores every state of a distributed algorithm on a small ring
+and decides safety and deadlock freedom (with shortest counterexamples),
+starvation freedom and leads-to properties under a fairness assumption,
+and self-stabilization: closure and convergence of a legitimacy
+predicate, with the worst-case stabilization time.
 
-Algorithms (specs) are built in; 'ringcheck list' shows them with their
-parameters and the claims of their papers. A check starts from the spec's
-initial configurations (--from init) or from every configuration of the
-full configuration space, channel contents included (--from all).
+An algorithm (a spec) is one of the built-in ones, which 'ringcheck list'
+shows with their parameters and the claims of their papers, or a file
+written in the ring language (FILE.ring; 'ringcheck vet FILE.ring' checks
+it, docs/language.md teaches it). A check starts from the spec's initial
+configurations (--from init) or from every configuration of the full
+configuration space, channel contents included (--from all).
 
 Exit status: 0 every checked property holds and the search was complete;
 1 a property is violated; 2 bad usage, unknown spec or bad parameter;
