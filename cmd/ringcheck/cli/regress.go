@@ -324,7 +324,7 @@ func parseManifest(ctx context.Context, file string, data []byte) ([]*regressCas
 		if err != nil {
 			return nil, err
 		}
-		cases = append(cases, c)
+		cases = append(cases, c...)
 	}
 	return cases, nil
 }
@@ -348,6 +348,7 @@ func (c *regressCase) validate() error {
 type manifestCase struct {
 	Name            string        `yaml:"name"`
 	Spec            string        `yaml:"spec"`
+	Claims          string        `yaml:"claims"`
 	Params          yaml.MapSlice `yaml:"params"`
 	From            string        `yaml:"from"`
 	Start           string        `yaml:"start"`
@@ -419,7 +420,7 @@ func (l caseLines) add(file, at, key string, n ast.Node) error {
 }
 
 // parseCase decodes and validates one case; at names it ("cases[2]").
-func parseCase(file, at string, n ast.Node, reg *specs.Registry) (*regressCase, error) {
+func parseCase(file, at string, n ast.Node, reg *specs.Registry) ([]*regressCase, error) {
 	lines, err := readCaseLines(file, at, n)
 	if err != nil {
 		return nil, err
@@ -435,6 +436,9 @@ func parseCase(file, at string, n ast.Node, reg *specs.Registry) (*regressCase, 
 	if err := yaml.NodeToValue(n, &mc); err != nil {
 		return nil, decodeError(file, at, lines, err)
 	}
+	if mc.Claims != "" {
+		return claimCases(file, reg, &mc, lines, errAt)
+	}
 	if mc.Spec == "" {
 		return nil, errAt("spec", "missing")
 	}
@@ -447,6 +451,7 @@ func parseCase(file, at string, n ast.Node, reg *specs.Registry) (*regressCase, 
 		return nil, errAt("spec", "%v", errors.Unwrap(err))
 	}
 	c := &regressCase{spec: spec.Name, line: lines[""], name: mc.Name}
+	cases := []*regressCase{c}
 	params, err := mc.params(spec, errAt)
 	if err != nil {
 		return nil, err
@@ -467,7 +472,57 @@ func parseCase(file, at string, n ast.Node, reg *specs.Registry) (*regressCase, 
 			c.name += fmt.Sprintf(" %v=%d", kv.Key, params[fmt.Sprint(kv.Key)])
 		}
 	}
-	return c, nil
+	return cases, nil
+}
+
+// claimCases expands a case `claims: SPEC` into one case per claim of the
+// spec (a built-in name or a .ring file), expecting the verdict ringcheck
+// finds where it differs from the paper's, and the paper's otherwise; a
+// claim out of reach of any search is left out.
+func claimCases(file string, reg *specs.Registry, mc *manifestCase, lines map[string]int, errAt func(key, format string, args ...any) error) ([]*regressCase, error) {
+	for _, key := range caseKeys {
+		if _, given := lines[key]; given && key != "claims" {
+			return nil, errAt(key, "a case with claims takes no other key: it is one case per claim of the spec")
+		}
+	}
+	spec, err := findSpecIn(reg, mc.Claims, filepath.Dir(file))
+	if err != nil {
+		var ee *exitError
+		if errors.As(err, &ee) && ee.plain {
+			return nil, err
+		}
+		return nil, errAt("claims", "%v", errors.Unwrap(err))
+	}
+	if len(spec.Claims) == 0 {
+		return nil, errAt("claims", "spec %s declares no claim", spec.Name)
+	}
+	var cases []*regressCase
+	for _, cl := range spec.Claims {
+		if cl.Found == specs.OutOfReach {
+			continue
+		}
+		verdict := cl.Verdict
+		if cl.Found != "" {
+			verdict = cl.Found
+		}
+		req := &ringcheck.Request{
+			Spec: spec, Params: cl.Params, Workers: 1,
+			Properties: []invariants.Property{invariants.Property(cl.Property)},
+			From:       invariants.From(cl.From),
+			Fairness:   invariants.Fairness(cl.Fairness),
+		}
+		if cl.Start != nil {
+			req.From, req.Start = "", &ringcheck.Start{Config: cl.Start}
+		}
+		cases = append(cases, &regressCase{
+			name:   fmt.Sprintf("%s claim: %s %s for %s", spec.Name, cl.Property, cl.Verdict, specs.Values(cl.Params)),
+			spec:   spec.Name,
+			req:    req,
+			expect: []expectation{{property: invariants.Property(cl.Property), verdict: invariants.Verdict(verdict)}},
+			line:   lines[""],
+		})
+	}
+	return cases, nil
 }
 
 // decodeError turns a decoding error into a manifest error at the key
