@@ -30,6 +30,9 @@ func (c *compiler) state(e ir.Expr, b bindings, self int) stateFn {
 	if c.nodes++; c.nodes > maxNodes {
 		return func(*model.State) int { return 0 }
 	}
+	if v, ok := constValue(e, b, self, c.n); ok {
+		return func(*model.State) int { return v }
+	}
 	n := c.n
 	switch e := e.(type) {
 	case *ir.Const:
@@ -75,6 +78,14 @@ func (c *compiler) state(e ir.Expr, b bindings, self int) stateFn {
 	case *ir.Binary:
 		return c.stateBinary(e, b, self)
 	case *ir.Cond:
+		if v, ok := constValue(e.C, b, self, n); ok {
+			// Unrolled quantifiers make many conditions constant: only the
+			// branch taken is compiled.
+			if v != 0 {
+				return c.state(e.X, b, self)
+			}
+			return c.state(e.Y, b, self)
+		}
 		cond, x, y := c.state(e.C, b, self), c.state(e.X, b, self), c.state(e.Y, b, self)
 		return func(s *model.State) int {
 			if cond(s) != 0 {
@@ -83,9 +94,15 @@ func (c *compiler) state(e ir.Expr, b bindings, self int) stateFn {
 			return y(s)
 		}
 	case *ir.Quant:
-		parts := make([]stateFn, n)
-		for p := range parts {
-			parts[p] = c.state(e.Body, b.with(e.Var, p), self)
+		var parts []stateFn
+		for p := range n {
+			bp := b.with(e.Var, p)
+			// A part that cannot change the result is left out: a 0 in a
+			// sum, a false in a count or an exists, a true in a forall.
+			if v, ok := constValue(e.Body, bp, self, n); ok && (v == 0) == (e.Kind != "forall") {
+				continue
+			}
+			parts = append(parts, c.state(e.Body, bp, self))
 		}
 		return quantState(e.Kind, parts)
 	case *ir.ChanLen:
@@ -115,6 +132,55 @@ func (c *compiler) state(e ir.Expr, b bindings, self int) stateFn {
 		}
 	}
 	return func(*model.State) int { return 0 }
+}
+
+// constValue evaluates an expression that depends on no configuration:
+// constants, the bound processes of unrolled quantifiers, the acting
+// process when it is known (self ≥ 0), and operators over them.
+func constValue(e ir.Expr, b bindings, self, n int) (int, bool) {
+	switch e := e.(type) {
+	case *ir.Const:
+		return e.Value, true
+	case *ir.LocalRef:
+		v, ok := b[e.Local]
+		return v, ok
+	case *ir.Self:
+		return self, self >= 0
+	case *ir.Neighbor:
+		q, ok := constValue(e.Of, b, self, n)
+		return ((q+e.Offset)%n + n) % n, ok
+	case *ir.Unary:
+		x, ok := constValue(e.X, b, self, n)
+		if !ok {
+			return 0, false
+		}
+		if e.Op == syntax.Not {
+			return 1 - x, true
+		}
+		return -x, true
+	case *ir.Binary:
+		x, okx := constValue(e.X, b, self, n)
+		y, oky := constValue(e.Y, b, self, n)
+		switch {
+		case e.Op == syntax.AndAnd && ((okx && x == 0) || (oky && y == 0)):
+			return 0, true
+		case e.Op == syntax.OrOr && ((okx && x != 0) || (oky && y != 0)):
+			return 1, true
+		case !okx || !oky:
+			return 0, false
+		}
+		return ir.EvalBinary(e.Op, x, y)
+	case *ir.Cond:
+		c, ok := constValue(e.C, b, self, n)
+		if !ok {
+			return 0, false
+		}
+		if c != 0 {
+			return constValue(e.X, b, self, n)
+		}
+		return constValue(e.Y, b, self, n)
+	}
+	return 0, false
 }
 
 // constProc evaluates a process expression that depends on no
@@ -236,6 +302,9 @@ func (c *compiler) stateBinary(e *ir.Binary, b bindings, self int) stateFn {
 	if e.Op == syntax.AndAnd {
 		var parts []stateFn
 		for _, x := range conjuncts(e) {
+			if v, ok := constValue(x, b, self, c.n); ok && v != 0 {
+				continue
+			}
 			parts = append(parts, c.state(x, b, self))
 		}
 		return func(s *model.State) int {
