@@ -7,6 +7,7 @@ package check
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 
@@ -31,6 +32,7 @@ func Check(f *syntax.File, values map[string]int) (*ir.Spec, error) {
 		messages: map[string]*ir.Message{},
 		defs:     map[string]*syntax.DefDecl{},
 		preds:    map[string]*syntax.PredicateDecl{},
+		arrays:   map[string]*ir.Array{},
 	}
 	err := c.run(values)
 	if err != nil {
@@ -71,6 +73,7 @@ type checker struct {
 	messages map[string]*ir.Message
 	defs     map[string]*syntax.DefDecl
 	preds    map[string]*syntax.PredicateDecl
+	arrays   map[string]*ir.Array
 	// expanding lists the defs being expanded, to refuse recursion.
 	expanding []string
 }
@@ -87,7 +90,15 @@ func (c *checker) recoverStop() {
 }
 
 func (c *checker) errorf(pos syntax.Pos, format string, args ...any) {
-	c.errs = append(c.errs, &syntax.Error{File: c.file.Name, Pos: pos, Msg: fmt.Sprintf(format, args...)})
+	err := &syntax.Error{File: c.file.Name, Pos: pos, Msg: fmt.Sprintf(format, args...)}
+	// A family of actions checks its declaration once per member: a
+	// problem is reported once.
+	for _, e := range c.errs {
+		if e, ok := e.(*syntax.Error); ok && *e == *err {
+			return
+		}
+	}
+	c.errs = append(c.errs, err)
 	if len(c.errs) >= maxErrors {
 		panic(stop{})
 	}
@@ -233,7 +244,8 @@ func (c *checker) taken(name string) bool {
 	_, v := c.vars[name]
 	_, m := c.messages[name]
 	_, d := c.defs[name]
-	return a || b || v || m || d
+	_, r := c.arrays[name]
+	return a || b || v || m || d || r
 }
 
 func (c *checker) define(id *syntax.Ident, v int, t *ir.Type) {
@@ -295,6 +307,15 @@ func (c *checker) topology(d *syntax.TopologyDecl) {
 		n = 1
 	}
 	c.spec.N = n
+	top := model.Topology{Kind: c.spec.Topology, N: n}
+	c.spec.Peers = make([][]int, n)
+	for p := range n {
+		for q := range n {
+			if q != p && (top.Linked(p, q) || top.Linked(q, p)) {
+				c.spec.Peers[p] = append(c.spec.Peers[p], q)
+			}
+		}
+	}
 }
 
 func allProcs(n int) []int {
@@ -358,6 +379,17 @@ func (c *checker) variable(d *syntax.VarDecl, procs []int) {
 	}
 	t := c.typ(d.Type)
 	v := &ir.Var{Name: d.Name.Name, Type: t, Procs: procs, Doc: d.Doc, Pos: d.Pos, ID: len(c.spec.Vars), Init: t.Lo}
+	v.Init = c.initial(d, t)
+	if d.Index != nil {
+		c.array(d, t, v.Init, procs)
+		return
+	}
+	c.vars[v.Name] = v
+	c.spec.Vars = append(c.spec.Vars, v)
+}
+
+// initial checks a variable's initial value.
+func (c *checker) initial(d *syntax.VarDecl, t *ir.Type) int {
 	if d.Init != nil {
 		e := c.expr(d.Init, &scope{global: true})
 		k, ok := e.(*ir.Const)
@@ -369,11 +401,10 @@ func (c *checker) variable(d *syntax.VarDecl, procs []int) {
 		case k.Value < t.Lo || k.Value > t.Hi:
 			c.errorf(d.Init.ExprPos(), "initial value %d of %s is outside %s", k.Value, d.Name.Name, t.Domain())
 		default:
-			v.Init = k.Value
+			return k.Value
 		}
 	}
-	c.vars[v.Name] = v
-	c.spec.Vars = append(c.spec.Vars, v)
+	return t.Lo
 }
 
 func (c *checker) message(d *syntax.MessageDecl) {
@@ -441,12 +472,39 @@ func (c *checker) process(d *syntax.ProcessDecl) {
 	}
 	for _, in := range d.Inits {
 		sc := &scope{procs: procs, acting: true, init: true}
-		c.spec.Inits = append(c.spec.Inits, &ir.Init{Procs: procs, Effects: c.stmts(in.Effects, sc, map[*ir.Var]syntax.Pos{})})
+		c.spec.Inits = append(c.spec.Inits, &ir.Init{Procs: procs, Effects: c.stmts(in.Effects, sc, assignments{})})
 	}
 }
 
 func (c *checker) action(d *syntax.ActionDecl, procs []int) {
-	a := &ir.Action{Name: d.Name.Name, Pos: d.Pos, Procs: procs}
+	if d.Peer == nil {
+		c.actionFor(d, d.Name.Name, procs, nil)
+		return
+	}
+	// One action per peer j, of the processes j is a peer of, with the
+	// parameter bound to the constant j.
+	declared := false
+	for j := range c.spec.N {
+		var with []int
+		for _, p := range procs {
+			if slices.Contains(c.spec.Peers[p], j) {
+				with = append(with, p)
+			}
+		}
+		if len(with) > 0 {
+			declared = true
+			c.actionFor(d, fmt.Sprintf("%s(%d)", d.Name.Name, j), with, &ir.Const{Value: j, T: ir.IntType()})
+		}
+	}
+	if !declared {
+		c.errorf(d.Peer.Pos, "no process of the block has a peer: %s(%s in peers) declares no action", d.Name.Name, d.Peer.Name)
+	}
+}
+
+// actionFor checks an action named name of procs; peer, when not nil, is
+// the value of the family's parameter.
+func (c *checker) actionFor(d *syntax.ActionDecl, name string, procs []int, peer ir.Expr) {
+	a := &ir.Action{Name: name, Pos: d.Pos, Procs: procs}
 	switch {
 	case d.Environment:
 		a.Kind = model.Environment
@@ -461,6 +519,12 @@ func (c *checker) action(d *syntax.ActionDecl, procs []int) {
 		}
 	}
 	sc := &scope{procs: procs, acting: true, timeout: d.Timeout, access: &a.Reads}
+	if peer != nil {
+		if c.taken(d.Peer.Name) {
+			c.errorf(d.Peer.Pos, "%s is already declared: name the peer differently", d.Peer.Name)
+		}
+		sc = sc.with(d.Peer.Name, peer)
+	}
 	if d.Recv != nil {
 		a.Recv = c.receive(d.Recv, sc)
 	}
@@ -481,7 +545,7 @@ func (c *checker) action(d *syntax.ActionDecl, procs []int) {
 	}
 	sc.access = &a.Reads
 	sc.writes = &a.Writes
-	a.Effects = c.stmts(d.Effects, sc, map[*ir.Var]syntax.Pos{})
+	a.Effects = c.stmts(d.Effects, sc, assignments{})
 	c.spec.Actions = append(c.spec.Actions, a)
 }
 
@@ -608,6 +672,11 @@ type scope struct {
 	acting  bool
 	timeout bool
 	init    bool
+	// dead: in an effect a constant condition never runs, whose
+	// constants are not held to the domains.
+	dead bool
+	// loops are the names of the enclosing for loops.
+	loops []*ir.Local
 	// access collects what is read; writes what is written (effects).
 	access, writes *ir.Access
 }
@@ -803,7 +872,12 @@ func (c *checker) expr(e syntax.Expr, sc *scope) ir.Expr {
 		}
 		return &ir.Cond{C: cond, X: x, Y: y}
 	case *syntax.QuantExpr:
+		var over *ir.Set
 		l := &ir.Local{Name: e.Var.Name, Type: &ir.Type{Kind: ir.Int, Lo: 0, Hi: c.spec.N - 1}, Lo: 0, Hi: c.spec.N - 1}
+		if e.Over != nil {
+			s := c.set(e.Over, sc)
+			over, l = s.Set, s.local(e.Var.Name)
+		}
 		inner := sc.with(e.Var.Name, &ir.LocalRef{Local: l})
 		var body ir.Expr
 		if e.Kind == "sum" {
@@ -811,7 +885,7 @@ func (c *checker) expr(e syntax.Expr, sc *scope) ir.Expr {
 		} else {
 			body = c.boolExpr(e.Body, inner, "the body of "+e.Kind)
 		}
-		return &ir.Quant{Kind: e.Kind, Var: l, Body: body}
+		return &ir.Quant{Kind: e.Kind, Var: l, Over: over, Body: body}
 	}
 	c.errorf(e.ExprPos(), "unexpected expression")
 	return &ir.Const{T: ir.IntType()}
@@ -884,6 +958,10 @@ func (c *checker) ident(e *syntax.Ident, sc *scope) ir.Expr {
 	if k, ok := c.consts[e.Name]; ok {
 		return &ir.Const{Value: k.value, T: k.typ}
 	}
+	if a, ok := c.arrays[e.Name]; ok {
+		c.errorf(e.Pos, "%s is an array: index it (%s[i], or %s[p][i] for process p's)", a.Name, a.Name, a.Name)
+		return &ir.Const{Value: a.Type.Lo, T: a.Type}
+	}
 	if v, ok := c.vars[e.Name]; ok {
 		if !sc.acting {
 			c.errorf(e.Pos, "%s is a process variable: say whose (%s[p])", e.Name, e.Name)
@@ -930,33 +1008,46 @@ func (c *checker) expand(d *syntax.DefDecl, args []ir.Expr, pos syntax.Pos, sc *
 }
 
 func (c *checker) index(e *syntax.IndexExpr, sc *scope) ir.Expr {
+	if a, ok := c.arrays[e.Var.Name]; ok {
+		return c.elem(e, a, sc)
+	}
 	v, ok := c.vars[e.Var.Name]
 	if !ok {
 		c.errorf(e.Var.Pos, "%s is not a process variable", e.Var.Name)
 		return &ir.Const{T: ir.IntType()}
 	}
-	proc := c.procExpr(e.Index, sc)
+	if e.Elem != nil {
+		c.errorf(e.Elem.ExprPos(), "%s is not an array: %s[p] is process p's", v.Name, v.Name)
+	}
+	proc := c.readProc(e.Index, v.Name, e.Var.Pos, sc)
+	if k, ok := proc.(*ir.Const); ok && !slices.Contains(v.Procs, k.Value) {
+		c.errorf(e.Index.ExprPos(), "process %d has no variable %s", k.Value, v.Name)
+	}
+	sc.recordVar(v, proc)
+	return &ir.VarRef{Var: v, Proc: proc}
+}
+
+// readProc checks the process whose variable name an expression reads:
+// a constant is taken modulo n, the acting process is nil, and a process
+// the acting ones may not read is reported where it is known.
+func (c *checker) readProc(e syntax.Expr, name string, pos syntax.Pos, sc *scope) ir.Expr {
+	proc := c.procExpr(e, sc)
 	if k, ok := proc.(*ir.Const); ok {
-		q := ((k.Value % c.spec.N) + c.spec.N) % c.spec.N
-		if !slices.Contains(v.Procs, q) {
-			c.errorf(e.Index.ExprPos(), "process %d has no variable %s", q, v.Name)
-		}
-		proc = &ir.Const{Value: q, T: ir.IntType()}
+		proc = &ir.Const{Value: ((k.Value % c.spec.N) + c.spec.N) % c.spec.N, T: ir.IntType()}
 	}
 	if sc.acting && !sc.timeout && !sc.init {
 		top := model.Topology{Kind: c.spec.Topology, N: c.spec.N}
 		for _, p := range sc.procs {
 			if q, ok := staticProc(proc, p, c.spec.N); ok && q != p && !top.Linked(q, p) {
-				c.errorf(e.Var.Pos, "process %d cannot read %s of process %d: in a %s a process reads only the processes linked to it (a timeout's guard reads any)", p, v.Name, q, top.Kind)
+				c.errorf(pos, "process %d cannot read %s of process %d: in a %s a process reads only the processes linked to it (a timeout's guard reads any)", p, name, q, top.Kind)
 				break
 			}
 		}
 	}
 	if _, self := proc.(*ir.Self); self {
-		proc = nil
+		return nil
 	}
-	sc.recordVar(v, proc)
-	return &ir.VarRef{Var: v, Proc: proc}
+	return proc
 }
 
 func (c *checker) call(e *syntax.CallExpr, sc *scope) ir.Expr {
@@ -1209,27 +1300,68 @@ func fold(e ir.Expr) ir.Expr {
 	return e
 }
 
-// stmts checks effects; assigned records the variables assigned on the
-// way to them, to refuse a second assignment in one step.
-func (c *checker) stmts(ss []syntax.Stmt, sc *scope, assigned map[*ir.Var]syntax.Pos) []ir.Stmt {
+// assignments records what the effects of one step assign, to refuse a
+// second assignment: keys are a *ir.Var (a variable, or an array's entry
+// of constant index) or an *ir.Array (an entry of an index known only when
+// the step runs).
+type assignments map[any]syntax.Pos
+
+// record records an assignment at pos of key, named name, reporting one
+// that may assign what an earlier one did.
+func (c *checker) record(assigned assignments, key any, name string, pos syntax.Pos) {
+	at, twice := assigned[key]
+	if !twice {
+		switch k := key.(type) {
+		case *ir.Var:
+			if k.Array != nil {
+				at, twice = assigned[k.Array]
+			}
+		case *ir.Array:
+			for other, p := range assigned {
+				if v, ok := other.(*ir.Var); ok && v.Array == k {
+					at, twice = p, true
+					break
+				}
+			}
+		}
+	}
+	if twice {
+		c.errorf(pos, "%s is assigned twice in one step (first at %s): assignments are simultaneous", name, at)
+	}
+	assigned[key] = pos
+}
+
+// stmts checks effects; assigned records what is assigned on the way to
+// them, to refuse a second assignment in one step.
+func (c *checker) stmts(ss []syntax.Stmt, sc *scope, assigned assignments) []ir.Stmt {
 	var out []ir.Stmt
 	for _, s := range ss {
-		if st := c.stmt(s, sc, assigned); st != nil {
-			out = append(out, st)
-		}
+		out = append(out, c.stmt(s, sc, assigned)...)
 	}
 	return out
 }
 
-func (c *checker) stmt(s syntax.Stmt, sc *scope, assigned map[*ir.Var]syntax.Pos) ir.Stmt {
+func (c *checker) stmt(s syntax.Stmt, sc *scope, assigned assignments) []ir.Stmt {
 	switch s := s.(type) {
 	case *syntax.SkipStmt:
 		return nil
 	case *syntax.AssignStmt:
+		if a, ok := c.arrays[s.Var.Name]; ok {
+			if st := c.assignElem(s, a, sc, assigned); st != nil {
+				return []ir.Stmt{st}
+			}
+			return nil
+		}
 		v, ok := c.vars[s.Var.Name]
 		if !ok {
 			c.errorf(s.Var.Pos, "%s is not a process variable", s.Var.Name)
 			return nil
+		}
+		if s.Index != nil {
+			c.errorf(s.Index.ExprPos(), "a process assigns only its own variables: write %s := ..., not %s[...] := ...", v.Name, v.Name)
+		}
+		if len(sc.loops) > 0 {
+			c.errorf(s.Pos, "for assigns %s once per member: in a for loop only an array's entry indexed by the loop's name may be assigned", v.Name)
 		}
 		for _, p := range sc.procs {
 			if !slices.Contains(v.Procs, p) {
@@ -1237,89 +1369,130 @@ func (c *checker) stmt(s syntax.Stmt, sc *scope, assigned map[*ir.Var]syntax.Pos
 				break
 			}
 		}
-		if at, twice := assigned[v]; twice {
-			c.errorf(s.Pos, "%s is assigned twice in one step (first at %s): assignments are simultaneous", v.Name, at)
-		}
-		assigned[v] = s.Pos
-		x := c.expr(s.Value, sc)
-		if !assignable(v.Type, x.Type()) {
-			c.errorf(s.Value.ExprPos(), "cannot assign %s to %s of type %s", typeName(x.Type()), v.Name, typeName(v.Type))
-		}
-		if k, ok := x.(*ir.Const); ok && (k.Value < v.Type.Lo || k.Value > v.Type.Hi) {
-			c.errorf(s.Value.ExprPos(), "%d is outside %s's domain %s", k.Value, v.Name, v.Type.Domain())
-		}
-		if sc.writes != nil {
-			sc.writes.Vars = append(sc.writes.Vars, ir.VarAccess{Var: v})
-		}
-		return &ir.Assign{Var: v, Value: x}
+		c.record(assigned, v, v.Name, s.Pos)
+		return []ir.Stmt{c.assign(v, s.Value, sc)}
 	case *syntax.SendStmt:
-		m, ok := c.messages[s.Msg.Name]
-		if !ok {
-			c.errorf(s.Msg.Pos, "unknown message %s", s.Msg.Name)
-			return nil
+		if st := c.send(s, sc); st != nil {
+			return []ir.Stmt{st}
 		}
-		if c.spec.Channels == nil {
-			c.errorf(s.Pos, "send needs channels (channels capacity C)")
-		} else if len(c.spec.Channels.Carry) > 0 && !slices.Contains(c.spec.Channels.Carry, m) {
-			c.errorf(s.Msg.Pos, "the channels do not carry %s", m.Name)
-		}
-		if len(s.Args) != len(m.Fields) {
-			c.errorf(s.Pos, "message %s has %d fields, not %d", m.Name, len(m.Fields), len(s.Args))
-			return nil
-		}
-		send := &ir.Send{Msg: m, To: c.procExpr(s.To, sc)}
-		for i, a := range s.Args {
-			x := c.expr(a, sc)
-			f := m.Fields[i]
-			if !assignable(f.Type, x.Type()) {
-				c.errorf(a.ExprPos(), "field %s of %s has type %s, not %s", f.Name, m.Name, typeName(f.Type), typeName(x.Type()))
-			}
-			if k, ok := x.(*ir.Const); ok && (k.Value < f.Type.Lo || k.Value > f.Type.Hi) {
-				c.errorf(a.ExprPos(), "%d is outside field %s's domain %s", k.Value, f.Name, f.Type.Domain())
-			}
-			send.Args = append(send.Args, x)
-		}
-		c.link(s.To.ExprPos(), &ir.Self{}, send.To, sc, "send to")
-		if sc.writes != nil {
-			sc.writes.Chans = append(sc.writes.Chans, ir.ChanAccess{From: &ir.Self{}, To: send.To})
-			if !relative(send.To) {
-				sc.writes.Global = true
-			}
-		}
-		return send
+		return nil
 	case *syntax.IfStmt:
 		cond := c.boolExpr(s.Cond, sc, "a condition")
 		thenAssigned := copyAssigned(assigned)
 		elseAssigned := copyAssigned(assigned)
-		st := &ir.If{Cond: cond, Then: c.stmts(s.Then, sc, thenAssigned), Else: c.stmts(s.Else, sc, elseAssigned)}
-		for v, p := range thenAssigned {
-			assigned[v] = p
+		k, constant := cond.(*ir.Const)
+		thenScope, elseScope := sc, sc
+		if constant {
+			// The branch not taken is checked, but its constants are not
+			// held to domains a parameter may have emptied (as a ghost
+			// variable's 0..0).
+			dead := *sc
+			dead.dead = true
+			if k.Value != 0 {
+				elseScope = &dead
+			} else {
+				thenScope = &dead
+			}
 		}
-		for v, p := range elseAssigned {
-			assigned[v] = p
+		then := c.stmts(s.Then, thenScope, thenAssigned)
+		els := c.stmts(s.Else, elseScope, elseAssigned)
+		switch {
+		case constant && k.Value != 0:
+			maps.Copy(assigned, thenAssigned)
+			return then
+		case constant:
+			maps.Copy(assigned, elseAssigned)
+			return els
 		}
-		return st
+		maps.Copy(assigned, thenAssigned)
+		maps.Copy(assigned, elseAssigned)
+		return []ir.Stmt{&ir.If{Cond: cond, Then: then, Else: els}}
 	case *syntax.RepeatStmt:
 		count := c.intExpr(s.Count, sc, "a repeat count")
-		inner := map[*ir.Var]syntax.Pos{}
+		inner := assignments{}
 		body := c.stmts(s.Body, sc, inner)
 		if len(inner) > 0 {
-			vars := make([]string, 0, len(inner))
-			for v := range inner {
-				vars = append(vars, v.Name)
-			}
-			sort.Strings(vars)
-			c.errorf(s.Pos, "repeat may only send: it assigns %v, which one step assigns once", vars)
+			c.errorf(s.Pos, "repeat may only send: it assigns %v, which one step assigns once", assignedNames(inner))
 		}
-		return &ir.Repeat{Count: count, Body: body}
+		return []ir.Stmt{&ir.Repeat{Count: count, Body: body}}
+	case *syntax.ForStmt:
+		over := c.set(s.Over, sc)
+		l := over.local(s.Var.Name)
+		inner := sc.with(s.Var.Name, &ir.LocalRef{Local: l})
+		inner.loops = append(slices.Clone(sc.loops), l)
+		return []ir.Stmt{&ir.For{Var: l, Over: over.Set, Body: c.stmts(s.Body, inner, assigned)}}
 	}
 	return nil
 }
 
-func copyAssigned(m map[*ir.Var]syntax.Pos) map[*ir.Var]syntax.Pos {
-	out := make(map[*ir.Var]syntax.Pos, len(m))
-	for k, v := range m {
-		out[k] = v
+// assign checks the value assigned to v.
+func (c *checker) assign(v *ir.Var, value syntax.Expr, sc *scope) *ir.Assign {
+	x := c.expr(value, sc)
+	if !assignable(v.Type, x.Type()) {
+		c.errorf(value.ExprPos(), "cannot assign %s to %s of type %s", typeName(x.Type()), v.Name, typeName(v.Type))
 	}
-	return out
+	if k, ok := x.(*ir.Const); ok && !sc.dead && (k.Value < v.Type.Lo || k.Value > v.Type.Hi) {
+		c.errorf(value.ExprPos(), "%d is outside %s's domain %s", k.Value, v.Name, v.Type.Domain())
+	}
+	if sc.writes != nil {
+		sc.writes.Vars = append(sc.writes.Vars, ir.VarAccess{Var: v})
+	}
+	return &ir.Assign{Var: v, Value: x}
+}
+
+// send checks a send.
+func (c *checker) send(s *syntax.SendStmt, sc *scope) ir.Stmt {
+	m, ok := c.messages[s.Msg.Name]
+	if !ok {
+		c.errorf(s.Msg.Pos, "unknown message %s", s.Msg.Name)
+		return nil
+	}
+	if c.spec.Channels == nil {
+		c.errorf(s.Pos, "send needs channels (channels capacity C)")
+	} else if len(c.spec.Channels.Carry) > 0 && !slices.Contains(c.spec.Channels.Carry, m) {
+		c.errorf(s.Msg.Pos, "the channels do not carry %s", m.Name)
+	}
+	if len(s.Args) != len(m.Fields) {
+		c.errorf(s.Pos, "message %s has %d fields, not %d", m.Name, len(m.Fields), len(s.Args))
+		return nil
+	}
+	send := &ir.Send{Msg: m, To: c.procExpr(s.To, sc)}
+	for i, a := range s.Args {
+		x := c.expr(a, sc)
+		f := m.Fields[i]
+		if !assignable(f.Type, x.Type()) {
+			c.errorf(a.ExprPos(), "field %s of %s has type %s, not %s", f.Name, m.Name, typeName(f.Type), typeName(x.Type()))
+		}
+		if k, ok := x.(*ir.Const); ok && !sc.dead && (k.Value < f.Type.Lo || k.Value > f.Type.Hi) {
+			c.errorf(a.ExprPos(), "%d is outside field %s's domain %s", k.Value, f.Name, f.Type.Domain())
+		}
+		send.Args = append(send.Args, x)
+	}
+	c.link(s.To.ExprPos(), &ir.Self{}, send.To, sc, "send to")
+	if sc.writes != nil {
+		sc.writes.Chans = append(sc.writes.Chans, ir.ChanAccess{From: &ir.Self{}, To: send.To})
+		if !relative(send.To) {
+			sc.writes.Global = true
+		}
+	}
+	return send
+}
+
+// assignedNames lists the names of what assigned holds, sorted.
+func assignedNames(assigned assignments) []string {
+	names := make([]string, 0, len(assigned))
+	for k := range assigned {
+		switch k := k.(type) {
+		case *ir.Var:
+			names = append(names, k.Name)
+		case *ir.Array:
+			names = append(names, k.Name)
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+func copyAssigned(m assignments) assignments {
+	return maps.Clone(m)
 }

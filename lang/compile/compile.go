@@ -18,8 +18,12 @@ import (
 
 // System builds the model of spec.
 func System(spec *ir.Spec) (*model.System, error) {
-	c := &compiler{spec: spec, n: spec.N, post: &post{}}
-	return c.build()
+	return newCompiler(spec).build()
+}
+
+// newCompiler returns a compiler of spec.
+func newCompiler(spec *ir.Spec) *compiler {
+	return &compiler{spec: spec, n: spec.N, post: &post{}, masks: peerMasks(spec)}
 }
 
 // post holds what is known only once the system is built: the letters of
@@ -64,6 +68,8 @@ type compiler struct {
 	vars  []model.VarID
 	types []model.MsgType
 	post  *post
+	// masks[p] is the set of p's peers.
+	masks []uint64
 }
 
 func (c *compiler) build() (*model.System, error) {
@@ -341,11 +347,9 @@ func (cx *actionCtx) expr(e ir.Expr, b bindings) actionFn {
 			return y(c, k)
 		}
 	case *ir.Quant:
-		parts := make([]actionFn, cx.n)
-		for p := range parts {
-			parts[p] = cx.expr(e.Body, b.with(e.Var, p))
-		}
-		return quantAction(e.Kind, parts)
+		return cx.quant(e, b)
+	case *ir.ElemRef:
+		return cx.elemRef(e, b)
 	case *ir.ChanLen:
 		from, to := cx.proc(e.From, b), cx.proc(e.To, b)
 		msg := e.Msg
@@ -833,6 +837,10 @@ func (cx *actionCtx) stmt(s ir.Stmt, b bindings) effect {
 				els(c, k)
 			}
 		}
+	case *ir.AssignElem:
+		return cx.assignElem(s, b)
+	case *ir.For:
+		return cx.forLoop(s, b)
 	case *ir.Repeat:
 		count, body := cx.expr(s.Count, b), cx.stmts(s.Body, b)
 		name := cx.action.Name

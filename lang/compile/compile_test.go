@@ -34,7 +34,7 @@ func TestPredicatesAgreeWithTheReferenceEvaluator(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			c := &compiler{spec: spec, n: spec.N, post: &post{}}
+			c := newCompiler(spec)
 			sys, err := c.build()
 			if err != nil {
 				t.Fatal(err)

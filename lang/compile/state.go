@@ -93,7 +93,12 @@ func (c *compiler) state(e ir.Expr, b bindings, self int) stateFn {
 			}
 			return y(s)
 		}
+	case *ir.ElemRef:
+		return c.stateElem(e, b, self)
 	case *ir.Quant:
+		if e.Over != nil {
+			return c.stateQuant(e, b, self)
+		}
 		var parts []stateFn
 		for p := range n {
 			bp := b.with(e.Var, p)
@@ -427,12 +432,14 @@ type stateEnv struct {
 	c    *compiler
 	s    *model.State
 	self int
+	// locals binds the names of the enclosing for loops.
+	locals bindings
 }
 
 func (e *stateEnv) N() int                     { return e.c.n }
 func (e *stateEnv) Self() int                  { return e.self }
 func (e *stateEnv) Var(v *ir.Var, p int) int   { return e.s.Get(p, e.c.vars[v.ID]) }
-func (e *stateEnv) Local(*ir.Local) int        { return 0 }
+func (e *stateEnv) Local(l *ir.Local) int      { return e.locals[l] }
 func (e *stateEnv) Field(*ir.Receive, int) int { return 0 }
 func (e *stateEnv) ChanLen(from, to int, m *ir.Message) int {
 	return e.c.chanLen(e.s, from, to, m, nil)
@@ -492,6 +499,38 @@ func (c *compiler) runInit(ss []ir.Stmt, env *stateEnv, next *model.State) error
 			if err := c.runInit(body, env, next); err != nil {
 				return err
 			}
+		case *ir.AssignElem:
+			i, err := ir.Eval(st.Index, env)
+			if err != nil {
+				return err
+			}
+			v := st.Array.Elem(i)
+			if v == nil || !slices.Contains(v.Procs, env.self) {
+				return fmt.Errorf("init sets entry %d of %s, which process %d has not", i, st.Array.Name, env.self)
+			}
+			if err := c.runInit([]ir.Stmt{&ir.Assign{Var: v, Value: st.Value}}, env, next); err != nil {
+				return err
+			}
+		case *ir.For:
+			var members []int
+			if st.Over.Of != nil {
+				p, err := ir.Eval(st.Over.Of, env)
+				if err != nil {
+					return err
+				}
+				members = st.Over.Members(((p % c.n) + c.n) % c.n)
+			} else {
+				members = st.Over.Members(0)
+			}
+			outer := env.locals
+			for _, q := range members {
+				env.locals = outer.with(st.Var, q)
+				if err := c.runInit(st.Body, env, next); err != nil {
+					env.locals = outer
+					return err
+				}
+			}
+			env.locals = outer
 		case *ir.Repeat:
 			count, err := ir.Eval(st.Count, env)
 			if err != nil {

@@ -2,6 +2,7 @@ package ir
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/ringcheck/ringcheck/lang/syntax"
 )
@@ -121,6 +122,18 @@ func eval(e Expr, env Env) int {
 			p = ((eval(e.Proc, env) % n) + n) % n
 		}
 		return env.Var(e.Var, p)
+	case *ElemRef:
+		p := env.Self()
+		if e.Proc != nil {
+			n := env.N()
+			p = ((eval(e.Proc, env) % n) + n) % n
+		}
+		i := eval(e.Index, env)
+		v := e.Array.Elem(i)
+		if v == nil || !slices.Contains(v.Procs, p) {
+			panic(evalFault(fmt.Sprintf("process %d has no entry %d of %s", p, i, e.Array.Name)))
+		}
+		return env.Var(v, p)
 	case *LocalRef:
 		return env.Local(e.Local)
 	case *FieldRef:
@@ -161,7 +174,7 @@ func eval(e Expr, env Env) int {
 			acc = 1
 		}
 		qe := &quantEnv{Env: env, local: e.Var}
-		for p := range env.N() {
+		for _, p := range members(e.Over, env) {
 			qe.value = p
 			v := eval(e.Body, qe)
 			switch e.Kind {
@@ -227,6 +240,23 @@ func eval(e Expr, env Env) int {
 		}
 	}
 	panic(evalFault(fmt.Sprintf("unknown expression node %T", e)))
+}
+
+// members lists what a quantifier ranges over: the processes when over
+// is nil.
+func members(over *Set, env Env) []int {
+	if over == nil {
+		ps := make([]int, env.N())
+		for p := range ps {
+			ps[p] = p
+		}
+		return ps
+	}
+	if over.Of != nil {
+		n := env.N()
+		return over.Members(((eval(over.Of, env) % n) + n) % n)
+	}
+	return over.Members(0)
 }
 
 // quantEnv binds a quantified process.

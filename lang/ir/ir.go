@@ -26,7 +26,12 @@ type Spec struct {
 	// Topology and N: the communication graph.
 	Topology model.TopologyKind
 	N        int
-	Vars     []*Var
+	// Peers[p] lists the peers of process p, ascending: the processes
+	// linked to it in either direction.
+	Peers [][]int
+	Vars  []*Var
+	// Arrays are the array variables; their entries are in Vars.
+	Arrays   []*Array
 	Messages []*Message
 	// Channels is nil for a state-reading spec.
 	Channels *Channels
@@ -96,6 +101,58 @@ type Var struct {
 	Pos  syntax.Pos
 	// ID is its index in Spec.Vars.
 	ID int
+	// Array is the array the variable is an entry of (nil: a variable
+	// that holds one value), and Index its index there.
+	Array *Array
+	Index int
+}
+
+// Array is an array variable: one Var per index, declared in the
+// processes that have that entry.
+type Array struct {
+	Name string
+	Type *Type
+	// Peers: the array is indexed by each process's peers (Lo..Hi is
+	// 0..N-1, and a process has the entries of its peers only);
+	// otherwise every process that declares it has every index of
+	// Lo..Hi.
+	Peers  bool
+	Lo, Hi int
+	// Elems[i-Lo] is the entry of index i, nil when no process has one.
+	Elems []*Var
+	Doc   string
+	Pos   syntax.Pos
+}
+
+// Elem returns the entry of index i, or nil.
+func (a *Array) Elem(i int) *Var {
+	if i < a.Lo || i > a.Hi {
+		return nil
+	}
+	return a.Elems[i-a.Lo]
+}
+
+// Set is what a quantifier or a for loop ranges over: the peers of a
+// process (Of set), or the integers Lo..Hi.
+type Set struct {
+	// Of is the process whose peers the set is (nil: Lo..Hi).
+	Of Expr
+	// Peers is Spec.Peers, for Of.
+	Peers  [][]int
+	Lo, Hi int
+}
+
+// Members returns the set's members when Of is process p (ignored for a
+// range).
+func (s *Set) Members(p int) []int {
+	if s.Of != nil {
+		return s.Peers[p]
+	}
+	out := make([]int, 0, s.Hi-s.Lo+1)
+	for i := s.Lo; i <= s.Hi; i++ {
+		out = append(out, i)
+	}
+	return out
 }
 
 // Message is a message type.
@@ -232,6 +289,14 @@ type VarRef struct {
 	Proc Expr
 }
 
+// ElemRef is entry Index of array Array of process Proc (nil: the acting
+// process), for an index that is not a constant (a constant one is a
+// VarRef of the entry).
+type ElemRef struct {
+	Array       *Array
+	Proc, Index Expr
+}
+
 // LocalRef is the value of a local.
 type LocalRef struct{ Local *Local }
 
@@ -259,10 +324,12 @@ type Cond struct {
 	C, X, Y Expr
 }
 
-// Quant is count, sum, forall or exists over the processes 0..N-1.
+// Quant is count, sum, forall or exists over the processes 0..N-1, or
+// over Over when it is set.
 type Quant struct {
 	Kind string
 	Var  *Local
+	Over *Set
 	Body Expr
 }
 
@@ -303,6 +370,21 @@ type Assign struct {
 	Value Expr
 }
 
+// AssignElem sets entry Index of the acting process's array Array, for an
+// index that is not a constant (a constant one is an Assign of the entry).
+type AssignElem struct {
+	Array        *Array
+	Index, Value Expr
+}
+
+// For runs Body once for each member of Over, ascending, with Var bound
+// to it.
+type For struct {
+	Var  *Local
+	Over *Set
+	Body []Stmt
+}
+
 // Send appends a message to the channel from the acting process to To.
 type Send struct {
 	Msg  *Message
@@ -322,10 +404,12 @@ type Repeat struct {
 	Body  []Stmt
 }
 
-func (*Assign) stmt() {}
-func (*Send) stmt()   {}
-func (*If) stmt()     {}
-func (*Repeat) stmt() {}
+func (*Assign) stmt()     {}
+func (*Send) stmt()       {}
+func (*If) stmt()         {}
+func (*Repeat) stmt()     {}
+func (*AssignElem) stmt() {}
+func (*For) stmt()        {}
 
 // The basic types.
 var (
@@ -350,6 +434,9 @@ func (*Neighbor) Type() *Type { return intType }
 
 // Type is the variable's type.
 func (e *VarRef) Type() *Type { return e.Var.Type }
+
+// Type is the array's element type.
+func (e *ElemRef) Type() *Type { return e.Array.Type }
 
 // Type is the local's type.
 func (e *LocalRef) Type() *Type { return e.Local.Type }

@@ -72,14 +72,28 @@ type Type struct {
 	Lo, Hi Expr
 }
 
-// VarDecl is `var NAME : TYPE [= INIT] ["doc"]`, at the top level (every
-// process) or in a process block (those processes).
+// VarDecl is `var NAME[INDEX] : TYPE [= INIT] ["doc"]`, at the top level
+// (every process) or in a process block (those processes).
 type VarDecl struct {
 	Pos  Pos
 	Name *Ident
-	Type *Type
-	Init Expr // nil: the type's first value
-	Doc  string
+	// Index is the index set of an array (`var used[peers]: ...`,
+	// `var q[0..2]: ...`); nil for a variable that holds one value.
+	Index *Set
+	Type  *Type
+	Init  Expr // nil: the type's first value
+	Doc   string
+}
+
+// Set is what a name ranges over: `peers` (the processes linked to the
+// acting process in either direction), `peers(P)` (to process P), or a
+// range `LO..HI` of integers.
+type Set struct {
+	Pos   Pos
+	Peers bool
+	Of    Expr // peers(P): P; nil for the acting process's peers
+	Lo    Expr // a range's bounds
+	Hi    Expr
 }
 
 // MessageDecl is `message NAME[(FIELD: TYPE, ...)]`.
@@ -128,9 +142,12 @@ type ActionDecl struct {
 	Choice      *Ident // the choice parameter, or nil
 	ChoiceLo    Expr
 	ChoiceHi    Expr
-	Recv        *Receive // nil: no message is received
-	Guard       Expr     // nil: true (an action with only a receive)
-	Effects     []Stmt
+	// Peer, with `(J in peers)`, makes the declaration a family of
+	// actions, one per peer J of the acting process.
+	Peer    *Ident
+	Recv    *Receive // nil: no message is received
+	Guard   Expr     // nil: true (an action with only a receive)
+	Effects []Stmt
 }
 
 // Receive is the head of a guard, `recv M[(a, b)] from Q`: the action is
@@ -153,10 +170,12 @@ type InitDecl struct {
 // Stmt is an effect.
 type Stmt interface{ stmtPos() Pos }
 
-// AssignStmt is `VAR := EXPR`.
+// AssignStmt is `VAR := EXPR`, or `VAR[INDEX] := EXPR` for an entry of an
+// array.
 type AssignStmt struct {
 	Pos   Pos
 	Var   *Ident
+	Index Expr // nil: not an array's entry
 	Value Expr
 }
 
@@ -182,6 +201,15 @@ type RepeatStmt struct {
 	Pos   Pos
 	Count Expr
 	Body  []Stmt
+}
+
+// ForStmt is `for NAME in SET { EFFECTS }`: the effects once for every
+// member of SET, ascending.
+type ForStmt struct {
+	Pos  Pos
+	Var  *Ident
+	Over *Set
+	Body []Stmt
 }
 
 // SkipStmt is `skip`: no effect.
@@ -256,10 +284,13 @@ type BoolLit struct {
 	Value bool
 }
 
-// IndexExpr is `VAR[PROC]`: process PROC's variable (PROC taken modulo n).
+// IndexExpr is `VAR[PROC]`: process PROC's variable (PROC taken modulo
+// n); for an array, `VAR[I]` is the acting process's entry I and
+// `VAR[PROC][I]` process PROC's.
 type IndexExpr struct {
 	Var   *Ident
 	Index Expr
+	Elem  Expr // the second subscript, or nil
 }
 
 // CallExpr is `NAME(ARGS)`: a def with parameters, a per-process
@@ -298,11 +329,12 @@ type CondExpr struct {
 }
 
 // QuantExpr is `count p: X`, `sum p: X`, `forall p: X` or `exists p: X`,
-// over the processes 0..n-1.
+// over the processes 0..n-1, or `count p in SET: X` over a set.
 type QuantExpr struct {
 	Pos  Pos
 	Kind string
 	Var  *Ident
+	Over *Set // nil: every process
 	Body Expr
 }
 
@@ -333,6 +365,7 @@ func (s *SendStmt) stmtPos() Pos   { return s.Pos }
 func (s *IfStmt) stmtPos() Pos     { return s.Pos }
 func (s *RepeatStmt) stmtPos() Pos { return s.Pos }
 func (s *SkipStmt) stmtPos() Pos   { return s.Pos }
+func (s *ForStmt) stmtPos() Pos    { return s.Pos }
 
 // ExprPos is where the expression starts.
 func (e *Ident) ExprPos() Pos { return e.Pos }

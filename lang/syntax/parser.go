@@ -115,6 +115,7 @@ func (p *parser) expectWord(w, context string) Pos {
 var reserved = []string{
 	"true", "false", "if", "then", "else", "count", "sum", "forall", "exists", "mod",
 	"self", "pred", "succ", "recv", "send", "to", "from", "repeat", "skip", "in", "action",
+	"for", "peers",
 }
 
 func (p *parser) ident(context string) *Ident {
@@ -310,6 +311,10 @@ func (p *parser) word(what string) *Ident {
 func (p *parser) varDecl() *VarDecl {
 	pos := p.expectWord("var", "")
 	d := &VarDecl{Pos: pos, Name: p.ident("after var")}
+	if p.got(LBrack) {
+		d.Index = p.set("an array's index set (var used[peers]: ... or var q[0..2]: ...)")
+		p.expect(RBrack, "after the array's index set")
+	}
 	p.expect(Colon, "after the variable's name (var x: 0..K-1)")
 	d.Type = p.typ()
 	if p.got(Define) {
@@ -406,12 +411,17 @@ name:
 	}
 	d.Name = p.ident("after action")
 	if p.got(LParen) {
-		d.Choice = p.ident("of the action's choice (request(k in 1..K))")
+		name := p.ident("of the action's choice (request(k in 1..K)) or peer (recv(j in peers))")
 		p.expectWord("in", "after the choice's name (request(k in 1..K))")
-		d.ChoiceLo = p.expr()
-		p.expect(DotDot, "in the choice's range")
-		d.ChoiceHi = p.expr()
-		p.expect(RParen, "after the choice's range")
+		if p.gotWord("peers") {
+			d.Peer = name
+		} else {
+			d.Choice = name
+			d.ChoiceLo = p.expr()
+			p.expect(DotDot, "in the choice's range")
+			d.ChoiceHi = p.expr()
+		}
+		p.expect(RParen, "after the action's parameter")
 	}
 	p.expect(Colon, "after the action's name")
 	if p.isWord("recv") {
@@ -495,16 +505,45 @@ func (p *parser) stmt() Stmt {
 		s := &RepeatStmt{Pos: pos, Count: p.expr()}
 		s.Body = p.block("the effects of repeat")
 		return s
+	case p.isWord("for"):
+		p.s.next()
+		s := &ForStmt{Pos: pos, Var: p.ident("after for")}
+		p.expectWord("in", "after the loop's name (for q in peers { ... })")
+		s.Over = p.set("the set a for loop runs over (peers or lo..hi)")
+		s.Body = p.block("the effects of for")
+		return s
 	case p.s.tok == IdentTok:
-		v := p.ident("assigned")
-		if p.s.tok == LBrack {
-			p.failf(p.s.pos, "a process assigns only its own variables: write %s := ..., not %s[...] := ...", v.Name, v.Name)
+		s := &AssignStmt{Pos: pos, Var: p.ident("assigned")}
+		if p.got(LBrack) {
+			s.Index = p.expr()
+			p.expect(RBrack, "after the array's index")
 		}
 		p.expect(Assign, "after the assigned variable (x := e)")
-		return &AssignStmt{Pos: pos, Var: v, Value: p.expr()}
+		s.Value = p.expr()
+		return s
 	}
-	p.failf(pos, "expected an effect (x := e, send, if, repeat or skip), found %s", p.found())
+	p.failf(pos, "expected an effect (x := e, send, if, for, repeat or skip), found %s", p.found())
 	return nil
+}
+
+// set parses peers, peers(P) or LO..HI.
+func (p *parser) set(what string) *Set {
+	s := &Set{Pos: p.s.pos}
+	if p.gotWord("peers") {
+		s.Peers = true
+		if p.got(LParen) {
+			s.Of = p.expr()
+			p.expect(RParen, "after peers' process")
+		}
+		return s
+	}
+	if p.s.tok == EOF || p.s.tok == LBrace || p.s.tok == RBrack || p.s.tok == Colon {
+		p.failf(p.s.pos, "expected %s, found %s", what, p.found())
+	}
+	s.Lo = p.expr()
+	p.expect(DotDot, "in "+what)
+	s.Hi = p.expr()
+	return s
 }
 
 func (p *parser) claimDecl() *ClaimDecl {
@@ -551,6 +590,9 @@ func (p *parser) expr() Expr {
 		q := &QuantExpr{Pos: pos, Kind: p.s.lit}
 		p.s.next()
 		q.Var = p.ident("bound by " + q.Kind)
+		if p.gotWord("in") {
+			q.Over = p.set("the set " + q.Kind + " ranges over (peers, peers(p) or lo..hi)")
+		}
 		p.expect(Colon, "after the bound process ("+q.Kind+" p: ...)")
 		q.Body = p.expr()
 		return q
@@ -683,7 +725,11 @@ func (p *parser) primary() Expr {
 		case LBrack:
 			p.s.next()
 			x := &IndexExpr{Var: id, Index: p.expr()}
-			p.expect(RBrack, "to close the process index")
+			p.expect(RBrack, "to close the index")
+			if p.got(LBrack) {
+				x.Elem = p.expr()
+				p.expect(RBrack, "to close the array's index")
+			}
 			return x
 		case LParen:
 			p.s.next()

@@ -48,3 +48,22 @@ func TestKLDDHLTwin(t *testing.T) {
 		fairness: invariants.WeakFairness,
 	})
 }
+
+func TestRaynalTwin(t *testing.T) {
+	// §3 and §5.1, with and without the ghost counter: the variant's
+	// safety violation (n=2, M=2, R=2) has the same shortest length in
+	// both.
+	testTwin(t, twin{
+		file: "raynal.ring", spec: "raynal",
+		instances: []specs.Values{
+			{"n": 2, "M": 2, "K": 0, "requests": 2, "asked": 0, "count": 0, "Cmax": 0},
+			{"n": 3, "M": 2, "K": 1, "requests": 1, "asked": 0, "count": 1, "Cmax": 0},
+			{"n": 2, "M": 2, "K": 0, "requests": 2, "asked": 1, "count": 0, "Cmax": 0},
+			{"n": 3, "M": 1, "K": 0, "requests": 1, "asked": 1, "count": 1, "Cmax": 0},
+			{"n": 2, "M": 3, "K": 2, "requests": 2, "asked": 0, "count": 0, "Cmax": 2},
+		},
+		fromInit: []invariants.Property{invariants.Safety, invariants.Deadlock, invariants.Starvation},
+		fairness: invariants.WeakFairness,
+		renamed:  map[string]string{"count": "ghost"},
+	})
+}

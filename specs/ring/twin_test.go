@@ -35,6 +35,22 @@ type twin struct {
 	daemons []model.Daemon
 	// fairness qualifies the liveness properties.
 	fairness invariants.Fairness
+	// renamed maps a Go spec's parameter to the .ring file's name for it,
+	// where the Go name is a reserved word of the language.
+	renamed map[string]string
+}
+
+// ringValues returns values with the parameters the .ring file names
+// differently renamed.
+func (tw twin) ringValues(values specs.Values) specs.Values {
+	out := specs.Values{}
+	for k, v := range values {
+		if r, ok := tw.renamed[k]; ok {
+			k = r
+		}
+		out[k] = v
+	}
+	return out
 }
 
 // outcome is what two twins must agree on for one check.
@@ -134,7 +150,7 @@ func testTwin(t *testing.T, tw twin) {
 	}
 	for _, c := range checks {
 		for _, d := range daemons {
-			got := run(t, file, c.values, d, c.props, c.from, tw.fairness)
+			got := run(t, file, tw.ringValues(c.values), d, c.props, c.from, tw.fairness)
 			want := run(t, goSpec, c.values, d, c.props, c.from, tw.fairness)
 			if got != want {
 				t.Errorf("%v %v from %s:\n .ring %+v\n Go    %+v", c.values, d, c.from, got, want)
