@@ -113,7 +113,7 @@ func (f *File) Spec() (*specs.Spec, error) {
 		s.DefaultChecks = []string{"safety", "deadlock"}
 	}
 	for _, c := range inst.Claims {
-		s.Claims = append(s.Claims, specs.Claim{Property: c.Property, Verdict: c.Verdict, Params: c.Params, From: c.From, Fairness: c.Fairness, Source: c.Source})
+		s.Claims = append(s.Claims, specs.Claim{Property: c.Property, Verdict: c.Verdict, Params: c.Params, From: c.From, Fairness: c.Fairness, Source: c.Source, Found: c.Found})
 	}
 	return s, nil
 }

@@ -98,6 +98,7 @@ func (c *checker) elem(e *syntax.IndexExpr, a *ir.Array, sc *scope) ir.Expr {
 		c.errorf(e.Var.Pos, "%s is an array of each process: say whose entry (%s[p][i])", a.Name, a.Name)
 	}
 	i := c.intExpr(index, sc, "an array's index")
+	c.notSelf(a, i, index.ExprPos())
 	k, constant := i.(*ir.Const)
 	if !constant {
 		for _, v := range a.Elems {
@@ -134,6 +135,13 @@ func (c *checker) entry(a *ir.Array, i int, pos syntax.Pos, sc *scope) *ir.Var {
 	return v
 }
 
+// notSelf reports an array over peers indexed by the acting process.
+func (c *checker) notSelf(a *ir.Array, i ir.Expr, pos syntax.Pos) {
+	if _, self := i.(*ir.Self); self && a.Peers {
+		c.errorf(pos, "a process is not its own peer: %s has no entry self", a.Name)
+	}
+}
+
 // owns reports an acting process that lacks entry v.
 func (c *checker) owns(v *ir.Var, pos syntax.Pos, sc *scope) {
 	for _, p := range sc.procs {
@@ -152,6 +160,7 @@ func (c *checker) assignElem(s *syntax.AssignStmt, a *ir.Array, sc *scope, assig
 		return nil
 	}
 	i := c.intExpr(s.Index, sc, "an array's index")
+	c.notSelf(a, i, s.Index.ExprPos())
 	if n := len(sc.loops); n > 0 {
 		ref, ok := i.(*ir.LocalRef)
 		if n > 1 || !ok || ref.Local != sc.loops[0] {

@@ -637,6 +637,12 @@ func (c *checker) claim(d *syntax.ClaimDecl) {
 	if cl.Verdict != "holds" && cl.Verdict != "violated" {
 		c.errorf(d.Verdict.Pos, "a claim's verdict is holds or violated, not %q", cl.Verdict)
 	}
+	if d.Found != nil {
+		cl.Found = d.Found.Name
+		if cl.Found == cl.Verdict || (cl.Found != "holds" && cl.Found != "violated") {
+			c.errorf(d.Found.Pos, "found is the other verdict than the paper's: %s here", map[bool]string{true: "violated", false: "holds"}[cl.Verdict == "holds"])
+		}
+	}
 	if d.From != nil {
 		cl.From = d.From.Name
 		if cl.From != "init" && cl.From != "all" {

@@ -258,7 +258,10 @@ type ProcessPredicate struct {
 // Claim is a verdict the paper predicts.
 type Claim struct {
 	Property, Verdict, From, Fairness, Source string
-	Params                                    map[string]int
+	// Found is the verdict ringcheck finds where it is not the paper's
+	// (empty: it agrees).
+	Found  string
+	Params map[string]int
 }
 
 // Expr is an expression: one of the node types below.

@@ -248,6 +248,7 @@ type ClaimDecl struct {
 	Pos      Pos
 	Property *Ident
 	Verdict  *Ident
+	Found    *Ident // what ringcheck finds instead, or nil
 	From     *Ident
 	Fairness *Ident
 	Params   []*ParamValue

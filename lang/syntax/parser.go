@@ -550,6 +550,9 @@ func (p *parser) claimDecl() *ClaimDecl {
 	pos := p.expectWord("claim", "")
 	d := &ClaimDecl{Pos: pos, Property: p.word("a property after claim")}
 	d.Verdict = p.word("a verdict (holds or violated) after the property")
+	if p.gotWord("found") {
+		d.Found = p.word("the verdict ringcheck finds (holds or violated) after found")
+	}
 	if p.gotWord("from") {
 		d.From = p.word("init or all after from")
 	}

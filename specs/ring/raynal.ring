@@ -107,5 +107,7 @@ check safety, deadlock, starvation
 claim safety holds from init with n = 3, M = 2, K = 2, requests = 2, asked = 0 "§4.3 (P3): at most M resources are used simultaneously; §4.1 (P1): used_i[j] ≥ 0"
 claim deadlock holds from init with n = 3, M = 2, K = 2, requests = 2, asked = 0 "§4.5 (P5): each request is satisfied within finite time, so no process waits for ever"
 claim starvation holds from init fairness weak with n = 3, M = 2, K = 2, requests = 2, asked = 0 "§4.5 (P5): each request will be satisfied within finite time"
+// ringcheck refutes §5.1's premise: see the Go spec raynal's comment.
+claim safety holds found violated from init with n = 3, M = 2, K = 2, requests = 2, asked = 1 "§5.1: P_i \"knows already the number of resources used by P_j if used_i[j] ≠ 0\", so it need not ask P_j"
 claim deadlock holds from init with n = 3, M = 2, K = 2, requests = 2, asked = 1 "§5.1: the variant keeps the algorithm's properties (waiting may be longer)"
 claim starvation holds from init fairness weak with n = 3, M = 2, K = 2, requests = 2, asked = 1 "§5.1: the variant keeps the algorithm's properties (waiting may be longer)"
