@@ -16,7 +16,8 @@ func (s *System) Pack(st *State, dst []uint64) {
 	for i := range dst[:l.words] {
 		dst[i] = 0
 	}
-	for i, f := range l.varField {
+	for _, i := range l.packVars {
+		f := l.varField[i]
 		dst[f.word] |= uint64(st.Vars[i]-l.varMin[i]) << f.shift
 	}
 	for c, f := range l.lenField {

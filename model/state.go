@@ -132,9 +132,12 @@ type layout struct {
 	chanCount  []uint64 // number of possible contents
 
 	// packed form
-	words      int
-	varField   []field
-	varMask    []uint64
+	words    int
+	varField []field
+	varMask  []uint64
+	// packVars lists the variable slots of nonzero width, the only ones
+	// Pack writes (a variable of one value has no bits).
+	packVars   []int32
 	lenField   []field
 	lenMask    []uint64
 	slotField  [][]field
@@ -262,6 +265,9 @@ func (l *layout) compute(sys *System) error {
 		w := bitsFor(l.varSize[i])
 		l.varField = append(l.varField, place(w))
 		l.varMask = append(l.varMask, mask(w))
+		if w > 0 {
+			l.packVars = append(l.packVars, int32(i))
+		}
 	}
 	for c := range sys.Channels {
 		w := bitsFor(uint64(l.chanCap[c] + 1))

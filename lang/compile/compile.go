@@ -441,7 +441,7 @@ func (c *compiler) headField(s *model.State, from, to int, e *ir.HeadField) int 
 		if i < 0 {
 			return 0
 		}
-		return sys.Field(m, i)
+		return c.post.field(m, c.types[t], i, len(c.spec.Messages[t].Fields))
 	}
 	return 0
 }
@@ -564,19 +564,26 @@ func (cx *actionCtx) binary(e *ir.Binary, b bindings) actionFn {
 	if f := cx.leafBinary(e, b); f != nil {
 		return f
 	}
-	if e.Op == syntax.AndAnd {
-		// A chain of conjunctions is one loop, not a nest of calls.
-		var parts []actionFn
-		for _, x := range conjuncts(e) {
-			parts = append(parts, cx.expr(x, b))
+	if e.Op == syntax.AndAnd || e.Op == syntax.OrOr {
+		// A chain of conjunctions (disjunctions) is one loop, not a nest
+		// of calls.
+		ops := chain(e, e.Op)
+		parts := make([]actionFn, len(ops))
+		for i, x := range ops {
+			parts[i] = cx.expr(x, b)
+		}
+		// Each part stops the chain when it is stop (0 for &&, 1 for ||).
+		stop := 0
+		if e.Op == syntax.OrOr {
+			stop = 1
 		}
 		return func(c *model.Ctx, k int) int {
 			for _, p := range parts {
-				if p(c, k) == 0 {
-					return 0
+				if b2i(p(c, k) != 0) == stop {
+					return stop
 				}
 			}
-			return 1
+			return 1 - stop
 		}
 	}
 	x, y := cx.expr(e.X, b), cx.expr(e.Y, b)
@@ -652,9 +659,13 @@ func negated(e *ir.Unary) (ir.Expr, bool) {
 }
 
 // conjuncts flattens a chain of && into its operands, left to right.
-func conjuncts(e ir.Expr) []ir.Expr {
-	if b, ok := e.(*ir.Binary); ok && b.Op == syntax.AndAnd {
-		return append(conjuncts(b.X), conjuncts(b.Y)...)
+func conjuncts(e ir.Expr) []ir.Expr { return chain(e, syntax.AndAnd) }
+
+// chain flattens a chain of op (&& or ||) into its operands, left to
+// right.
+func chain(e ir.Expr, op syntax.Token) []ir.Expr {
+	if b, ok := e.(*ir.Binary); ok && b.Op == op {
+		return append(chain(b.X, op), chain(b.Y, op)...)
 	}
 	return []ir.Expr{e}
 }
@@ -685,28 +696,14 @@ func forwards(s *ir.Send, r *ir.Receive) bool {
 	return true
 }
 
-// leaf is an operand read without a call of its own: a constant, or a
-// variable of the acting process or of a neighbour.
-type leaf struct {
-	kind int // leafConst, leafOwn, leafPred, leafSucc
-	v    int // the constant, or the variable's id
-}
-
-const (
-	leafConst = iota
-	leafOwn
-	leafPred
-	leafSucc
-)
-
 // asLeaf returns e as a leaf, if it is one.
 func (cx *actionCtx) asLeaf(e ir.Expr, b bindings) (leaf, bool) {
 	switch e := e.(type) {
 	case *ir.Const:
-		return leaf{leafConst, e.Value}, true
+		return leaf{kind: leafConst, v: e.Value}, true
 	case *ir.LocalRef:
 		if v, ok := b[e.Local]; ok {
-			return leaf{leafConst, v}, true
+			return leaf{kind: leafConst, v: v}, true
 		}
 	case *ir.VarRef:
 		if cx.timeout() {
@@ -714,31 +711,18 @@ func (cx *actionCtx) asLeaf(e ir.Expr, b bindings) (leaf, bool) {
 		}
 		id := int(cx.vars[e.Var.ID])
 		if e.Proc == nil {
-			return leaf{leafOwn, id}, true
+			return leaf{kind: leafOwn, v: id}, true
 		}
 		if nb, ok := e.Proc.(*ir.Neighbor); ok {
 			if _, self := nb.Of.(*ir.Self); self && nb.Offset == -1 {
-				return leaf{leafPred, id}, true
+				return leaf{kind: leafPred, v: id}, true
 			}
 			if _, self := nb.Of.(*ir.Self); self && nb.Offset == 1 {
-				return leaf{leafSucc, id}, true
+				return leaf{kind: leafSucc, v: id}, true
 			}
 		}
 	}
 	return leaf{}, false
-}
-
-// get reads a leaf.
-func (l leaf) get(c *model.Ctx) int {
-	switch l.kind {
-	case leafOwn:
-		return c.Get(model.VarID(l.v))
-	case leafPred:
-		return c.Read(c.Pred(), model.VarID(l.v))
-	case leafSucc:
-		return c.Read(c.Succ(), model.VarID(l.v))
-	}
-	return l.v
 }
 
 // leafBinary compiles a comparison or a sum of two leaves into one
@@ -751,21 +735,21 @@ func (cx *actionCtx) leafBinary(e *ir.Binary, b bindings) actionFn {
 	}
 	switch e.Op {
 	case syntax.Eq:
-		return func(c *model.Ctx, _ int) int { return b2i(x.get(c) == y.get(c)) }
+		return func(c *model.Ctx, _ int) int { return b2i(x.get(c, nil) == y.get(c, nil)) }
 	case syntax.Neq:
-		return func(c *model.Ctx, _ int) int { return b2i(x.get(c) != y.get(c)) }
+		return func(c *model.Ctx, _ int) int { return b2i(x.get(c, nil) != y.get(c, nil)) }
 	case syntax.Lt:
-		return func(c *model.Ctx, _ int) int { return b2i(x.get(c) < y.get(c)) }
+		return func(c *model.Ctx, _ int) int { return b2i(x.get(c, nil) < y.get(c, nil)) }
 	case syntax.Le:
-		return func(c *model.Ctx, _ int) int { return b2i(x.get(c) <= y.get(c)) }
+		return func(c *model.Ctx, _ int) int { return b2i(x.get(c, nil) <= y.get(c, nil)) }
 	case syntax.Gt:
-		return func(c *model.Ctx, _ int) int { return b2i(x.get(c) > y.get(c)) }
+		return func(c *model.Ctx, _ int) int { return b2i(x.get(c, nil) > y.get(c, nil)) }
 	case syntax.Ge:
-		return func(c *model.Ctx, _ int) int { return b2i(x.get(c) >= y.get(c)) }
+		return func(c *model.Ctx, _ int) int { return b2i(x.get(c, nil) >= y.get(c, nil)) }
 	case syntax.Plus:
-		return func(c *model.Ctx, _ int) int { return x.get(c) + y.get(c) }
+		return func(c *model.Ctx, _ int) int { return x.get(c, nil) + y.get(c, nil) }
 	case syntax.Minus:
-		return func(c *model.Ctx, _ int) int { return x.get(c) - y.get(c) }
+		return func(c *model.Ctx, _ int) int { return x.get(c, nil) - y.get(c, nil) }
 	}
 	return nil
 }

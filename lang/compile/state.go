@@ -248,28 +248,14 @@ func (c *compiler) constChanLen(e *ir.ChanLen, b bindings, self int) stateFn {
 	}
 }
 
-// stateLeaf is an operand of a state expression read without a call of
-// its own: a constant, or a variable of a process known at compile time.
-type stateLeaf struct {
-	konst bool
-	v, q  int
-	id    model.VarID
-}
-
-func (l stateLeaf) get(s *model.State) int {
-	if l.konst {
-		return l.v
-	}
-	return s.Get(l.q, l.id)
-}
-
-func (c *compiler) asStateLeaf(e ir.Expr, b bindings, self int) (stateLeaf, bool) {
+// asStateLeaf returns e as a leaf of a state expression, if it is one.
+func (c *compiler) asStateLeaf(e ir.Expr, b bindings, self int) (leaf, bool) {
 	switch e := e.(type) {
 	case *ir.Const:
-		return stateLeaf{konst: true, v: e.Value}, true
+		return leaf{kind: leafConst, v: e.Value}, true
 	case *ir.LocalRef:
 		if v, ok := b[e.Local]; ok {
-			return stateLeaf{konst: true, v: v}, true
+			return leaf{kind: leafConst, v: v}, true
 		}
 	case *ir.VarRef:
 		q, ok := self, self >= 0
@@ -277,10 +263,10 @@ func (c *compiler) asStateLeaf(e ir.Expr, b bindings, self int) (stateLeaf, bool
 			q, ok = constProc(e.Proc, b, self, c.n)
 		}
 		if ok && slices.Contains(e.Var.Procs, q) {
-			return stateLeaf{q: q, id: c.vars[e.Var.ID]}, true
+			return leaf{kind: leafAt, q: q, v: int(c.vars[e.Var.ID])}, true
 		}
 	}
-	return stateLeaf{}, false
+	return leaf{}, false
 }
 
 func (c *compiler) stateBinary(e *ir.Binary, b bindings, self int) stateFn {
@@ -288,19 +274,19 @@ func (c *compiler) stateBinary(e *ir.Binary, b bindings, self int) stateFn {
 		if y, ok := c.asStateLeaf(e.Y, b, self); ok {
 			switch e.Op {
 			case syntax.Eq:
-				return func(s *model.State) int { return b2i(x.get(s) == y.get(s)) }
+				return func(s *model.State) int { return b2i(x.get(nil, s) == y.get(nil, s)) }
 			case syntax.Neq:
-				return func(s *model.State) int { return b2i(x.get(s) != y.get(s)) }
+				return func(s *model.State) int { return b2i(x.get(nil, s) != y.get(nil, s)) }
 			case syntax.Lt:
-				return func(s *model.State) int { return b2i(x.get(s) < y.get(s)) }
+				return func(s *model.State) int { return b2i(x.get(nil, s) < y.get(nil, s)) }
 			case syntax.Le:
-				return func(s *model.State) int { return b2i(x.get(s) <= y.get(s)) }
+				return func(s *model.State) int { return b2i(x.get(nil, s) <= y.get(nil, s)) }
 			case syntax.Gt:
-				return func(s *model.State) int { return b2i(x.get(s) > y.get(s)) }
+				return func(s *model.State) int { return b2i(x.get(nil, s) > y.get(nil, s)) }
 			case syntax.Ge:
-				return func(s *model.State) int { return b2i(x.get(s) >= y.get(s)) }
+				return func(s *model.State) int { return b2i(x.get(nil, s) >= y.get(nil, s)) }
 			case syntax.Plus:
-				return func(s *model.State) int { return x.get(s) + y.get(s) }
+				return func(s *model.State) int { return x.get(nil, s) + y.get(nil, s) }
 			}
 		}
 	}
