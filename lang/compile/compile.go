@@ -94,6 +94,11 @@ func (c *compiler) build() (*model.System, error) {
 		c.b.LinkChannels(ch.Capacity, ch.Overflow, carry...)
 	}
 	for _, a := range spec.Actions {
+		if k, ok := a.Guard.(*ir.Const); ok && k.Value == 0 {
+			// Never enabled (a guard a parameter makes false): the model
+			// has no such action, and the search does not try it.
+			continue
+		}
 		c.b.Action(c.action(a), a.Procs...)
 	}
 	if len(spec.FirstEnabled) > 0 {
