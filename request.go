@@ -17,6 +17,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/ringcheck/ringcheck/budget"
 	"github.com/ringcheck/ringcheck/explore"
 	"github.com/ringcheck/ringcheck/fields"
 	"github.com/ringcheck/ringcheck/invariants"
@@ -66,6 +67,11 @@ type Request struct {
 	MaxDepth  int
 	MaxStates int64
 	TimeLimit time.Duration
+	// MaxMemory bounds the heap, in bytes (0: no bound): every engine and
+	// analysis stops with what it has, unknown, rather than pass it. A
+	// caller running on a machine of its own should set one (the command
+	// line's default is budget.Default).
+	MaxMemory uint64
 	// Workers is the number of goroutines expanding states (at least 1).
 	Workers int
 	// Progress, if set, is called every 2 s or so during a long search.
@@ -195,6 +201,9 @@ func (r *Request) plan() (*Result, error) {
 			MaxDepth: r.MaxDepth, MaxStates: r.MaxStates, TimeLimit: r.TimeLimit,
 			Workers: r.Workers, Progress: r.Progress,
 		},
+	}
+	if r.MaxMemory > 0 {
+		opts.Search.Memory = budget.New(r.MaxMemory)
 	}
 	if len(opts.Properties) == 0 {
 		for _, c := range r.Spec.DefaultChecks {

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ringcheck/ringcheck/budget"
 	"github.com/ringcheck/ringcheck/model"
 )
 
@@ -90,6 +91,21 @@ func (e *bfs) run() (*Result, error) {
 		maxStates = e.opts.MaxStates
 	}
 	truncDepth, truncStates := false, false
+	// memFull: the budget refused the store's growth; no new state is kept.
+	var exceeded *budget.Exceeded
+	memFull := false
+	room := func() bool {
+		if memFull {
+			return false
+		}
+		if need := e.seen.growth(); need > 0 {
+			if err := e.opts.Memory.Grow(need); err != nil {
+				exceeded, memFull = asExceeded(err), true
+				return false
+			}
+		}
+		return true
+	}
 	packed := make([]uint64, sys.Words())
 	starts := e.opts.Start
 	if starts == nil {
@@ -97,7 +113,7 @@ func (e *bfs) run() (*Result, error) {
 	}
 	for _, init := range starts {
 		sys.Pack(init, packed)
-		if id, _ := e.seen.insert(packed, hashWords(packed), noParent, e.store.n >= maxStates); id < 0 {
+		if id, _ := e.seen.insert(packed, hashWords(packed), noParent, e.store.n >= maxStates || !room()); id < 0 && !memFull {
 			truncStates = true
 		}
 	}
@@ -126,10 +142,12 @@ func (e *bfs) run() (*Result, error) {
 				for i, p := range w.parents {
 					s := w.succ[i*sys.Words() : (i+1)*sys.Words()]
 					full := lastLevel || e.store.n >= maxStates
-					if id, _ := e.seen.insert(s, w.hash[i], p, full); id < 0 {
-						if lastLevel {
+					if id, _ := e.seen.insert(s, w.hash[i], p, full || !room()); id < 0 {
+						switch {
+						case lastLevel:
 							truncDepth = true
-						} else {
+						case memFull:
+						default:
 							truncStates = true
 						}
 					}
@@ -137,6 +155,12 @@ func (e *bfs) run() (*Result, error) {
 				e.trans += w.trans
 			}
 			next = end
+			if !memFull {
+				// What the monitors and the engine's buffers hold counts too.
+				if err := e.opts.Memory.Check(); err != nil {
+					exceeded, memFull = asExceeded(err), true
+				}
+			}
 			if e.mon.Decided() {
 				stop, stopped = Decided, true
 				break
@@ -156,6 +180,8 @@ func (e *bfs) run() (*Result, error) {
 	}
 	if !stopped {
 		switch {
+		case memFull:
+			stop = MemoryBound
 		case truncStates:
 			stop = StateBound
 		case truncDepth:
@@ -176,6 +202,7 @@ func (e *bfs) run() (*Result, error) {
 		Elapsed:     time.Since(e.clk.start),
 		Stop:        stop,
 		StoreBytes:  e.store.bytes() + e.seen.bytes(),
+		Exceeded:    exceeded,
 		paths:       &bfsPaths{sys: sys, store: e.store, seen: e.seen},
 	}, nil
 }

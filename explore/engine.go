@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/ringcheck/ringcheck/budget"
 	"github.com/ringcheck/ringcheck/model"
 )
 
@@ -51,6 +52,10 @@ type Options struct {
 	// Start, if non-nil, holds the configurations BFS starts from instead
 	// of the system's initial ones (the sweep ignores it).
 	Start []*model.State
+	// Memory, if not nil, bounds the heap: the search keeps no new state
+	// once the budget refuses the store's next growth, and ends with
+	// MemoryBound.
+	Memory *budget.Memory
 	// Progress, if set, is called about every ProgressEvery from the
 	// goroutine that runs the search.
 	Progress      func(Progress)
@@ -90,6 +95,8 @@ const (
 	TimeBound
 	// Interrupted: the context was cancelled (Ctrl-C).
 	Interrupted
+	// MemoryBound: the memory budget refused the next growth.
+	MemoryBound
 )
 
 // String describes the reason.
@@ -107,6 +114,8 @@ func (r StopReason) String() string {
 		return "time limit reached"
 	case Interrupted:
 		return "interrupted"
+	case MemoryBound:
+		return "memory budget reached"
 	}
 	return fmt.Sprintf("stop(%d)", int(r))
 }
@@ -120,7 +129,10 @@ type Result struct {
 	Stop        StopReason
 	// StoreBytes is the memory held by the state store and visited set.
 	StoreBytes int64
-	paths      pathFinder
+	// Exceeded, when Stop is MemoryBound, is the request the budget
+	// refused.
+	Exceeded *budget.Exceeded
+	paths    pathFinder
 }
 
 // Complete reports whether every reachable state was visited and expanded,

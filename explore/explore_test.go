@@ -3,8 +3,10 @@ package explore_test
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"testing"
 
+	"github.com/ringcheck/ringcheck/budget"
 	"github.com/ringcheck/ringcheck/explore"
 	"github.com/ringcheck/ringcheck/internal/testsys"
 	"github.com/ringcheck/ringcheck/model"
@@ -153,3 +155,45 @@ func TestCancelledSearchesStop(t *testing.T) {
 		}
 	}
 }
+
+// TestEnginesHonourTheMemoryBudget drives a budget too small for the
+// search into each engine: BFS keeps what fits, expands it, and ends with
+// MemoryBound and the refused request; the sweep, which keeps nothing per
+// configuration, stops when the heap is already over the budget.
+func TestEnginesHonourTheMemoryBudget(t *testing.T) {
+	sys, _, _ := testsys.Grid(t, 2000) // 4,000,000 states: about 100 MB of store and table
+	mem := budget.New(budget.Heap() + 8<<20)
+	rec := &expandedCounter{}
+	res, err := explore.BFS(context.Background(), sys, rec, explore.Options{Memory: mem})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Stop != explore.MemoryBound || res.Complete() || res.Exceeded == nil || res.Exceeded.Need == 0 {
+		t.Fatalf("BFS under an 8 MiB budget: stop %v, exceeded %+v", res.Stop, res.Exceeded)
+	}
+	if res.States <= 1000 || res.States >= 4_000_000 {
+		t.Fatalf("BFS under an 8 MiB budget kept %d states", res.States)
+	}
+	if got := rec.n.Load(); got != res.States {
+		t.Errorf("BFS under a budget expanded %d of the %d states it kept", got, res.States)
+	}
+
+	big, _, _ := testsys.Grid(t, 4000) // 16,000,000 configurations: longer than a tick
+	res, err = explore.Sweep(context.Background(), big, &expandedCounter{}, explore.Options{Memory: budget.New(1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Stop != explore.MemoryBound || res.Exceeded == nil || res.States >= 16_000_000 {
+		t.Fatalf("sweep over a budget already exceeded: stop %v after %d configurations", res.Stop, res.States)
+	}
+}
+
+// expandedCounter counts the states reported with their successors.
+type expandedCounter struct{ n atomic.Int64 }
+
+func (c *expandedCounter) Observe(v *explore.Visit) {
+	if v.Successors >= 0 {
+		c.n.Add(1)
+	}
+}
+func (c *expandedCounter) Decided() bool { return false }

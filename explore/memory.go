@@ -1,10 +1,22 @@
 package explore
 
 import (
+	"errors"
 	"runtime/metrics"
 	"sync"
 	"time"
+
+	"github.com/ringcheck/ringcheck/budget"
 )
+
+// asExceeded returns the refusal err carries, or one with no figures.
+func asExceeded(err error) *budget.Exceeded {
+	var ex *budget.Exceeded
+	if errors.As(err, &ex) {
+		return ex
+	}
+	return &budget.Exceeded{}
+}
 
 // HeapSampler records the peak of the live heap (bytes in heap objects,
 // as runtime/metrics reports it) while a search runs, by sampling it.

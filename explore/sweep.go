@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/ringcheck/ringcheck/budget"
 	"github.com/ringcheck/ringcheck/model"
 )
 
@@ -25,6 +26,9 @@ func Sweep(ctx context.Context, sys *model.System, mon Monitor, opts Options) (*
 	total, ok := sys.Configurations()
 	if !ok {
 		return nil, fmt.Errorf("spec %s: the full configuration space has more than 2^63 configurations", sys.Name)
+	}
+	if err := opts.Memory.Check(); err != nil {
+		return &Result{Stop: MemoryBound, Exceeded: asExceeded(err), paths: sweepPaths{sys: sys}}, nil
 	}
 	limit, stop := total, Exhausted
 	if opts.MaxStates > 0 && uint64(opts.MaxStates) < total {
@@ -90,6 +94,7 @@ func Sweep(ctx context.Context, sys *model.System, mon Monitor, opts Options) (*
 	for range nw {
 		go work()
 	}
+	var exceeded *budget.Exceeded
 	finished := make(chan struct{})
 	go func() { wg.Wait(); close(finished) }()
 	progress := func() Progress { return Progress{States: done.Load(), Transitions: trans.Load()} }
@@ -103,6 +108,12 @@ wait:
 		case <-tick.C:
 			if r, ok := clk.check(progress); ok {
 				halt.CompareAndSwap(0, int32(r)+1)
+			}
+			// The sweep keeps nothing per configuration, but what the
+			// monitors hold counts.
+			if err := opts.Memory.Check(); err != nil && exceeded == nil {
+				exceeded = asExceeded(err)
+				halt.CompareAndSwap(0, int32(MemoryBound)+1)
 			}
 		}
 	}
@@ -128,6 +139,7 @@ wait:
 		Transitions: trans.Load(),
 		Elapsed:     time.Since(clk.start),
 		Stop:        stop,
+		Exceeded:    exceeded,
 		paths:       sweepPaths{sys: sys, limit: limit},
 	}, nil
 }

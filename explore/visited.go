@@ -40,6 +40,14 @@ func (s *store) add(packed []uint64, parent uint32) int64 {
 	return s.n - 1
 }
 
+// growth is the bytes the next add allocates (a new chunk), or 0.
+func (s *store) growth() uint64 {
+	if s.n&(1<<chunkBits-1) != 0 || int(s.n>>chunkBits) < len(s.chunks) {
+		return 0
+	}
+	return uint64(s.words*8+4) << chunkBits
+}
+
 func (s *store) get(id int64) []uint64 {
 	c, i := id>>chunkBits, int(id&(1<<chunkBits-1))
 	return s.chunks[c][i*s.words : (i+1)*s.words]
@@ -126,6 +134,16 @@ func (v *visited) find(ws []uint64, h uint64) int64 {
 			}
 		}
 	}
+}
+
+// growth is the bytes the next insert of a new state allocates: the
+// store's next chunk, and the doubled table once the load passes a half.
+func (v *visited) growth() uint64 {
+	need := v.st.growth()
+	if (v.count+1)*2 > int64(len(v.slots)) {
+		need += uint64(len(v.slots)) * 2 * 8
+	}
+	return need
 }
 
 func (v *visited) grow() {

@@ -1,9 +1,15 @@
 package invariants
 
 import (
+	"context"
+	"strings"
 	"testing"
 
 	"pgregory.net/rapid"
+
+	"github.com/ringcheck/ringcheck/budget"
+	"github.com/ringcheck/ringcheck/explore"
+	"github.com/ringcheck/ringcheck/model"
 )
 
 // randomGraph draws a small graph whose edges carry the classes of the
@@ -183,4 +189,35 @@ func TestFairPartMatchesOracle(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestLivenessAsksTheBudget: the liveness analyses of a complete search
+// ask the memory budget for their arrays first, and are unknown, with the
+// budget's figures, when it refuses.
+func TestLivenessAsksTheBudget(t *testing.T) {
+	b := model.NewBuilder("loop", model.UniRing, 1)
+	x := b.Var("x", model.IntRange(0, 3))
+	b.Action(model.Action{Name: "next", Guard: func(*model.Ctx) bool { return true }, Effect: func(c *model.Ctx, _ int) { c.Set(x, (c.Get(x)+1)%4) }})
+	b.ProcessPredicate(model.ProcessPredicate{Name: "requesting", Holds: func(s *model.State, p int) bool { return s.Get(p, x) == 1 }})
+	b.ProcessPredicate(model.ProcessPredicate{Name: "inCS", Holds: func(s *model.State, p int) bool { return s.Get(p, x) == 2 }})
+	b.Initial(func(*model.System, *model.State) {})
+	sys, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := explore.BFS(context.Background(), sys, neverDecided{}, explore.Options{})
+	if err != nil || !res.Complete() {
+		t.Fatalf("BFS: %v, complete %v", err, res.Complete())
+	}
+	for _, p := range []Property{Starvation, LeadsToProperty} {
+		opts := Options{Search: explore.Options{Memory: budget.New(1)}, LeadsTo: LeadsTo{From: "requesting", To: "inCS"}}
+		o, err := livenessOutcome(context.Background(), res, p, opts)
+		if err != nil || o.Verdict != Unknown || !strings.Contains(o.Reason, "memory budget of 1 B reached") {
+			t.Errorf("%s: %s (%s), %v", p, o.Verdict, o.Reason, err)
+		}
+		o, err = livenessOutcome(context.Background(), res, p, Options{LeadsTo: opts.LeadsTo})
+		if err != nil || o.Verdict != Holds {
+			t.Errorf("%s without a budget: %s (%s), %v", p, o.Verdict, o.Reason, err)
+		}
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ringcheck/ringcheck/budget"
 	"github.com/ringcheck/ringcheck/explore"
 	"github.com/ringcheck/ringcheck/model"
 )
@@ -18,6 +19,16 @@ type Report struct {
 	Outcomes []Outcome
 	// Stabilization is set when convergence was checked and holds.
 	Stabilization *Stabilization
+	// Phases, for a stabilization analysis that stopped before it
+	// decided, say how far each of its phases got.
+	Phases []Phase
+}
+
+// Phase is how far one phase of an analysis got: Done of Total items
+// (configurations swept, or configurations outside L searched).
+type Phase struct {
+	Name        string
+	Done, Total uint64
 }
 
 // Violated reports whether some property is violated.
@@ -107,12 +118,12 @@ func Check(ctx context.Context, sys *model.System, opts Options) (*Report, error
 			stability, err = closureByEnumeration(ctx, sys, opts)
 		} else {
 			if size, ok := sys.Configurations(); opts.Search.MaxStates > 0 && (!ok || size > uint64(opts.Search.MaxStates)) {
-				return stoppedStability(opts, explore.StateBound), nil
+				return stoppedStability(opts, explore.StateBound, nil, nil), nil
 			}
 			stability, err = analyseStability(ctx, sys, opts, wantClosure, wantConverg)
 		}
 		if why, stopped := stopReason(err); stopped {
-			return stoppedStability(opts, why), nil
+			return stoppedStability(opts, why, err, stability), nil
 		}
 		if err != nil {
 			return nil, err
@@ -178,6 +189,11 @@ func livenessOutcome(ctx context.Context, res *explore.Result, p Property, opts 
 	if err != nil {
 		return Outcome{}, err
 	}
+	// The components search and the predicates' caches: about 9 bytes a
+	// state.
+	if err := opts.Search.Memory.Grow(9 * g.Size()); err != nil {
+		return Outcome{Property: p, Verdict: Unknown, Reason: stopText(explore.MemoryBound, err)}, nil
+	}
 	fairness := opts.Fairness
 	if fairness == "" {
 		fairness = NoFairness
@@ -190,7 +206,7 @@ func livenessOutcome(ctx context.Context, res *explore.Result, p Property, opts 
 		o, err = checkLeadsTo(ctx, g, fairness, opts.LeadsTo, progress)
 	}
 	if why, stopped := stopReason(err); stopped {
-		return Outcome{Property: p, Verdict: Unknown, Reason: why.String()}, nil
+		return Outcome{Property: p, Verdict: Unknown, Reason: stopText(why, err)}, nil
 	}
 	return o, err
 }
@@ -198,13 +214,26 @@ func livenessOutcome(ctx context.Context, res *explore.Result, p Property, opts 
 // stopReason tells a search stopped by its deadline or by Ctrl-C from a
 // failure.
 func stopReason(err error) (explore.StopReason, bool) {
+	var ex *budget.Exceeded
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
 		return explore.TimeBound, true
 	case errors.Is(err, context.Canceled):
 		return explore.Interrupted, true
+	case errors.As(err, &ex):
+		return explore.MemoryBound, true
 	}
 	return 0, false
+}
+
+// stopText says why an analysis stopped: the budget's figures when it
+// was the memory.
+func stopText(why explore.StopReason, err error) string {
+	var ex *budget.Exceeded
+	if errors.As(err, &ex) {
+		return ex.Error()
+	}
+	return why.String()
 }
 
 // throttledProgress turns the search options' progress callback into one
@@ -239,11 +268,21 @@ func (neverDecided) Observe(*explore.Visit) {}
 func (neverDecided) Decided() bool          { return false }
 
 // stoppedStability is the report of a stabilization analysis stopped
-// before it decided anything: every property unknown.
-func stoppedStability(opts Options, why explore.StopReason) *Report {
-	rep := &Report{Search: &explore.Result{Stop: why}}
+// before it decided anything: every property unknown, with what the
+// analysis had done (partial, when not nil).
+func stoppedStability(opts Options, why explore.StopReason, err error, partial *stabilityResult) *Report {
+	res := &explore.Result{Stop: why}
+	var ex *budget.Exceeded
+	if errors.As(err, &ex) {
+		res.Exceeded = ex
+	}
+	rep := &Report{Search: res}
+	if partial != nil {
+		res.States, res.Transitions, res.Elapsed = int64(partial.swept), partial.transitions, partial.elapsed
+		rep.Phases = partial.phases
+	}
 	for _, p := range opts.Properties {
-		rep.Outcomes = append(rep.Outcomes, Outcome{Property: p, Verdict: Unknown, Reason: why.String()})
+		rep.Outcomes = append(rep.Outcomes, Outcome{Property: p, Verdict: Unknown, Reason: stopText(why, err)})
 	}
 	return rep
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/ringcheck/ringcheck/explore"
@@ -45,6 +46,9 @@ type stabilityResult struct {
 	configurations       uint64
 	transitions          int64
 	elapsed              time.Duration
+	// swept and phases say how far an analysis that stopped got.
+	swept  uint64
+	phases []Phase
 }
 
 // analyseStability decides closure and convergence from every
@@ -72,15 +76,25 @@ func analyseStability(ctx context.Context, sys *model.System, opts Options, want
 	}
 	legit := sys.Legitimate.Holds
 	workers := max(1, opts.Search.Workers)
+	// A stopped analysis reports how far it got.
+	partial := &stabilityResult{phases: []Phase{{Name: "sweep of every configuration (closure, deadlocks outside L)", Total: sp.Size()}}}
+	stopped := func(err error) (*stabilityResult, error) {
+		partial.elapsed = time.Since(start)
+		return partial, err
+	}
+	if err := opts.Search.Memory.Grow(sp.Size() / 8); err != nil {
+		return stopped(err)
+	}
 	inL := statespace.NewBits(sp.Size())
 	// The least-ranked violations: closure's with the step's target as
 	// detail, deadlock's alone.
 	var closureW, deadW witness
 	trans := make([]struct {
-		n int64
-		_ [56]byte // keep workers' counters on separate cache lines
+		n, swept int64
+		_        [48]byte // keep workers' counters on separate cache lines
 	}, workers)
 	err = sp.Parallel(ctx, workers, func(w int, c *statespace.Cursor, v uint32, st *model.State) error {
+		trans[w].swept++
 		if legit(st) {
 			inL.Set(v)
 			n, err := c.Successors(st, func(_ *model.Step, to uint32, next *model.State) {
@@ -98,13 +112,15 @@ func analyseStability(ctx context.Context, sys *model.System, opts Options, want
 		trans[w].n += int64(n)
 		return err
 	})
-	if err != nil {
-		return nil, err
-	}
-	res := &stabilityResult{configurations: sp.Size(), stab: &Stabilization{Configurations: sp.Size(), Legitimate: inL.Count()}}
 	for _, t := range trans {
-		res.transitions += t.n
+		partial.transitions += t.n
+		partial.swept += uint64(t.swept)
 	}
+	partial.phases[0].Done = partial.swept
+	if err != nil {
+		return stopped(err)
+	}
+	res := &stabilityResult{configurations: sp.Size(), stab: &Stabilization{Configurations: sp.Size(), Legitimate: inL.Count()}, transitions: partial.transitions}
 	if wantClosure {
 		o := Outcome{Property: Closure, Verdict: Holds}
 		if closureW.found.Load() {
@@ -139,8 +155,27 @@ func analyseStability(ctx context.Context, sys *model.System, opts Options, want
 	if fairness == "" {
 		fairness = NoFairness
 	}
+	// Heights (2 bytes a configuration), the heights search's claims and
+	// the components search's index (4 each), its roots (a bit).
+	if err := opts.Search.Memory.Grow(sp.Size()*10 + sp.Size()/8); err != nil {
+		return stopped(err)
+	}
+	outsideL := sp.Size() - res.stab.Legitimate
+	search := Phase{Name: "search of the configurations outside L (convergence)", Total: outsideL}
+	partial.phases = append(partial.phases, search)
 	a := &componentAnalysis{sp: sp, inL: inL, fairness: fairness, rule: ruleFor(fairness, sys.N()), cur: sp.NewCursor(), h: make([]uint16, sp.Size())}
-	progress := throttledProgress(opts.Search, start, res.transitions)
+	report := throttledProgress(opts.Search, start, res.transitions)
+	var searched atomic.Uint64
+	progress := func(done uint64) {
+		searched.Store(done)
+		if report != nil {
+			report(done)
+		}
+	}
+	stoppedSearch := func(err error) (*stabilityResult, error) {
+		partial.phases[1].Done = searched.Load()
+		return stopped(err)
+	}
 	outside := func(v uint32) bool { return !inL.Has(v) }
 	acyclic := false
 	if workers > 1 {
@@ -157,13 +192,13 @@ func analyseStability(ctx context.Context, sys *model.System, opts Options, want
 		case errors.Is(err, statespace.ErrCyclic):
 			clear(a.h)
 		default:
-			return nil, err
+			return stoppedSearch(err)
 		}
 	}
 	if !acyclic {
 		err = sp.Components(ctx, outside, a.successors, a.component, progress)
 		if err != nil {
-			return nil, err
+			return stoppedSearch(err)
 		}
 	}
 	if a.violation != nil {
@@ -178,9 +213,11 @@ func analyseStability(ctx context.Context, sys *model.System, opts Options, want
 	if res.stab.Unbounded {
 		res.stab.RoundsNote = "unfair cycles outside L: rounds are not computed on a graph with cycles"
 	} else {
-		rounds, _, note, err := runs.WorstRounds(ctx, sp, inL, workers, opts.RoundsLimit)
+		partial.phases[1].Done = outsideL
+		partial.phases = append(partial.phases, Phase{Name: "worst case in rounds", Total: 1})
+		rounds, _, note, err := runs.WorstRounds(ctx, sp, inL, workers, opts.RoundsLimit, opts.Search.Memory)
 		if err != nil {
-			return nil, err
+			return stopped(err)
 		}
 		res.stab.WorstRounds, res.stab.RoundsComputed, res.stab.RoundsNote = rounds, note == "", note
 	}

@@ -22,6 +22,27 @@ type CheckResult struct {
 	Properties []PropertyResult `json:"properties"`
 	// Stabilization is present when convergence was checked and holds.
 	Stabilization *StabilizationResult `json:"stabilization,omitempty"`
+	// Memory is present when the memory budget stopped the check.
+	Memory *MemoryStop `json:"memory,omitempty"`
+	// Phases, for a stabilization analysis that stopped before it decided,
+	// say how far each phase got.
+	Phases []PhaseResult `json:"phases,omitempty"`
+}
+
+// MemoryStop is the request the memory budget refused, in bytes: the
+// heap held HeapBytes and the next step needed NeedBytes more, over
+// LimitBytes.
+type MemoryStop struct {
+	LimitBytes uint64 `json:"limit_bytes"`
+	HeapBytes  uint64 `json:"heap_bytes"`
+	NeedBytes  uint64 `json:"need_bytes"`
+}
+
+// PhaseResult is how far one phase of an analysis got: Done of Total.
+type PhaseResult struct {
+	Name  string `json:"name"`
+	Done  uint64 `json:"done"`
+	Total uint64 `json:"total"`
 }
 
 // StabilizationResult is the measured worst case of a converging spec.
@@ -48,6 +69,7 @@ type CheckOptions struct {
 	MaxDepth  int    `json:"max_depth,omitempty"`
 	MaxStates int64  `json:"max_states,omitempty"`
 	TimeLimit string `json:"time_limit,omitempty"`
+	MaxMemory uint64 `json:"max_memory_bytes,omitempty"`
 	Workers   int    `json:"workers"`
 }
 
@@ -106,6 +128,12 @@ func NewCheckResult(r Run) *CheckResult {
 	}
 	if secs > 0 {
 		out.Stats.StatesPerSecond = roundTo(float64(res.States)/secs, 0)
+	}
+	if ex := res.Exceeded; ex != nil {
+		out.Memory = &MemoryStop{LimitBytes: ex.Limit, HeapBytes: ex.Heap, NeedBytes: ex.Need}
+	}
+	for _, ph := range r.Report.Phases {
+		out.Phases = append(out.Phases, PhaseResult{Name: ph.Name, Done: ph.Done, Total: ph.Total})
 	}
 	for _, o := range r.Report.Outcomes {
 		pr := PropertyResult{Name: string(o.Property), Verdict: string(o.Verdict), Reason: o.Reason, Invariants: o.Invariants}
@@ -168,6 +196,12 @@ func WriteCheckText(w io.Writer, c *CheckResult) error {
 	}
 	p.printf("  %d states, %d transitions, depth %d: %s\n", c.Stats.States, c.Stats.Transitions, c.Stats.MaxDepth, search)
 	p.printf("  %s, %.0f states/s, peak heap %s\n", durationString(c.Stats.Seconds), c.Stats.StatesPerSecond, bytesString(c.Stats.PeakHeapBytes))
+	if m := c.Memory; m != nil {
+		p.printf("  the memory budget of %s stopped it: the heap held %s, the next step needed %s more\n", bytesString(m.LimitBytes), bytesString(m.HeapBytes), bytesString(m.NeedBytes))
+	}
+	for _, ph := range c.Phases {
+		p.printf("  %s: %d of %d done\n", ph.Name, ph.Done, ph.Total)
+	}
 	p.printf("\n")
 	for _, pr := range c.Properties {
 		detail := pr.Reason

@@ -3,12 +3,15 @@ package runs_test
 import (
 	"context"
 	"reflect"
+	"strings"
 	"testing"
 
+	"github.com/ringcheck/ringcheck/budget"
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/runs"
 	"github.com/ringcheck/ringcheck/specs"
 	"github.com/ringcheck/ringcheck/specs/klddhl"
+	"github.com/ringcheck/ringcheck/statespace"
 )
 
 // searchRounds runs SearchRounds and fails the test on an error.
@@ -242,5 +245,35 @@ func TestSearchRoundsDeadlock(t *testing.T) {
 		if run.Deadlock && run.Rounds != 1 && run.Rounds != 2 {
 			t.Fatalf("run %d deadlocks in round %d; x counts down to 0 in one action, so the first round (x = 0 everywhere) or the second finds no step", i, run.Rounds)
 		}
+	}
+}
+
+// TestWorstRoundsWithinTheBudget: the worst case in rounds is computed
+// within a budget that holds its product, and left out with the reason
+// when the budget does not.
+func TestWorstRoundsWithinTheBudget(t *testing.T) {
+	sys := dijkstraSys(t, 4, 4)
+	sp, err := statespace.NewSpace(sys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inL := statespace.NewBits(sp.Size())
+	c := sp.NewCursor()
+	for v := range uint32(sp.Size()) {
+		st, err := c.Load(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sys.Legitimate.Holds(st) {
+			inL.Set(v)
+		}
+	}
+	worst, _, note, err := runs.WorstRounds(context.Background(), sp, inL, 1, 0, budget.New(budget.Heap()+64<<20))
+	if err != nil || note != "" || worst < 1 {
+		t.Fatalf("within 64 MiB: %d rounds, note %q, %v", worst, note, err)
+	}
+	_, _, note, err = runs.WorstRounds(context.Background(), sp, inL, 1, 0, budget.New(1))
+	if err != nil || !strings.Contains(note, "over the memory budget") {
+		t.Fatalf("over the budget: note %q, %v", note, err)
 	}
 }

@@ -5,13 +5,14 @@ import (
 	"fmt"
 	"math/bits"
 
+	"github.com/ringcheck/ringcheck/budget"
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/statespace"
 )
 
-// DefaultRoundsLimit bounds the worst-case rounds computation: the number
-// of (configuration, pending set) states it may need to index, at 2 bytes
-// each.
+// DefaultRoundsLimit bounds the worst-case rounds computation when there
+// is no memory budget: the number of (configuration, pending set) states
+// it may need to index, at 2 bytes each.
 const DefaultRoundsLimit = 1 << 28
 
 // WorstRounds computes the worst case, over every configuration outside L
@@ -35,13 +36,15 @@ const DefaultRoundsLimit = 1 << 28
 // The pending set of v is a subset of v's enabled processes En(v), so the
 // memo is a flat array of 2^|En(v)| entries per configuration outside L,
 // and the search an iterative depth-first search. When that array would
-// exceed limit entries it gives up and says why.
-func WorstRounds(ctx context.Context, sp *statespace.Space, inL statespace.Bits, workers, limit int) (worst int, at uint32, note string, err error) {
+// exceed limit entries (limit > 0), or the memory budget mem refuses what
+// the computation needs, it gives up and says why; with neither a limit
+// nor a budget, the limit is DefaultRoundsLimit.
+func WorstRounds(ctx context.Context, sp *statespace.Space, inL statespace.Bits, workers, limit int, mem *budget.Memory) (worst int, at uint32, note string, err error) {
 	n := sp.System().N()
 	if n > 31 {
 		return 0, 0, "more than 31 processes", nil
 	}
-	if limit <= 0 {
+	if limit <= 0 && mem == nil {
 		limit = DefaultRoundsLimit
 	}
 	size := sp.Size()
@@ -65,8 +68,14 @@ func WorstRounds(ctx context.Context, sp *statespace.Space, inL statespace.Bits,
 	for _, t := range totals {
 		total += t.n
 	}
-	if total > uint64(limit) {
+	if limit > 0 && total > uint64(limit) {
 		return 0, 0, fmt.Sprintf("the (configuration, pending processes) product has %d states, over the limit of %d", total, limit), nil
+	}
+	// The memo (2 bytes a product state), the enabled sets and offsets
+	// (12 bytes a configuration).
+	need := 2*total + 12*size
+	if err := mem.Grow(need); err != nil {
+		return 0, 0, fmt.Sprintf("the (configuration, pending processes) product has %d states and needs %s, over the memory budget (%v)", total, budget.Size(need), err), nil
 	}
 	en := make([]uint32, size)
 	err = sp.Parallel(ctx, workers, func(_ int, c *statespace.Cursor, v uint32, st *model.State) error {

@@ -28,19 +28,22 @@ import (
 
 // checkFlags are the check command's flags, as given.
 type checkFlags struct {
-	params      []string
-	checks      string
-	from        string
-	daemon      string
-	fairness    string
-	overflow    string
-	maxDepth    int
-	maxStates   int64
-	timeLimit   time.Duration
-	workers     int
-	asJSON      bool
-	tracePath   string
-	traceFormat string
+	params    []string
+	checks    string
+	from      string
+	daemon    string
+	fairness  string
+	overflow  string
+	maxDepth  int
+	maxStates int64
+	timeLimit time.Duration
+	maxMemory string
+	// memorySource says where the memory budget comes from.
+	memorySource string
+	workers      int
+	asJSON       bool
+	tracePath    string
+	traceFormat  string
 	// traceFormatSet, fromSet, fairnessSet: the flag was given explicitly
 	traceFormatSet bool
 	fromSet        bool
@@ -97,8 +100,9 @@ Where the check starts:
   --start FILE   one configuration of a trace file (--start-state K picks
                  which), convergence decided from it in the same way.
 
-A search stopped by --max-depth, --max-states, --time-limit or Ctrl-C
-reports what it found; properties it did not violate are "unknown", never
+A search stopped by --max-depth, --max-states, --time-limit, the memory
+budget (--max-memory, by default 70% of the memory) or Ctrl-C reports
+what it found; properties it did not violate are "unknown", never
 "holds", and the exit status is 3. --trace FILE writes the first
 counterexample, which 'ringcheck trace FILE' renders and 'check --start
 FILE' starts from; --graph FILE.dot draws the state graph of an instance
@@ -136,6 +140,7 @@ Exit status: 0 every checked property holds and the search was complete;
 	fl.IntVar(&f.maxDepth, "max-depth", 0, "explore at most this many steps from the start (0: no bound)")
 	fl.Int64Var(&f.maxStates, "max-states", 0, "keep at most this many states (0: no bound)")
 	fl.DurationVar(&f.timeLimit, "time-limit", 0, "stop after this long, as 90s or 5m (0: no limit)")
+	fl.StringVar(&f.maxMemory, "max-memory", "auto", memoryFlagHelp)
 	fl.IntVar(&f.workers, "workers", runtime.NumCPU(), "goroutines expanding states")
 	fl.BoolVar(&f.asJSON, "json", false, "print the result as one JSON object")
 	fl.StringVar(&f.tracePath, "trace", "", "write the first counterexample found to this file")
@@ -166,6 +171,7 @@ var checkFlagNames = map[string]string{
 	"Random": "--samples and --seed", "Random.Samples": "--samples", "Random.Seed": "--seed",
 	"Daemon": "--daemon", "Overflow": "--overflow", "Fairness": "--fairness",
 	"MaxDepth": "--max-depth", "MaxStates": "--max-states", "TimeLimit": "--time-limit", "Workers": "--workers",
+	"MaxMemory": "--max-memory",
 }
 
 // requestError is a usage error for an error about a request, naming the
@@ -210,6 +216,9 @@ func (f *checkFlags) request(ctx context.Context, specName string, extra map[str
 		return nil, err
 	}
 	req := &ringcheck.Request{Spec: spec, Params: params, MaxDepth: f.maxDepth, MaxStates: f.maxStates, TimeLimit: f.timeLimit, Workers: f.workers}
+	if req.MaxMemory, f.memorySource, err = memoryLimit(f.maxMemory); err != nil {
+		return nil, usageError("--max-memory: %v", err)
+	}
 	if req.Daemon, err = model.ParseDaemon(f.daemon); err != nil {
 		return nil, usageError("%v", err)
 	}
@@ -293,10 +302,11 @@ func runCheck(cmd *cobra.Command, specName string, f *checkFlags) error {
 		return err
 	}
 	stderr := cmd.ErrOrStderr()
-	result, res, err := runPlan(cmd, plan, f.progress)
+	result, res, err := runPlan(cmd, plan, f)
 	if err != nil {
 		return err
 	}
+	defer memoryHint(stderr, result)
 	rep := res.Report
 	if f.tracePath != "" {
 		// The verdict stands whatever happens to the file: a failure to
@@ -334,10 +344,14 @@ func verdictExit(violated, unknown bool) error {
 }
 
 // runPlan runs one validated check and assembles its result.
-func runPlan(cmd *cobra.Command, req *ringcheck.Request, progress bool) (*reports.CheckResult, *ringcheck.Result, error) {
+func runPlan(cmd *cobra.Command, req *ringcheck.Request, f *checkFlags) (*reports.CheckResult, *ringcheck.Result, error) {
 	stderr := cmd.ErrOrStderr()
-	if progress || isTerminal(stderr) {
+	applyMemoryLimit(req.MaxMemory)
+	if f.progress || isTerminal(stderr) {
 		req.Progress = progressPrinter(stderr)
+	}
+	if f.progress {
+		describeMemoryLimit(stderr, req.MaxMemory, f.memorySource)
 	}
 	res, err := req.Run(cmd.Context())
 	if err != nil {
@@ -346,6 +360,11 @@ func runPlan(cmd *cobra.Command, req *ringcheck.Request, progress bool) (*report
 	opts := reports.CheckOptions{
 		From: string(res.Options.From), Daemon: req.Daemon.String(),
 		MaxDepth: req.MaxDepth, MaxStates: req.MaxStates, Workers: req.Workers,
+	}
+	if f.memorySource == "--max-memory" {
+		// A budget given is part of how the check ran; the automatic one
+		// depends on the machine, and is left out of the record.
+		opts.MaxMemory = req.MaxMemory
 	}
 	if req.TimeLimit > 0 {
 		opts.TimeLimit = req.TimeLimit.String()
@@ -386,7 +405,7 @@ func runSweep(cmd *cobra.Command, specName string, f *checkFlags) error {
 		violated, unknown bool
 	)
 	for i, plan := range plans {
-		result, res, err := runPlan(cmd, plan, f.progress)
+		result, res, err := runPlan(cmd, plan, f)
 		if err != nil {
 			return err
 		}

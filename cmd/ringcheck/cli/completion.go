@@ -209,6 +209,7 @@ var flagCompletions = map[string]cobra.CompletionFunc{
 	"max-depth":   completeNothing,
 	"max-rounds":  completeNothing,
 	"max-states":  completeNothing,
+	"max-memory":  completeNothing,
 	"run":         completeNothing,
 	"runs":        completeNothing,
 	"samples":     completeNothing,

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -55,6 +56,8 @@ with what the manifest expects: a regression gate.
       max_depth: 0                   # optional bounds, as check's:
       max_states: 0                  #   0 is no bound
       time_limit: 30s
+      max_memory: 2GiB               # optional: the heap's bound (default: auto,
+                                     #   as check's --max-memory)
       expect:                        # required: property: holds|violated|unknown
         deadlock: violated           # the properties checked are exactly
         safety: holds                # these keys, in this order
@@ -183,7 +186,7 @@ func runCase(cmd *cobra.Command, c *regressCase) *reports.RegressCase {
 	quiet.SetContext(cmd.Context())
 	quiet.SetErr(io.Discard)
 	start := time.Now()
-	result, res, err := runPlan(quiet, c.req, false)
+	result, res, err := runPlan(quiet, c.req, &checkFlags{})
 	o := &reports.RegressCase{Name: c.name, Spec: c.spec, HasFigures: c.hasFigure, Elapsed: time.Since(start), Err: err, Result: result}
 	if res != nil {
 		o.Request = res.Key
@@ -361,6 +364,7 @@ type manifestCase struct {
 	MaxDepth        int           `yaml:"max_depth"`
 	MaxStates       int64         `yaml:"max_states"`
 	TimeLimit       string        `yaml:"time_limit"`
+	MaxMemory       string        `yaml:"max_memory"`
 	Expect          yaml.MapSlice `yaml:"expect"`
 	States          *int64        `yaml:"states"`
 	WorstCaseSteps  *int          `yaml:"worst_case_steps"`
@@ -600,6 +604,10 @@ func (mc *manifestCase) request(spec *specs.Spec, params map[string]int, dir str
 			return nil
 		}},
 		{"time_limit", mc.TimeLimit, func(s string) (err error) { req.TimeLimit, err = parseDuration(s); return }},
+		{"max_memory", cmp.Or(mc.MaxMemory, "auto"), func(s string) (err error) {
+			req.MaxMemory, _, err = memoryLimit(s)
+			return
+		}},
 	}
 	for _, p := range parse {
 		if p.value != "" {
