@@ -324,6 +324,11 @@ func (r *Request) readStart(sys *model.System, values specs.Values) (*model.Stat
 	if got := specs.Values(t.Params); !maps.Equal(got, values) {
 		return nil, fields.Errorf("{Start.Trace}: %s has parameters %s, but this check has %s (give the same with {Params})", path, got, values)
 	}
+	// A configuration is taken from a trace only if the whole trace is an
+	// execution of the spec.
+	if err := Replay(r.Spec, t); err != nil {
+		return nil, fields.Errorf("{Start.Trace}: %s does not replay: %v", path, err)
+	}
 	st, err := t.Configuration(sys, r.Start.Index)
 	if err != nil {
 		return nil, fields.Errorf("{Start.Trace}: %s: %v", path, err)

@@ -140,7 +140,7 @@ func NewCheckResult(r Run) *CheckResult {
 		if o.Counterexample != nil {
 			pr.Trace = NewTrace(r.System, r.Params, string(o.Property), o.Counterexample)
 			switch r.Options.From {
-			case "given", "random":
+			case "given", "random", "all":
 				pr.Trace.Start = r.Options.From
 			}
 		}
@@ -160,6 +160,8 @@ func NewCheckResult(r Run) *CheckResult {
 		}
 		if st.Witness != nil {
 			sr.Witness = NewTrace(r.System, r.Params, "stabilization", st.Witness)
+			// The worst case starts from a configuration of the full space.
+			sr.Witness.Start = "all"
 		}
 		out.Stabilization = sr
 	}

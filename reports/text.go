@@ -55,6 +55,8 @@ func WriteTraceText(w io.Writer, t *Trace) error {
 				p.printf("state 0 (a random configuration)\n")
 			case "given":
 				p.printf("state 0 (the configuration given to start from)\n")
+			case "all":
+				p.printf("state 0 (a configuration of the full space)\n")
 			default:
 				p.printf("state 0 (initial)\n")
 			}

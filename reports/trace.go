@@ -32,8 +32,14 @@ type Trace struct {
 	// configuration: "fault" for the configuration a transient fault left
 	// (simulate --fault-at), "random" for a uniformly random configuration
 	// ('ringcheck rounds'), "given" for one given to start from ('check
-	// --start').
+	// --start'), "all" for any configuration of the full space ('check
+	// --from all').
 	Start string `json:"start,omitempty"`
+	// Daemon is the scheduler the execution ran under, when it is not the
+	// central daemon; Overflow the overflow policy that replaced every
+	// channel's, if one did. Replaying the trace needs both.
+	Daemon   string `json:"daemon,omitempty"`
+	Overflow string `json:"overflow,omitempty"`
 	// RoundEnds, for an execution measured in rounds ('ringcheck rounds'),
 	// is the number of steps taken by the end of each round: round r+1
 	// ends after step RoundEnds[r].
@@ -168,6 +174,9 @@ type SpecFile struct {
 // NewTrace converts a counterexample of sys into a trace.
 func NewTrace(sys *model.System, params map[string]int, property string, ce *invariants.Counterexample) *Trace {
 	t := &Trace{Spec: sys.Name, Params: params, Property: property, Kind: string(ce.Kind), Process: ce.Process}
+	if sys.Daemon != model.Central {
+		t.Daemon = sys.Daemon.String()
+	}
 	if ce.Kind == invariants.Lasso {
 		ls := ce.LoopStart
 		t.LoopStart = &ls
@@ -360,6 +369,11 @@ func (t *Trace) Validate() error {
 				return fmt.Errorf("state %d: process %d has id %d", i, j, p.ID)
 			}
 		}
+	}
+	switch t.Start {
+	case "", "fault", "random", "given", "all":
+	default:
+		return fmt.Errorf(`"start" %q is not fault, random, given or all`, t.Start)
 	}
 	if t.Process != nil && (*t.Process < 0 || *t.Process >= len(shape.Processes)) {
 		return fmt.Errorf(`"process" %d does not exist`, *t.Process)

@@ -6,6 +6,8 @@ import (
 
 	"github.com/ringcheck/ringcheck"
 	"github.com/ringcheck/ringcheck/invariants"
+	"github.com/ringcheck/ringcheck/replay"
+	"github.com/ringcheck/ringcheck/reports"
 	"github.com/ringcheck/ringcheck/specs"
 	"github.com/ringcheck/ringcheck/specs/catalog"
 )
@@ -119,6 +121,18 @@ func TestClaimsAgreeWithTheChecker(t *testing.T) {
 				rep := res.Report
 				if got := rep.Outcomes[0].Verdict; string(got) != want {
 					t.Fatalf("%s for %s from %s (fairness %q): checker says %s, want %s (the paper: %s)", c.Property, vals, c.From, c.Fairness, got, want, c.Verdict)
+				}
+				// Every counterexample replays, independently of the engine
+				// that found it.
+				if ce := rep.Outcomes[0].Counterexample; ce != nil {
+					tr := reports.NewTrace(res.System, res.Values, c.Property, ce)
+					switch res.Options.From {
+					case invariants.FromAll, invariants.FromGiven:
+						tr.Start = string(res.Options.From)
+					}
+					if err := replay.Check(res.System, tr); err != nil {
+						t.Fatalf("the counterexample does not replay: %v", err)
+					}
 				}
 			})
 		}

@@ -180,8 +180,11 @@ func runSimulate(cmd *cobra.Command, specName string, f *simFlags) error {
 			Kind: invariants.Path, States: v.States, Steps: v.Steps,
 		})
 		stampSpecFile(trace, plan.spec)
-		if v.AfterFault {
+		switch {
+		case v.AfterFault:
 			trace.Start = "fault"
+		case opts.FromAll:
+			trace.Start = "random"
 		}
 	}
 	out := cmd.OutOrStdout()

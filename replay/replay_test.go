@@ -1,0 +1,74 @@
+package replay_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/ringcheck/ringcheck/internal/testsys"
+	"github.com/ringcheck/ringcheck/invariants"
+	"github.com/ringcheck/ringcheck/model"
+	"github.com/ringcheck/ringcheck/replay"
+	"github.com/ringcheck/ringcheck/reports"
+)
+
+// gridTrace is the path (0,0) → (1,0) → (1,1) of testsys.Grid(t, 3), as
+// a trace.
+func gridTrace(t *testing.T) (*model.System, *reports.Trace) {
+	sys, a, b := testsys.Grid(t, 3)
+	s0 := sys.Initial()[0]
+	s1, s2 := s0.Clone(), s0.Clone()
+	s1.Set(0, a, 1)
+	s2.Set(0, a, 1)
+	s2.Set(0, b, 1)
+	steps, err := sys.StepsThrough([]*model.State{s0, s1, s2}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ce := &invariants.Counterexample{Kind: invariants.Path, States: []*model.State{s0, s1, s2}, Steps: steps}
+	return sys, reports.NewTrace(sys, nil, "safety", ce)
+}
+
+func TestCheck(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		mutate func(tr *reports.Trace)
+		want   string // "" for a trace that replays
+	}{
+		{"the path as found", func(*reports.Trace) {}, ""},
+		{"a value outside its domain", func(tr *reports.Trace) { tr.States[1].Processes[0].Vars[0].Value = "7" }, "state 1: process 0: a = 7 is outside 0..2"},
+		{"an action the spec lacks", func(tr *reports.Trace) { tr.Steps[0].Action = "z" }, "step 1 (from state 0): z by process 0 is not an enabled step"},
+		{"a step to another state", func(tr *reports.Trace) { tr.Steps[1].Action = "a" }, "step 2 (from state 1): a by process 0 does not lead to the next state"},
+		{"a first state that is not initial", func(tr *reports.Trace) {
+			tr.States, tr.Steps = tr.States[1:], tr.Steps[1:]
+		}, "state 0: not an initial configuration of grid"},
+		{"a first state said to be given", func(tr *reports.Trace) {
+			tr.States, tr.Steps, tr.Start = tr.States[1:], tr.Steps[1:], "given"
+		}, ""},
+		{"a lasso that does not close", func(tr *reports.Trace) {
+			zero := 0
+			tr.Kind, tr.LoopStart = "lasso", &zero
+			tr.Steps = append(tr.Steps, reports.TraceStep{Processes: []int{0}, Action: "a"})
+		}, "step 3 (from state 2): a by process 0 does not lead to the next state"},
+		{"another spec", func(tr *reports.Trace) { tr.Spec = "other" }, "a trace of other, not of grid"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sys, tr := gridTrace(t)
+			tc.mutate(tr)
+			err := replay.Check(sys, tr)
+			switch {
+			case tc.want == "" && err != nil:
+				t.Fatalf("does not replay: %v", err)
+			case tc.want == "":
+			case err == nil:
+				t.Fatalf("replays; want %q", tc.want)
+			case !strings.Contains(err.Error(), tc.want):
+				t.Fatalf("%v; want %q", err, tc.want)
+			}
+			var f *replay.Failure
+			if err != nil && !errors.As(err, &f) {
+				t.Fatalf("%v is not a *replay.Failure", err)
+			}
+		})
+	}
+}
