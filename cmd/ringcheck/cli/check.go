@@ -379,6 +379,17 @@ func runPlan(cmd *cobra.Command, req *ringcheck.Request, f *checkFlags) (*report
 		System: res.System, Params: res.Values, Options: opts, Report: res.Report, PeakHeapBytes: res.PeakHeapBytes,
 		PaperBound: req.Spec.StabilizationBound,
 	})
+	if req.Overflow != nil {
+		// The traces replay only under the policy they ran under.
+		for _, pr := range result.Properties {
+			if pr.Trace != nil {
+				pr.Trace.Overflow = req.Overflow.String()
+			}
+		}
+		if st := result.Stabilization; st != nil && st.Witness != nil {
+			st.Witness.Overflow = req.Overflow.String()
+		}
+	}
 	return result, res, nil
 }
 
