@@ -91,7 +91,8 @@ func (e *bfs) run() (*Result, error) {
 		maxStates = e.opts.MaxStates
 	}
 	truncDepth, truncStates := false, false
-	// memFull: the budget refused the store's growth; no new state is kept.
+	// memFull: the budget refused the store's growth; the search stops
+	// at the end of the round.
 	var exceeded *budget.Exceeded
 	memFull := false
 	room := func() bool {
@@ -163,6 +164,14 @@ func (e *bfs) run() (*Result, error) {
 			}
 			if e.mon.Decided() {
 				stop, stopped = Decided, true
+				break
+			}
+			if memFull {
+				// Stop now, as SPIN does at its memory limit: expanding
+				// the rest of what is stored could take as long again.
+				// The monitors still judge the states kept.
+				stop, stopped = MemoryBound, true
+				e.visitUnexpanded(next, hi, ws[0])
 				break
 			}
 			if r, ok := e.clk.check(progress); ok {
