@@ -75,7 +75,7 @@ func WorstRounds(ctx context.Context, sp *statespace.Space, inL statespace.Bits,
 	// (12 bytes a configuration).
 	need := 2*total + 12*size
 	if err := mem.Grow(need); err != nil {
-		return 0, 0, fmt.Sprintf("the (configuration, pending processes) product has %d states and needs %s, over the memory budget (%v)", total, budget.Size(need), err), nil
+		return 0, 0, fmt.Sprintf("the (configuration, pending processes) product has %d states and needs %s, over the memory budget of %s", total, budget.Size(need), budget.Size(mem.Limit())), nil
 	}
 	en := make([]uint32, size)
 	err = sp.Parallel(ctx, workers, func(_ int, c *statespace.Cursor, v uint32, st *model.State) error {
