@@ -91,7 +91,7 @@ func (v *visited) insert(ws []uint64, h uint64, parent uint32, full bool) (id in
 			id = v.st.add(ws, parent)
 			v.slots[i] = tag | uint64(id+1)
 			v.count++
-			if v.count*2 > int64(len(v.slots)) {
+			if v.count*4 > int64(len(v.slots))*3 {
 				v.grow()
 			}
 			return id, true
@@ -140,7 +140,7 @@ func (v *visited) find(ws []uint64, h uint64) int64 {
 // store's next chunk, and the doubled table once the load passes a half.
 func (v *visited) growth() uint64 {
 	need := v.st.growth()
-	if (v.count+1)*2 > int64(len(v.slots)) {
+	if (v.count+1)*4 > int64(len(v.slots))*3 {
 		need += uint64(len(v.slots)) * 2 * 8
 	}
 	return need
