@@ -137,7 +137,7 @@ func (v *visited) find(ws []uint64, h uint64) int64 {
 }
 
 // growth is the bytes the next insert of a new state allocates: the
-// store's next chunk, and the doubled table once the load passes a half.
+// store's next chunk, and the doubled table once the load passes three quarters.
 func (v *visited) growth() uint64 {
 	need := v.st.growth()
 	if (v.count+1)*4 > int64(len(v.slots))*3 {
