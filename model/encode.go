@@ -6,6 +6,18 @@ import (
 	"math/rand/v2"
 )
 
+// put ORs value v, which fits the field's width, into the packed words.
+func (f field) put(dst []uint64, v uint64) {
+	dst[f.word] |= v << f.shift
+	dst[f.next] |= v >> (64 - f.shift) // 0 unless the field straddles
+}
+
+// get returns the field's bits, and above them bits of no meaning that
+// the caller masks off.
+func (f field) get(src []uint64) uint64 {
+	return src[f.word]>>f.shift | src[f.next]<<(64-f.shift)
+}
+
 // Words is the number of 64-bit words of a packed configuration.
 func (s *System) Words() int { return s.layout.words }
 
@@ -17,18 +29,17 @@ func (s *System) Pack(st *State, dst []uint64) {
 		dst[i] = 0
 	}
 	for _, i := range l.packVars {
-		f := l.varField[i]
-		dst[f.word] |= uint64(st.Vars[i]-l.varMin[i]) << f.shift
+		l.varField[i].put(dst, uint64(st.Vars[i]-l.varMin[i]))
 	}
 	for c, f := range l.lenField {
 		n := int(st.Lens[c])
-		dst[f.word] |= uint64(n) << f.shift
+		f.put(dst, uint64(n))
 		if l.letterMask[c] == 0 {
 			continue
 		}
 		off, local := int(l.chanOff[c]), l.chanLocal[c]
 		for i, sf := range l.slotField[c][:n] {
-			dst[sf.word] |= uint64(local[st.Msgs[off+i]]) << sf.shift
+			sf.put(dst, uint64(local[st.Msgs[off+i]]))
 		}
 	}
 }
@@ -38,15 +49,15 @@ func (s *System) Pack(st *State, dst []uint64) {
 func (s *System) Unpack(src []uint64, st *State) {
 	l := &s.layout
 	for i, f := range l.varField {
-		st.Vars[i] = int32((src[f.word]>>f.shift)&l.varMask[i]) + l.varMin[i]
+		st.Vars[i] = int32(f.get(src)&l.varMask[i]) + l.varMin[i]
 	}
 	for c, f := range l.lenField {
-		n := int((src[f.word] >> f.shift) & l.lenMask[c])
+		n := int(f.get(src) & l.lenMask[c])
 		st.Lens[c] = int32(n)
 		off, global := int(l.chanOff[c]), l.chanGlobal[c]
 		for i, sf := range l.slotField[c] {
 			if i < n {
-				st.Msgs[off+i] = global[(src[sf.word]>>sf.shift)&l.letterMask[c]]
+				st.Msgs[off+i] = global[sf.get(src)&l.letterMask[c]]
 			} else {
 				st.Msgs[off+i] = 0
 			}

@@ -104,8 +104,12 @@ func (s *State) Equal(o *State) bool {
 
 // field is where one value lives in the packed form.
 type field struct {
-	word  int32
-	shift uint8
+	// word holds the field's low bits from bit shift on; next holds its
+	// high bits from bit 0 when it straddles into the following word, and
+	// is word itself when it does not (the shifts that move the high part
+	// then yield 0, so Pack and Unpack need no branch).
+	word, next int32
+	shift      uint8
 }
 
 // layout is everything derived from a System's declarations that the hot
@@ -248,17 +252,16 @@ func (l *layout) compute(sys *System) error {
 		l.chanCount = append(l.chanCount, count)
 	}
 
-	// Packed form: fields never straddle a word.
-	word, used := 0, 0
+	// Packed form: one stream of bits, a field straddling two words
+	// where it falls across their boundary.
+	bit := 0
 	place := func(width int) field {
-		if width == 0 {
-			return field{word: int32(word)}
+		word, shift := bit/64, bit%64
+		f := field{word: int32(word), next: int32(word), shift: uint8(shift)}
+		if width > 0 && shift+width > 64 {
+			f.next = int32(word + 1)
 		}
-		if used+width > 64 {
-			word, used = word+1, 0
-		}
-		f := field{word: int32(word), shift: uint8(used)}
-		used += width
+		bit += width
 		return f
 	}
 	for i := 0; i < l.nvars; i++ {
@@ -281,7 +284,7 @@ func (l *layout) compute(sys *System) error {
 		l.slotField = append(l.slotField, slots)
 		l.letterMask = append(l.letterMask, mask(lw))
 	}
-	l.words = word + 1
+	l.words = max(1, (bit+63)/64)
 
 	l.configs = 1
 	for _, s := range l.varSize {
