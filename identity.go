@@ -32,6 +32,8 @@ type identity struct {
 	MaxDepth   int
 	MaxStates  int64
 	TimeLimit  time.Duration
+	// Fingerprints changes what a verdict of holds means.
+	Fingerprints bool
 }
 
 // key hashes the identity of a resolved request with hashstructure, as 16
@@ -44,6 +46,7 @@ func (r *Request) key(values specs.Values, opts invariants.Options) (string, err
 		Samples: opts.Samples, Seed: opts.Seed, Daemon: r.Daemon.String(),
 		Fairness: opts.Fairness, LeadsTo: opts.LeadsTo,
 		MaxDepth: r.MaxDepth, MaxStates: r.MaxStates, TimeLimit: r.TimeLimit,
+		Fingerprints: r.Fingerprints,
 	}
 	if r.Start != nil {
 		id.StartTrace, id.StartIndex = r.Start.Trace, r.Start.Index

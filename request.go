@@ -72,6 +72,11 @@ type Request struct {
 	// caller running on a machine of its own should set one (the command
 	// line's default is budget.Default).
 	MaxMemory uint64
+	// Fingerprints keeps a 64-bit fingerprint of each state instead of
+	// the state, for a search from init that checks safety and deadlock
+	// only: about a third of the memory, at a collision probability the
+	// report gives (explore.Options.Fingerprints).
+	Fingerprints bool
 	// Workers is the number of goroutines expanding states (at least 1).
 	Workers int
 	// Progress, if set, is called every 2 s or so during a long search.
@@ -176,13 +181,14 @@ func (r *Request) Run(ctx context.Context) (*Result, error) {
 
 // optionFields maps the fields of invariants.Options onto the request's.
 var optionFields = map[string]string{
-	"Samples":          "Random.Samples",
-	"Seed":             "Random.Seed",
-	"Search.MaxDepth":  "MaxDepth",
-	"Search.MaxStates": "MaxStates",
-	"Search.TimeLimit": "TimeLimit",
-	"Search.Workers":   "Workers",
-	"Start":            "Start.Trace",
+	"Samples":             "Random.Samples",
+	"Seed":                "Random.Seed",
+	"Search.MaxDepth":     "MaxDepth",
+	"Search.MaxStates":    "MaxStates",
+	"Search.TimeLimit":    "TimeLimit",
+	"Search.Workers":      "Workers",
+	"Search.Fingerprints": "Fingerprints",
+	"Start":               "Start.Trace",
 }
 
 // plan validates the request and resolves it into a system and the
@@ -199,7 +205,7 @@ func (r *Request) plan() (*Result, error) {
 		LeadsTo:    r.LeadsTo,
 		Search: explore.Options{
 			MaxDepth: r.MaxDepth, MaxStates: r.MaxStates, TimeLimit: r.TimeLimit,
-			Workers: r.Workers, Progress: r.Progress,
+			Workers: r.Workers, Progress: r.Progress, Fingerprints: r.Fingerprints,
 		},
 	}
 	if r.MaxMemory > 0 {

@@ -39,6 +39,51 @@ type bfs struct {
 	seen  *visited
 	trans int64
 	depth int
+	// fp: the store keeps fingerprints (Options.Fingerprints); the packed
+	// states of the level being expanded, ids levelLo on, are in level,
+	// and those of the next level in next.
+	fp          bool
+	levelLo     int64
+	level, next []uint64
+	key         [1]uint64
+}
+
+// packedState returns the packed form of state id: from the store, or
+// with fingerprints from the level being expanded or the next.
+func (e *bfs) packedState(id int64) []uint64 {
+	if !e.fp {
+		return e.store.get(id)
+	}
+	w := int64(e.sys.Words())
+	i := id - e.levelLo
+	if n := int64(len(e.level)) / w; i >= n {
+		i -= n
+		return e.next[i*w : (i+1)*w]
+	}
+	return e.level[i*w : (i+1)*w]
+}
+
+// insert adds the state packed in ws, of hash h, with its parent, unless it
+// was visited or full says the store may not grow; see visited.insert.
+func (e *bfs) insert(ws []uint64, h uint64, parent uint32, full bool) (int64, bool) {
+	if !e.fp {
+		return e.seen.insert(ws, h, parent, full)
+	}
+	e.key[0] = h
+	id, added := e.seen.insert(e.key[:], h, parent, full)
+	if added {
+		e.next = append(e.next, ws...)
+	}
+	return id, added
+}
+
+// nextLevel makes the states stored since the last call the level to
+// expand, those of ids from on.
+func (e *bfs) nextLevel(from int64) {
+	if e.fp {
+		e.level, e.next = e.next, e.level[:0]
+		e.levelLo = from
+	}
 }
 
 // worker holds one goroutine's scratch space and the successors it found in
@@ -54,6 +99,7 @@ type worker struct {
 	err     error
 	visit   Visit
 	yieldFn func(*model.Step, *model.State) bool
+	key     [1]uint64 // a fingerprint, as the visited set's key
 	// for yieldFn: the state being expanded and its first overflowing step
 	expanding   uint32
 	overflow    model.Step
@@ -69,9 +115,14 @@ func (e *bfs) newWorker() *worker {
 		}
 		sys.Pack(next, w.packed)
 		h := hashWords(w.packed)
+		key := w.packed
+		if e.fp {
+			w.key[0] = h
+			key = w.key[:]
+		}
 		// Most successors were seen before; drop them here, in parallel,
 		// while the visited set is read-only (it only grows between rounds).
-		if e.seen.contains(w.packed, h) {
+		if e.seen.contains(key, h) {
 			return true
 		}
 		w.succ = append(w.succ, w.packed...)
@@ -84,8 +135,14 @@ func (e *bfs) newWorker() *worker {
 
 func (e *bfs) run() (*Result, error) {
 	sys := e.sys
-	e.store = newStore(sys.Words())
+	e.fp = e.opts.Fingerprints
+	keyWords := sys.Words()
+	if e.fp {
+		keyWords = 1
+	}
+	e.store = newStore(keyWords)
 	e.seen = newVisited(e.store)
+	e.seen.fingerprints = e.fp
 	maxStates := int64(maxStoreStates)
 	if e.opts.MaxStates > 0 && e.opts.MaxStates < maxStates {
 		maxStates = e.opts.MaxStates
@@ -114,10 +171,11 @@ func (e *bfs) run() (*Result, error) {
 	}
 	for _, init := range starts {
 		sys.Pack(init, packed)
-		if id, _ := e.seen.insert(packed, hashWords(packed), noParent, e.store.n >= maxStates || !room()); id < 0 && !memFull {
+		if id, _ := e.insert(packed, hashWords(packed), noParent, e.store.n >= maxStates || !room()); id < 0 && !memFull {
 			truncStates = true
 		}
 	}
+	e.nextLevel(0)
 
 	nw := workers(e.opts)
 	ws := make([]*worker, nw)
@@ -143,7 +201,7 @@ func (e *bfs) run() (*Result, error) {
 				for i, p := range w.parents {
 					s := w.succ[i*sys.Words() : (i+1)*sys.Words()]
 					full := lastLevel || e.store.n >= maxStates
-					if id, _ := e.seen.insert(s, w.hash[i], p, full || !room()); id < 0 {
+					if id, _ := e.insert(s, w.hash[i], p, full || !room()); id < 0 {
 						switch {
 						case lastLevel:
 							truncDepth = true
@@ -182,6 +240,7 @@ func (e *bfs) run() (*Result, error) {
 		}
 		if !stopped {
 			lo, hi = hi, e.store.n
+			e.nextLevel(lo)
 			if lo < hi {
 				e.depth++
 			}
@@ -205,14 +264,16 @@ func (e *bfs) run() (*Result, error) {
 		e.opts.Progress(pr)
 	}
 	return &Result{
-		States:      e.store.n,
-		Transitions: e.trans,
-		MaxDepth:    e.depth,
-		Elapsed:     time.Since(e.clk.start),
-		Stop:        stop,
-		StoreBytes:  e.store.bytes() + e.seen.bytes(),
-		Exceeded:    exceeded,
-		paths:       &bfsPaths{sys: sys, store: e.store, seen: e.seen},
+		States:               e.store.n,
+		Transitions:          e.trans,
+		MaxDepth:             e.depth,
+		Elapsed:              time.Since(e.clk.start),
+		Stop:                 stop,
+		StoreBytes:           e.store.bytes() + e.seen.bytes() + 8*int64(cap(e.level)+cap(e.next)),
+		Exceeded:             exceeded,
+		Fingerprints:         e.fp,
+		CollisionProbability: collisionProbability(e.fp, e.store.n),
+		paths:                &bfsPaths{sys: sys, store: e.store, seen: e.seen, fp: e.fp, starts: starts},
 	}, nil
 }
 
@@ -245,7 +306,7 @@ func (e *bfs) expandRange(w *worker, lo, hi int64) error {
 	sys := e.sys
 	w.succ, w.parents, w.hash, w.trans = w.succ[:0], w.parents[:0], w.hash[:0], 0
 	for id := lo; id < hi; id++ {
-		sys.Unpack(e.store.get(id), w.cur)
+		sys.Unpack(e.packedState(id), w.cur)
 		w.expanding, w.hasOverflow = uint32(id), false
 		n, err := w.ex.Expand(w.cur, w.yieldFn)
 		if err != nil {
@@ -266,7 +327,7 @@ func (e *bfs) expandRange(w *worker, lo, hi int64) error {
 // at the current depth, the rest one deeper.
 func (e *bfs) visitUnexpanded(from, levelEnd int64, w *worker) {
 	for id := from; id < e.store.n; id++ {
-		e.sys.Unpack(e.store.get(id), w.cur)
+		e.sys.Unpack(e.packedState(id), w.cur)
 		depth := e.depth
 		if id >= levelEnd {
 			depth++
@@ -280,6 +341,10 @@ type bfsPaths struct {
 	sys   *model.System
 	store *store
 	seen  *visited
+	// fp: the store holds fingerprints, and paths are rebuilt from the
+	// configurations the search started from.
+	fp     bool
+	starts []*model.State
 }
 
 func (b *bfsPaths) path(id StateID) ([]*model.State, []model.Step, error) {
@@ -295,15 +360,73 @@ func (b *bfsPaths) path(id StateID) ([]*model.State, []model.Step, error) {
 		}
 		cur = int64(p)
 	}
-	states := make([]*model.State, len(ids))
-	for i, sid := range ids {
-		st := b.sys.NewState()
-		b.sys.Unpack(b.store.get(sid), st)
-		states[len(ids)-1-i] = st
+	var states []*model.State
+	if b.fp {
+		var err error
+		if states, err = b.replay(ids); err != nil {
+			return nil, nil, err
+		}
+	} else {
+		states = make([]*model.State, len(ids))
+		for i, sid := range ids {
+			st := b.sys.NewState()
+			b.sys.Unpack(b.store.get(sid), st)
+			states[len(ids)-1-i] = st
+		}
 	}
 	steps, err := b.sys.StepsThrough(states, false)
 	if err != nil {
 		return nil, nil, err
 	}
 	return states, steps, nil
+}
+
+// replay rebuilds the states of a path from its ids, last first, in a
+// search that kept fingerprints: the start configuration with the first
+// id's fingerprint, then at each step the successor with the next one's.
+func (b *bfsPaths) replay(ids []int64) ([]*model.State, error) {
+	sys := b.sys
+	packed := make([]uint64, sys.Words())
+	fingerprint := func(st *model.State) uint64 {
+		sys.Pack(st, packed)
+		return hashWords(packed)
+	}
+	states := make([]*model.State, len(ids))
+	want := b.store.get(ids[len(ids)-1])[0]
+	for _, s := range b.starts {
+		if fingerprint(s) == want {
+			states[0] = s.Clone()
+			break
+		}
+	}
+	if states[0] == nil {
+		return nil, errors.New("no starting configuration has the path's first fingerprint")
+	}
+	ex := sys.NewExpander()
+	for i := 1; i < len(states); i++ {
+		want := b.store.get(ids[len(ids)-1-i])[0]
+		if _, err := ex.Expand(states[i-1], func(_ *model.Step, next *model.State) bool {
+			if fingerprint(next) == want {
+				states[i] = next.Clone()
+				return false
+			}
+			return true
+		}); err != nil {
+			return nil, err
+		}
+		if states[i] == nil {
+			return nil, fmt.Errorf("no successor of state %d of the path has the next fingerprint (two states shared one)", i-1)
+		}
+	}
+	return states, nil
+}
+
+// collisionProbability bounds the probability that two of n states
+// shared a 64-bit fingerprint: n(n-1)/2^65 (0 without fingerprints).
+func collisionProbability(fp bool, n int64) float64 {
+	if !fp {
+		return 0
+	}
+	x := float64(n)
+	return x * (x - 1) / math.Exp2(65)
 }

@@ -52,6 +52,14 @@ type Options struct {
 	// Start, if non-nil, holds the configurations BFS starts from instead
 	// of the system's initial ones (the sweep ignores it).
 	Start []*model.State
+	// Fingerprints makes BFS keep a 64-bit fingerprint of each visited
+	// state instead of the state (with its parent link), and the full
+	// states of the two levels it is searching only: about a third of the
+	// memory. Two states with one fingerprint would make the second look
+	// visited; Result.CollisionProbability bounds the chance. Paths are
+	// rebuilt by replaying from the initial states, following the
+	// fingerprints; the reachable graph (liveness) is not kept.
+	Fingerprints bool
 	// Memory, if not nil, bounds the heap: the search keeps no new state
 	// once the budget refuses the store's next growth, and ends with
 	// MemoryBound.
@@ -132,7 +140,13 @@ type Result struct {
 	// Exceeded, when Stop is MemoryBound, is the request the budget
 	// refused.
 	Exceeded *budget.Exceeded
-	paths    pathFinder
+	// Fingerprints says the search kept fingerprints (Options.Fingerprints),
+	// and CollisionProbability bounds the probability that two of its
+	// states shared one, so that a state was missed: n(n-1)/2^65 for n
+	// states.
+	Fingerprints         bool
+	CollisionProbability float64
+	paths                pathFinder
 }
 
 // Complete reports whether every reachable state was visited and expanded,

@@ -200,3 +200,48 @@ func (c *expandedCounter) Observe(v *explore.Visit) {
 	}
 }
 func (c *expandedCounter) Decided() bool { return false }
+
+// TestFingerprintsFindTheSameStates: a search that keeps fingerprints
+// visits the same states, in the same order, as one that keeps the
+// states, for any number of workers, and rebuilds the same shortest paths;
+// it keeps no graph.
+func TestFingerprintsFindTheSameStates(t *testing.T) {
+	sys, _, _ := testsys.Grid(t, 150)
+	exact, err := explore.BFS(context.Background(), sys, &expandedCounter{}, explore.Options{Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, workers := range []int{1, 2, 3} {
+		fp, err := explore.BFS(context.Background(), sys, &expandedCounter{}, explore.Options{Workers: workers, Fingerprints: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fp.States != exact.States || fp.Transitions != exact.Transitions || fp.MaxDepth != exact.MaxDepth || !fp.Complete() {
+			t.Fatalf("%d workers: %d states, %d transitions, depth %d; exact %d, %d, %d", workers, fp.States, fp.Transitions, fp.MaxDepth, exact.States, exact.Transitions, exact.MaxDepth)
+		}
+		if !fp.Fingerprints || fp.CollisionProbability <= 0 || fp.CollisionProbability > 1e-9 {
+			t.Fatalf("fingerprints %v, collision probability %g", fp.Fingerprints, fp.CollisionProbability)
+		}
+		for _, id := range []explore.StateID{0, 1, 777, 12345, explore.StateID(exact.States - 1)} {
+			ws, wsteps, err := exact.Path(id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			gs, gsteps, err := fp.Path(id)
+			if err != nil {
+				t.Fatalf("path to %d: %v", id, err)
+			}
+			if len(gs) != len(ws) || len(gsteps) != len(wsteps) {
+				t.Fatalf("path to %d: %d states, exact %d", id, len(gs), len(ws))
+			}
+			for i := range ws {
+				if !gs[i].Equal(ws[i]) {
+					t.Fatalf("path to %d differs at state %d", id, i)
+				}
+			}
+		}
+		if _, err := fp.Graph(); err == nil {
+			t.Fatal("a fingerprint search gave a graph")
+		}
+	}
+}

@@ -27,6 +27,9 @@ func (r *Result) Graph() (*ReachGraph, error) {
 	if b.seen == nil {
 		return nil, errors.New("the search kept no visited set")
 	}
+	if b.fp {
+		return nil, errors.New("the search kept fingerprints of the states, not the states: the state graph needs the exact store")
+	}
 	return &ReachGraph{sys: b.sys, store: b.store, seen: b.seen}, nil
 }
 

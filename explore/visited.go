@@ -70,6 +70,9 @@ type visited struct {
 	mask  uint64
 	count int64
 	st    *store
+	// fingerprints: the store's keys are one word, a state's hash, which
+	// is then its own hash.
+	fingerprints bool
 }
 
 func newVisited(st *store) *visited {
@@ -153,7 +156,7 @@ func (v *visited) grow() {
 		if e == 0 {
 			continue
 		}
-		h := hashWords(v.st.get(int64(e&0xFFFFFFFF) - 1))
+		h := v.hashOf(v.st.get(int64(e&0xFFFFFFFF) - 1))
 		i := h & mask
 		for slots[i] != 0 {
 			i = (i + 1) & mask
@@ -164,6 +167,14 @@ func (v *visited) grow() {
 }
 
 func (v *visited) bytes() int64 { return int64(len(v.slots)) * 8 }
+
+// hashOf is the hash of a stored key: the key itself for a fingerprint.
+func (v *visited) hashOf(key []uint64) uint64 {
+	if v.fingerprints {
+		return key[0]
+	}
+	return hashWords(key)
+}
 
 func equalWords(a, b []uint64) bool {
 	for i := range a {

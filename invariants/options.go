@@ -121,6 +121,8 @@ func (o Options) Validate(sys *model.System) error {
 		return fields.Errorf("{Search.Workers} must not be negative")
 	case o.From != FromGiven && len(o.Start) > 0:
 		return fields.Errorf("{Start} holds configurations, but the check starts from {From} %s", o.From)
+	case o.Search.Fingerprints && (live || stabilizing || o.From != FromInit):
+		return fields.Errorf("{Search.Fingerprints} keeps a fingerprint of each state a search from init reaches, which decides safety and deadlock; starvation, leads-to, closure and convergence need the states themselves")
 	}
 	return nil
 }

@@ -76,13 +76,16 @@ type CheckOptions struct {
 // Stats are the search's figures. StoreBytes is the memory held by the
 // state store and visited set (0 for a full-space sweep, which keeps none).
 type Stats struct {
-	States          int64   `json:"states"`
-	Transitions     int64   `json:"transitions"`
-	MaxDepth        int     `json:"max_depth"`
-	Seconds         float64 `json:"seconds"`
-	StatesPerSecond float64 `json:"states_per_second"`
-	PeakHeapBytes   uint64  `json:"peak_heap_bytes"`
-	StoreBytes      int64   `json:"store_bytes"`
+	// CollisionProbability, for a search that kept fingerprints, bounds
+	// the probability that a state was missed.
+	CollisionProbability float64 `json:"fingerprint_collision_probability,omitempty"`
+	States               int64   `json:"states"`
+	Transitions          int64   `json:"transitions"`
+	MaxDepth             int     `json:"max_depth"`
+	Seconds              float64 `json:"seconds"`
+	StatesPerSecond      float64 `json:"states_per_second"`
+	PeakHeapBytes        uint64  `json:"peak_heap_bytes"`
+	StoreBytes           int64   `json:"store_bytes"`
 }
 
 // PropertyResult is the verdict on one property.
@@ -128,6 +131,10 @@ func NewCheckResult(r Run) *CheckResult {
 	}
 	if secs > 0 {
 		out.Stats.StatesPerSecond = roundTo(float64(res.States)/secs, 0)
+	}
+	if res.Fingerprints {
+		// Never 0, so that the field says the search kept fingerprints.
+		out.Stats.CollisionProbability = max(res.CollisionProbability, 1e-300)
 	}
 	if ex := res.Exceeded; ex != nil {
 		out.Memory = &MemoryStop{LimitBytes: ex.Limit, HeapBytes: ex.Heap, NeedBytes: ex.Need}
@@ -198,6 +205,9 @@ func WriteCheckText(w io.Writer, c *CheckResult) error {
 	}
 	p.printf("  %d states, %d transitions, depth %d: %s\n", c.Stats.States, c.Stats.Transitions, c.Stats.MaxDepth, search)
 	p.printf("  %s, %.0f states/s, peak heap %s\n", durationString(c.Stats.Seconds), c.Stats.StatesPerSecond, bytesString(c.Stats.PeakHeapBytes))
+	if pr := c.Stats.CollisionProbability; pr > 0 {
+		p.printf("  fingerprints: the probability that a state was missed is at most %.1e\n", pr)
+	}
 	if m := c.Memory; m != nil {
 		p.printf("  the memory budget of %s stopped it: the heap held %s, the next step needed %s more\n", bytesString(m.LimitBytes), bytesString(m.HeapBytes), bytesString(m.NeedBytes))
 	}

@@ -192,33 +192,41 @@ func ReportCheckMetrics(b *testing.B, states int64, elapsed time.Duration, peakH
 
 // BenchReachable is the body of a BenchmarkReachable: ringcheck's
 // exhaustive breadth-first search from sys's initial configurations
-// (explore.BFS with NopMonitor, on every core), failing unless it is
-// complete with exactly states and transitions, and reporting the states,
-// states per second, the bytes per state of the state store and visited set
+// (explore.BFS with NopMonitor, on every core), keeping the states (exact)
+// or their fingerprints (fingerprint), failing unless it is complete with
+// exactly states and transitions, and reporting the states, states per
+// second, the bytes per state of the state store, visited set and levels
 // (store-bytes/state), and the peak live heap, whole and per state.
 func BenchReachable(b *testing.B, sys *model.System, states, transitions int64) {
-	var (
-		res  *explore.Result
-		peak uint64
-		err  error
-	)
-	for b.Loop() {
-		heap := explore.StartHeapSampler(10 * time.Millisecond)
-		res, err = explore.BFS(context.Background(), sys, NopMonitor{}, explore.Options{Workers: runtime.GOMAXPROCS(0)})
-		peak = max(peak, heap.Stop())
-		if err != nil {
-			b.Fatal(err)
-		}
+	for _, store := range []struct {
+		name         string
+		fingerprints bool
+	}{{"exact", false}, {"fingerprint", true}} {
+		b.Run(store.name, func(b *testing.B) {
+			var (
+				res  *explore.Result
+				peak uint64
+				err  error
+			)
+			for b.Loop() {
+				heap := explore.StartHeapSampler(10 * time.Millisecond)
+				res, err = explore.BFS(context.Background(), sys, NopMonitor{}, explore.Options{Workers: runtime.GOMAXPROCS(0), Fingerprints: store.fingerprints})
+				peak = max(peak, heap.Stop())
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			if !res.Complete() || res.States != states || res.Transitions != transitions {
+				b.Fatalf("ringcheck: %d states, %d transitions, stop %v; want %d and %d, complete",
+					res.States, res.Transitions, res.Stop, states, transitions)
+			}
+			b.ReportMetric(float64(res.States), "states")
+			b.ReportMetric(float64(res.States)/res.Elapsed.Seconds(), "states/s")
+			b.ReportMetric(float64(res.StoreBytes)/float64(res.States), "store-bytes/state")
+			b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
+			b.ReportMetric(float64(peak)/float64(res.States), "bytes/state")
+		})
 	}
-	if !res.Complete() || res.States != states || res.Transitions != transitions {
-		b.Fatalf("ringcheck: %d states, %d transitions, stop %v; want %d and %d, complete",
-			res.States, res.Transitions, res.Stop, states, transitions)
-	}
-	b.ReportMetric(float64(res.States), "states")
-	b.ReportMetric(float64(res.States)/res.Elapsed.Seconds(), "states/s")
-	b.ReportMetric(float64(res.StoreBytes)/float64(res.States), "store-bytes/state")
-	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
-	b.ReportMetric(float64(peak)/float64(res.States), "bytes/state")
 }
 
 // Contents returns the messages of channel ch in s, head first.

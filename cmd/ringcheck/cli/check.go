@@ -38,6 +38,7 @@ type checkFlags struct {
 	maxStates int64
 	timeLimit time.Duration
 	maxMemory string
+	store     string
 	// memorySource says where the memory budget comes from.
 	memorySource string
 	workers      int
@@ -141,6 +142,7 @@ Exit status: 0 every checked property holds and the search was complete;
 	fl.Int64Var(&f.maxStates, "max-states", 0, "keep at most this many states (0: no bound)")
 	fl.DurationVar(&f.timeLimit, "time-limit", 0, "stop after this long, as 90s or 5m (0: no limit)")
 	fl.StringVar(&f.maxMemory, "max-memory", "auto", memoryFlagHelp)
+	fl.StringVar(&f.store, "store", "exact", "what a search from init keeps of each state: exact (the state) or fingerprint (a 64-bit fingerprint: about a third of the memory, for safety and deadlock, with the probability of a missed state reported)")
 	fl.IntVar(&f.workers, "workers", runtime.NumCPU(), "goroutines expanding states")
 	fl.BoolVar(&f.asJSON, "json", false, "print the result as one JSON object")
 	fl.StringVar(&f.tracePath, "trace", "", "write the first counterexample found to this file")
@@ -171,7 +173,7 @@ var checkFlagNames = map[string]string{
 	"Random": "--samples and --seed", "Random.Samples": "--samples", "Random.Seed": "--seed",
 	"Daemon": "--daemon", "Overflow": "--overflow", "Fairness": "--fairness",
 	"MaxDepth": "--max-depth", "MaxStates": "--max-states", "TimeLimit": "--time-limit", "Workers": "--workers",
-	"MaxMemory": "--max-memory",
+	"MaxMemory": "--max-memory", "Fingerprints": "--store fingerprint",
 }
 
 // requestError is a usage error for an error about a request, naming the
@@ -218,6 +220,9 @@ func (f *checkFlags) request(ctx context.Context, specName string, extra map[str
 	req := &ringcheck.Request{Spec: spec, Params: params, MaxDepth: f.maxDepth, MaxStates: f.maxStates, TimeLimit: f.timeLimit, Workers: f.workers}
 	if req.MaxMemory, f.memorySource, err = memoryLimit(f.maxMemory); err != nil {
 		return nil, usageError("--max-memory: %v", err)
+	}
+	if req.Fingerprints, err = parseStore(f.store); err != nil {
+		return nil, usageError("--store: %v", err)
 	}
 	if req.Daemon, err = model.ParseDaemon(f.daemon); err != nil {
 		return nil, usageError("%v", err)

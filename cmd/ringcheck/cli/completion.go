@@ -210,6 +210,7 @@ var flagCompletions = map[string]cobra.CompletionFunc{
 	"max-rounds":  completeNothing,
 	"max-states":  completeNothing,
 	"max-memory":  completeNothing,
+	"store":       completeFixed("exact", "fingerprint"),
 	"run":         completeNothing,
 	"runs":        completeNothing,
 	"samples":     completeNothing,

@@ -64,4 +64,29 @@ func memoryHint(w io.Writer, c *reports.CheckResult) {
 	fmt.Fprintf(w, "ringcheck: the memory budget of %s stopped the check before it could decide; every verdict not violated is unknown.\n"+
 		"  Raise it with --max-memory if the machine has more to give, bound the search with --max-states or --max-depth,\n"+
 		"  or check a smaller instance (the report says how many states fitted).\n", budget.Size(c.Memory.LimitBytes))
+	if c.Stats.CollisionProbability == 0 && c.Options.From == "init" && safetyOnly(c) {
+		fmt.Fprintf(w, "  --store fingerprint keeps about a third of the bytes a state for safety and deadlock.\n")
+	}
+}
+
+// safetyOnly reports whether the check's properties are safety and
+// deadlock only.
+func safetyOnly(c *reports.CheckResult) bool {
+	for _, p := range c.Properties {
+		if p.Name != "safety" && p.Name != "deadlock" {
+			return false
+		}
+	}
+	return true
+}
+
+// parseStore reads --store and a manifest's store: exact or fingerprint.
+func parseStore(s string) (fingerprints bool, err error) {
+	switch s {
+	case "", "exact":
+		return false, nil
+	case "fingerprint":
+		return true, nil
+	}
+	return false, fmt.Errorf("%q is not exact or fingerprint", s)
 }

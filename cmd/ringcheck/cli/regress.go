@@ -365,6 +365,7 @@ type manifestCase struct {
 	MaxStates       int64         `yaml:"max_states"`
 	TimeLimit       string        `yaml:"time_limit"`
 	MaxMemory       string        `yaml:"max_memory"`
+	Store           string        `yaml:"store"`
 	Expect          yaml.MapSlice `yaml:"expect"`
 	States          *int64        `yaml:"states"`
 	WorstCaseSteps  *int          `yaml:"worst_case_steps"`
@@ -604,6 +605,7 @@ func (mc *manifestCase) request(spec *specs.Spec, params map[string]int, dir str
 			return nil
 		}},
 		{"time_limit", mc.TimeLimit, func(s string) (err error) { req.TimeLimit, err = parseDuration(s); return }},
+		{"store", mc.Store, func(s string) (err error) { req.Fingerprints, err = parseStore(s); return }},
 		{"max_memory", cmp.Or(mc.MaxMemory, "auto"), func(s string) (err error) {
 			req.MaxMemory, _, err = memoryLimit(s)
 			return
