@@ -152,11 +152,11 @@ func (e *bfs) run() (*Result, error) {
 	// at the end of the round.
 	var exceeded *budget.Exceeded
 	memFull := false
-	room := func() bool {
+	room := func(h uint64) bool {
 		if memFull {
 			return false
 		}
-		if need := e.seen.growth(); need > 0 {
+		if need := e.seen.growth(h); need > 0 {
 			if err := e.opts.Memory.Grow(need); err != nil {
 				exceeded, memFull = asExceeded(err), true
 				return false
@@ -171,7 +171,8 @@ func (e *bfs) run() (*Result, error) {
 	}
 	for _, init := range starts {
 		sys.Pack(init, packed)
-		if id, _ := e.insert(packed, hashWords(packed), noParent, e.store.n >= maxStates || !room()); id < 0 && !memFull {
+		h := hashWords(packed)
+		if id, _ := e.insert(packed, h, noParent, e.store.n >= maxStates || !room(h)); id < 0 && !memFull {
 			truncStates = true
 		}
 	}
@@ -196,12 +197,26 @@ func (e *bfs) run() (*Result, error) {
 			if err := e.expandRound(ws, next, end); err != nil {
 				return nil, err
 			}
-			// Merge in worker order: ids stay deterministic.
+			// Merge in worker order: ids stay deterministic. With several
+			// workers and no bound in reach this round, the workers merge.
+			candidates := 0
 			for _, w := range ws {
+				candidates += len(w.parents)
+			}
+			parallel := nw > 1 && !lastLevel && !memFull && e.store.n+int64(candidates) <= maxStates &&
+				e.opts.Memory.Grow(e.mergeGrowth(candidates)) == nil
+			if parallel {
+				e.mergeParallel(ws)
+			}
+			for _, w := range ws {
+				if parallel {
+					e.trans += w.trans
+					continue
+				}
 				for i, p := range w.parents {
 					s := w.succ[i*sys.Words() : (i+1)*sys.Words()]
 					full := lastLevel || e.store.n >= maxStates
-					if id, _ := e.insert(s, w.hash[i], p, full || !room()); id < 0 {
+					if id, _ := e.insert(s, w.hash[i], p, full || !room(w.hash[i])); id < 0 {
 						switch {
 						case lastLevel:
 							truncDepth = true

@@ -245,3 +245,42 @@ func TestFingerprintsFindTheSameStates(t *testing.T) {
 		}
 	}
 }
+
+// TestParallelMergeKeepsTheIds: the states get the same ids, and the same
+// shortest paths, whether one goroutine merges each round or every worker
+// does (a grid reaches most states from two parents, often found by two
+// workers in one round).
+func TestParallelMergeKeepsTheIds(t *testing.T) {
+	sys, _, _ := testsys.Grid(t, 200)
+	one, err := explore.BFS(context.Background(), sys, &expandedCounter{}, explore.Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, workers := range []int{2, 4, 7} {
+		many, err := explore.BFS(context.Background(), sys, &expandedCounter{}, explore.Options{Workers: workers})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if many.States != one.States || many.Transitions != one.Transitions {
+			t.Fatalf("%d workers: %d states, %d transitions; one worker %d, %d", workers, many.States, many.Transitions, one.States, one.Transitions)
+		}
+		for id := explore.StateID(0); id < explore.StateID(one.States); id += 97 {
+			a, _, err := one.Path(id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _, err := many.Path(id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(a) != len(b) {
+				t.Fatalf("%d workers: the path to %d has %d states, %d with one", workers, id, len(b), len(a))
+			}
+			for i := range a {
+				if !a[i].Equal(b[i]) {
+					t.Fatalf("%d workers: the paths to %d differ at state %d", workers, id, i)
+				}
+			}
+		}
+	}
+}
