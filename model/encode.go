@@ -6,11 +6,31 @@ import (
 	"math/rand/v2"
 )
 
-// put ORs value v, which fits the field's width, into the packed words.
-func (f field) put(dst []uint64, v uint64) {
-	dst[f.word] |= v << f.shift
-	dst[f.next] |= v >> (64 - f.shift) // 0 unless the field straddles
+// packer writes fields into packed words in increasing bit order,
+// keeping the word being filled in a register: a word is stored once,
+// when the next field starts past it.
+type packer struct {
+	dst  []uint64
+	word int32
+	acc  uint64
 }
+
+// add writes value v, which fits field f's width; f starts at or after
+// the previous field added.
+func (p *packer) add(f field, v uint64) {
+	if f.word != p.word {
+		p.dst[p.word] = p.acc
+		p.word, p.acc = f.word, 0
+	}
+	p.acc |= v << f.shift
+	if f.next != f.word {
+		p.dst[p.word] = p.acc
+		p.word, p.acc = f.next, v>>(64-f.shift)
+	}
+}
+
+// flush stores the word being filled.
+func (p *packer) flush() { p.dst[p.word] = p.acc }
 
 // get returns the field's bits, and above them bits of no meaning that
 // the caller masks off.
@@ -28,20 +48,24 @@ func (s *System) Pack(st *State, dst []uint64) {
 	for i := range dst[:l.words] {
 		dst[i] = 0
 	}
+	// The fields in layout order: variables, then each channel's length
+	// and slots. Words no field reaches stay 0.
+	p := packer{dst: dst}
 	for _, i := range l.packVars {
-		l.varField[i].put(dst, uint64(st.Vars[i]-l.varMin[i]))
+		p.add(l.varField[i], uint64(st.Vars[i]-l.varMin[i]))
 	}
 	for c, f := range l.lenField {
 		n := int(st.Lens[c])
-		f.put(dst, uint64(n))
+		p.add(f, uint64(n))
 		if l.letterMask[c] == 0 {
 			continue
 		}
 		off, local := int(l.chanOff[c]), l.chanLocal[c]
 		for i, sf := range l.slotField[c][:n] {
-			sf.put(dst, uint64(local[st.Msgs[off+i]]))
+			p.add(sf, uint64(local[st.Msgs[off+i]]))
 		}
 	}
+	p.flush()
 }
 
 // Unpack is the inverse of Pack: it overwrites st with the configuration
