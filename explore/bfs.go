@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
 	"sync"
 	"time"
 
@@ -141,6 +142,17 @@ func (e *bfs) run() (*Result, error) {
 		keyWords = 1
 	}
 	e.store = newStore(keyWords)
+	if e.fp {
+		// Only paths read the fingerprints and parents back: full chunks
+		// go to a file, removed at once (it lives while open).
+		if f, err := os.CreateTemp("", "ringcheck-store-*"); err == nil {
+			if os.Remove(f.Name()) == nil {
+				e.store.spillTo(f)
+			} else {
+				f.Close()
+			}
+		}
+	}
 	e.seen = newVisited(e.store)
 	e.seen.fingerprints = e.fp
 	maxStates := int64(maxStoreStates)
@@ -369,7 +381,10 @@ func (b *bfsPaths) path(id StateID) ([]*model.State, []model.Step, error) {
 	var ids []int64
 	for cur := int64(id); ; {
 		ids = append(ids, cur)
-		p := b.store.parent(cur)
+		p, err := b.store.parentOf(cur)
+		if err != nil {
+			return nil, nil, err
+		}
 		if p == noParent {
 			break
 		}
@@ -407,7 +422,11 @@ func (b *bfsPaths) replay(ids []int64) ([]*model.State, error) {
 		return hashWords(packed)
 	}
 	states := make([]*model.State, len(ids))
-	want := b.store.get(ids[len(ids)-1])[0]
+	key, err := b.store.keyOf(ids[len(ids)-1])
+	if err != nil {
+		return nil, err
+	}
+	want := key[0]
 	for _, s := range b.starts {
 		if fingerprint(s) == want {
 			states[0] = s.Clone()
@@ -419,7 +438,11 @@ func (b *bfsPaths) replay(ids []int64) ([]*model.State, error) {
 	}
 	ex := sys.NewExpander()
 	for i := 1; i < len(states); i++ {
-		want := b.store.get(ids[len(ids)-1-i])[0]
+		key, err := b.store.keyOf(ids[len(ids)-1-i])
+		if err != nil {
+			return nil, err
+		}
+		want := key[0]
 		if _, err := ex.Expand(states[i-1], func(_ *model.Step, next *model.State) bool {
 			if fingerprint(next) == want {
 				states[i] = next.Clone()

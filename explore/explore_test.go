@@ -203,10 +203,11 @@ func (c *expandedCounter) Decided() bool { return false }
 
 // TestFingerprintsFindTheSameStates: a search that keeps fingerprints
 // visits the same states, in the same order, as one that keeps the
-// states, for any number of workers, and rebuilds the same shortest paths;
-// it keeps no graph.
+// states, for any number of workers, and rebuilds the same shortest paths,
+// also to states whose fingerprints went to the spill file (the first
+// 65,536 of the 90,000); it keeps no graph, and less memory.
 func TestFingerprintsFindTheSameStates(t *testing.T) {
-	sys, _, _ := testsys.Grid(t, 150)
+	sys, _, _ := testsys.Grid(t, 300)
 	exact, err := explore.BFS(context.Background(), sys, &expandedCounter{}, explore.Options{Workers: 2})
 	if err != nil {
 		t.Fatal(err)
@@ -222,7 +223,10 @@ func TestFingerprintsFindTheSameStates(t *testing.T) {
 		if !fp.Fingerprints || fp.CollisionProbability <= 0 || fp.CollisionProbability > 1e-9 {
 			t.Fatalf("fingerprints %v, collision probability %g", fp.Fingerprints, fp.CollisionProbability)
 		}
-		for _, id := range []explore.StateID{0, 1, 777, 12345, explore.StateID(exact.States - 1)} {
+		if fp.StoreBytes >= exact.StoreBytes {
+			t.Errorf("%d workers: fingerprints hold %d bytes, the exact store %d", workers, fp.StoreBytes, exact.StoreBytes)
+		}
+		for _, id := range []explore.StateID{0, 1, 777, 12345, 65535, 65536, 80000, explore.StateID(exact.States - 1)} {
 			ws, wsteps, err := exact.Path(id)
 			if err != nil {
 				t.Fatal(err)

@@ -35,9 +35,45 @@ func (e *bfs) mergeParallel(ws []*worker) {
 		return
 	}
 	m.isNew, m.ids = make([]bool, total), make([]int64, total)
+	if e.fp {
+		// A fingerprint is its own slot: claimed, it is final.
+		m.parallel(m.claimFingerprints)
+		m.assign()
+		return
+	}
 	m.parallel(m.claim)
 	m.assign()
 	m.parallel(m.settle)
+}
+
+// claimFingerprints is phase 1 with fingerprints: the slot of each
+// candidate of goroutine g's shards that is new.
+func (m *merger) claimFingerprints(g int) {
+	v := m.e.seen
+	for wi, w := range m.ws {
+		for i, h := range w.hash {
+			f := fingerprintSlot(h)
+			if !m.owns(g, f) {
+				continue
+			}
+			sh := v.shardOf(f)
+			for s := f & sh.mask; ; s = (s + 1) & sh.mask {
+				slot := sh.slots[s]
+				if slot == f {
+					break
+				}
+				if slot == 0 {
+					sh.slots[s] = f
+					sh.count++
+					m.isNew[m.base[wi]+i] = true
+					if sh.count*4 > int64(len(sh.slots))*3 {
+						v.grow(sh, nil)
+					}
+					break
+				}
+			}
+		}
+	}
 }
 
 // parallel runs phase once per worker, as goroutine g of len(ws).

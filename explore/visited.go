@@ -15,52 +15,6 @@ func hashWords(ws []uint64) uint64 {
 	return h
 }
 
-// store is an append-only sequence of packed states with parent links, kept
-// in fixed-size chunks so that growing it never copies what is stored.
-type store struct {
-	words   int
-	chunks  [][]uint64
-	parents [][]uint32
-	n       int64
-}
-
-const chunkBits = 16 // states per chunk: 65536
-
-func newStore(words int) *store { return &store{words: words} }
-
-func (s *store) add(packed []uint64, parent uint32) int64 {
-	c, i := s.n>>chunkBits, s.n&(1<<chunkBits-1)
-	if int(c) == len(s.chunks) {
-		s.chunks = append(s.chunks, make([]uint64, s.words<<chunkBits))
-		s.parents = append(s.parents, make([]uint32, 1<<chunkBits))
-	}
-	copy(s.chunks[c][int(i)*s.words:], packed)
-	s.parents[c][i] = parent
-	s.n++
-	return s.n - 1
-}
-
-// growth is the bytes the next add allocates (a new chunk), or 0.
-func (s *store) growth() uint64 {
-	if s.n&(1<<chunkBits-1) != 0 || int(s.n>>chunkBits) < len(s.chunks) {
-		return 0
-	}
-	return uint64(s.words*8+4) << chunkBits
-}
-
-func (s *store) get(id int64) []uint64 {
-	c, i := id>>chunkBits, int(id&(1<<chunkBits-1))
-	return s.chunks[c][i*s.words : (i+1)*s.words]
-}
-
-func (s *store) parent(id int64) uint32 {
-	return s.parents[id>>chunkBits][id&(1<<chunkBits-1)]
-}
-
-func (s *store) bytes() int64 {
-	return int64(len(s.chunks)) * (int64(s.words)*8 + 4) << chunkBits
-}
-
 // visited is a set of state ids keyed by the hash of their packed form:
 // shards of open-addressing (linear probing) tables, chosen by the hash's
 // top bits, so that a round's new states can be inserted by several
@@ -68,7 +22,10 @@ func (s *store) bytes() int64 {
 // holds 31 bits of the hash as a tag and the id plus one, so most
 // mismatches are rejected without touching the store; while a round is
 // merged in parallel, a slot may instead hold a placeholder (placeholder
-// bit set) for the round's candidate of that index plus one.
+// bit set) for the round's candidate of that index plus one. With
+// fingerprints, a slot holds the fingerprint itself (made non-zero,
+// fingerprintSlot) and no id: the set never reads the store, which may
+// then leave memory.
 type visited struct {
 	shards []shard
 	count  int64
@@ -106,10 +63,47 @@ func newVisited(st *store) *visited {
 // shardOf returns the shard of hash h.
 func (v *visited) shardOf(h uint64) *shard { return &v.shards[h>>(64-shardBits)] }
 
+// fingerprintSlot is the slot, and the hash, of a state of fingerprint h:
+// h, but never the empty slot's 0.
+func fingerprintSlot(h uint64) uint64 {
+	if h == 0 {
+		return 1
+	}
+	return h
+}
+
+// insertFingerprint is insert with fingerprints: a state already visited
+// has id 0, since the set keeps no ids.
+func (v *visited) insertFingerprint(h uint64, parent uint32, full bool) (id int64, added bool) {
+	f := fingerprintSlot(h)
+	sh := v.shardOf(f)
+	for i := f & sh.mask; ; i = (i + 1) & sh.mask {
+		switch sh.slots[i] {
+		case 0:
+			if full {
+				return -1, false
+			}
+			id = v.st.add([]uint64{h}, parent)
+			sh.slots[i] = f
+			sh.count++
+			v.count++
+			if sh.count*4 > int64(len(sh.slots))*3 {
+				v.grow(sh, nil)
+			}
+			return id, true
+		case f:
+			return 0, false
+		}
+	}
+}
+
 // insert returns the id of the state packed in ws, adding it to the store
 // with the given parent if it is new (added is then true). full says the
 // store may not grow: a new state is then not added, and id is -1.
 func (v *visited) insert(ws []uint64, h uint64, parent uint32, full bool) (id int64, added bool) {
+	if v.fingerprints {
+		return v.insertFingerprint(h, parent, full)
+	}
 	sh := v.shardOf(h)
 	tag := h & tagMask
 	for i := h & sh.mask; ; i = (i + 1) & sh.mask {
@@ -139,6 +133,18 @@ func (v *visited) insert(ws []uint64, h uint64, parent uint32, full bool) (id in
 // contains reports whether the state packed in ws is in the set. It only
 // reads, so workers may call it concurrently while nobody inserts.
 func (v *visited) contains(ws []uint64, h uint64) bool {
+	if v.fingerprints {
+		f := fingerprintSlot(h)
+		sh := v.shardOf(f)
+		for i := f & sh.mask; ; i = (i + 1) & sh.mask {
+			switch sh.slots[i] {
+			case 0:
+				return false
+			case f:
+				return true
+			}
+		}
+	}
 	return v.find(ws, h) >= 0
 }
 
@@ -169,7 +175,9 @@ func (v *visited) grow(sh *shard, pending func(cand int) uint64) {
 			continue
 		}
 		var h uint64
-		if e&placeholder != 0 {
+		if v.fingerprints {
+			h = e
+		} else if e&placeholder != 0 {
 			h = pending(int(e&0xFFFFFFFF) - 1)
 		} else {
 			h = v.hashOf(v.st.get(int64(e&0xFFFFFFFF) - 1))
@@ -188,6 +196,9 @@ func (v *visited) grow(sh *shard, pending func(cand int) uint64) {
 // shard's load passes three quarters.
 func (v *visited) growth(h uint64) uint64 {
 	need := v.st.growth()
+	if v.fingerprints {
+		h = fingerprintSlot(h)
+	}
 	if sh := v.shardOf(h); (sh.count+1)*4 > int64(len(sh.slots))*3 {
 		need += uint64(len(sh.slots)) * 2 * 8
 	}
