@@ -45,23 +45,22 @@ type bfs struct {
 	// and those of the next level in next.
 	fp          bool
 	levelLo     int64
-	level, next []uint64
+	level, next *frontier
 	key         [1]uint64
 }
 
 // packedState returns the packed form of state id: from the store, or
-// with fingerprints from the level being expanded or the next.
-func (e *bfs) packedState(id int64) []uint64 {
+// with fingerprints from the level being expanded or the next, through
+// the worker's cache of what is on file.
+func (e *bfs) packedState(id int64, c *segCache) []uint64 {
 	if !e.fp {
 		return e.store.get(id)
 	}
-	w := int64(e.sys.Words())
 	i := id - e.levelLo
-	if n := int64(len(e.level)) / w; i >= n {
-		i -= n
-		return e.next[i*w : (i+1)*w]
+	if i >= e.level.n {
+		return e.next.get(i-e.level.n, c)
 	}
-	return e.level[i*w : (i+1)*w]
+	return e.level.get(i, c)
 }
 
 // insert adds the state packed in ws, of hash h, with its parent, unless it
@@ -73,7 +72,7 @@ func (e *bfs) insert(ws []uint64, h uint64, parent uint32, full bool) (int64, bo
 	e.key[0] = h
 	id, added := e.seen.insert(e.key[:], h, parent, full)
 	if added {
-		e.next = append(e.next, ws...)
+		e.next.add(ws)
 	}
 	return id, added
 }
@@ -82,7 +81,8 @@ func (e *bfs) insert(ws []uint64, h uint64, parent uint32, full bool) (int64, bo
 // expand, those of ids from on.
 func (e *bfs) nextLevel(from int64) {
 	if e.fp {
-		e.level, e.next = e.next, e.level[:0]
+		e.level, e.next = e.next, e.level
+		e.next.reset()
 		e.levelLo = from
 	}
 }
@@ -101,6 +101,7 @@ type worker struct {
 	visit   Visit
 	yieldFn func(*model.Step, *model.State) bool
 	key     [1]uint64 // a fingerprint, as the visited set's key
+	cache   segCache  // the segment of a frontier on file last read
 	// for yieldFn: the state being expanded and its first overflowing step
 	expanding   uint32
 	overflow    model.Step
@@ -155,6 +156,18 @@ func (e *bfs) run() (*Result, error) {
 	}
 	e.seen = newVisited(e.store)
 	e.seen.fingerprints = e.fp
+	if e.fp {
+		// A level goes to a file once it holds more than an eighth of
+		// the memory budget (no budget: it stays in memory).
+		keep := math.MaxInt
+		if limit := e.opts.Memory.Limit(); limit > 0 {
+			keep = max(4, int(limit/8/uint64(sys.Words()*8*segStates)))
+		}
+		if e.opts.frontierKeep > 0 {
+			keep = e.opts.frontierKeep
+		}
+		e.level, e.next = newFrontier(sys.Words(), keep), newFrontier(sys.Words(), keep)
+	}
 	maxStates := int64(maxStoreStates)
 	if e.opts.MaxStates > 0 && e.opts.MaxStates < maxStates {
 		maxStates = e.opts.MaxStates
@@ -296,7 +309,7 @@ func (e *bfs) run() (*Result, error) {
 		MaxDepth:             e.depth,
 		Elapsed:              time.Since(e.clk.start),
 		Stop:                 stop,
-		StoreBytes:           e.store.bytes() + e.seen.bytes() + 8*int64(cap(e.level)+cap(e.next)),
+		StoreBytes:           e.store.bytes() + e.seen.bytes() + e.level.bytes() + e.next.bytes(),
 		Exceeded:             exceeded,
 		Fingerprints:         e.fp,
 		CollisionProbability: collisionProbability(e.fp, e.store.n),
@@ -333,7 +346,10 @@ func (e *bfs) expandRange(w *worker, lo, hi int64) error {
 	sys := e.sys
 	w.succ, w.parents, w.hash, w.trans = w.succ[:0], w.parents[:0], w.hash[:0], 0
 	for id := lo; id < hi; id++ {
-		sys.Unpack(e.packedState(id), w.cur)
+		sys.Unpack(e.packedState(id, &w.cache), w.cur)
+		if w.cache.err != nil {
+			return w.cache.err
+		}
 		w.expanding, w.hasOverflow = uint32(id), false
 		n, err := w.ex.Expand(w.cur, w.yieldFn)
 		if err != nil {
@@ -354,7 +370,7 @@ func (e *bfs) expandRange(w *worker, lo, hi int64) error {
 // at the current depth, the rest one deeper.
 func (e *bfs) visitUnexpanded(from, levelEnd int64, w *worker) {
 	for id := from; id < e.store.n; id++ {
-		e.sys.Unpack(e.packedState(id), w.cur)
+		e.sys.Unpack(e.packedState(id, &w.cache), w.cur)
 		depth := e.depth
 		if id >= levelEnd {
 			depth++

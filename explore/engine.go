@@ -64,6 +64,9 @@ type Options struct {
 	// once the budget refuses the store's next growth, and ends with
 	// MemoryBound.
 	Memory *budget.Memory
+	// frontierKeep, when positive, is how many segments of a level stay
+	// in memory with fingerprints (the tests' way to make levels spill).
+	frontierKeep int
 	// Progress, if set, is called about every ProgressEvery from the
 	// goroutine that runs the search.
 	Progress      func(Progress)

@@ -175,7 +175,7 @@ func (m *merger) assign() {
 			m.ids[c] = e.store.add(m.key(w, i, &kb), p)
 			e.seen.count++
 			if e.fp {
-				e.next = append(e.next, w.succ[i*words:(i+1)*words]...)
+				e.next.add(w.succ[i*words : (i+1)*words])
 			}
 		}
 	}

@@ -1,0 +1,120 @@
+package explore
+
+import (
+	"encoding/binary"
+	"fmt"
+	"os"
+)
+
+// segStates is how many states a segment of a frontier holds.
+const segStates = 1 << 14
+
+// frontier holds the packed states of one level of a search that keeps
+// fingerprints, in order, in segments: in memory, or, once the level
+// holds more than keep segments, on a file of its own (created and
+// unlinked at once), from which the workers read a segment at a time.
+type frontier struct {
+	words int
+	// segs[k] is segment k in memory, or nil when it is on the file at
+	// offset k times a segment's bytes.
+	segs [][]uint64
+	n    int64
+	keep int
+	file *os.File
+}
+
+func newFrontier(words, keep int) *frontier { return &frontier{words: words, keep: keep} }
+
+// segBytes is the size of a segment on the file.
+func (f *frontier) segBytes() int64 { return int64(f.words*8) * segStates }
+
+// add appends a state.
+func (f *frontier) add(ws []uint64) {
+	k, i := int(f.n/segStates), int(f.n%segStates)
+	if k == len(f.segs) {
+		f.segs = append(f.segs, make([]uint64, 0, f.words*segStates))
+	}
+	f.segs[k] = append(f.segs[k], ws...)
+	f.n++
+	if i == segStates-1 && k >= f.keep {
+		f.spill(k)
+	}
+}
+
+// spill writes full segment k to the file and frees it; a segment the
+// file does not take stays in memory.
+func (f *frontier) spill(k int) {
+	if f.file == nil {
+		file, err := os.CreateTemp("", "ringcheck-frontier-*")
+		if err != nil {
+			return
+		}
+		if err := os.Remove(file.Name()); err != nil {
+			file.Close()
+			return
+		}
+		f.file = file
+	}
+	buf := make([]byte, 0, f.segBytes())
+	for _, w := range f.segs[k] {
+		buf = binary.LittleEndian.AppendUint64(buf, w)
+	}
+	if _, err := f.file.WriteAt(buf, int64(k)*f.segBytes()); err != nil {
+		return
+	}
+	f.segs[k] = nil
+}
+
+// segCache is a worker's copy of the last segment it read from the file,
+// and the first failure to read one, which stops the search.
+type segCache struct {
+	seg int
+	buf []uint64
+	raw []byte
+	err error
+}
+
+// get returns state i of the level; a state read from the file is valid
+// until the cache reads another segment.
+func (f *frontier) get(i int64, c *segCache) []uint64 {
+	k, j := int(i/segStates), int(i%segStates)
+	if s := f.segs[k]; s != nil {
+		return s[j*f.words : (j+1)*f.words]
+	}
+	if c.buf == nil || c.seg != k {
+		if c.raw == nil {
+			c.raw = make([]byte, f.segBytes())
+			c.buf = make([]uint64, f.words*segStates)
+		}
+		if _, err := f.file.ReadAt(c.raw, int64(k)*f.segBytes()); err != nil {
+			// Only a full segment goes to the file, so a short read is a
+			// failure of the file; the state reads as zeros and the
+			// search reports the error.
+			c.err = fmt.Errorf("reading back segment %d of a frontier: %w", k, err)
+			clear(c.buf)
+			return c.buf[j*f.words : (j+1)*f.words]
+		}
+		for w := range c.buf {
+			c.buf[w] = binary.LittleEndian.Uint64(c.raw[8*w:])
+		}
+		c.seg = k
+	}
+	return c.buf[j*f.words : (j+1)*f.words]
+}
+
+// reset empties the frontier, keeping its file for the next level.
+func (f *frontier) reset() {
+	f.segs, f.n = f.segs[:0], 0
+}
+
+// bytes is the memory the frontier holds (0 for none).
+func (f *frontier) bytes() int64 {
+	if f == nil {
+		return 0
+	}
+	var n int64
+	for _, s := range f.segs {
+		n += int64(cap(s)) * 8
+	}
+	return n
+}
