@@ -47,6 +47,8 @@ type bfs struct {
 	levelLo     int64
 	level, next *frontier
 	key         [1]uint64
+	// merge holds the parallel merge's buffers.
+	merge merger
 }
 
 // packedState returns the packed form of state id: from the store, or

@@ -2,7 +2,6 @@ package explore
 
 import (
 	"errors"
-	"runtime/metrics"
 	"sync"
 	"time"
 
@@ -18,15 +17,13 @@ func asExceeded(err error) *budget.Exceeded {
 	return &budget.Exceeded{}
 }
 
-// HeapSampler records the peak of the live heap (bytes in heap objects,
-// as runtime/metrics reports it) while a search runs, by sampling it.
+// HeapSampler records the peak of the heap (budget.Heap: bytes in heap
+// objects) while a search runs, by sampling it.
 type HeapSampler struct {
 	stop chan struct{}
 	done sync.WaitGroup
 	peak uint64
 }
-
-const heapMetric = "/memory/classes/heap/objects:bytes"
 
 // StartHeapSampler starts sampling every interval.
 func StartHeapSampler(interval time.Duration) *HeapSampler {
@@ -34,14 +31,10 @@ func StartHeapSampler(interval time.Duration) *HeapSampler {
 	h.done.Add(1)
 	go func() {
 		defer h.done.Done()
-		sample := []metrics.Sample{{Name: heapMetric}}
 		t := time.NewTicker(interval)
 		defer t.Stop()
 		for {
-			metrics.Read(sample)
-			if sample[0].Value.Kind() == metrics.KindUint64 {
-				h.peak = max(h.peak, sample[0].Value.Uint64())
-			}
+			h.peak = max(h.peak, budget.Heap())
 			select {
 			case <-h.stop:
 				return

@@ -26,15 +26,19 @@ type merger struct {
 // mergeParallel merges the round's candidates. The caller makes sure no
 // bound can stop the round: every new candidate is kept.
 func (e *bfs) mergeParallel(ws []*worker) {
-	m := &merger{e: e, ws: ws, base: make([]int, len(ws)+1)}
+	m := &e.merge
+	m.e, m.ws = e, ws
+	m.base = append(m.base[:0], 0)
 	for i, w := range ws {
-		m.base[i+1] = m.base[i] + len(w.parents)
+		m.base = append(m.base, m.base[i]+len(w.parents))
 	}
 	total := m.base[len(ws)]
 	if total == 0 {
 		return
 	}
-	m.isNew, m.ids = make([]bool, total), make([]int64, total)
+	// The buffers serve round after round.
+	m.isNew = resize(m.isNew, total)
+	m.ids = resize(m.ids, total)
 	if e.fp {
 		// A fingerprint is its own slot: claimed, it is final.
 		m.parallel(m.claimFingerprints)
@@ -207,4 +211,15 @@ func (m *merger) settle(g int) {
 func (e *bfs) mergeGrowth(candidates int) uint64 {
 	chunks := uint64(candidates)>>chunkBits + 1
 	return chunks*(uint64(e.store.words*8+4)<<chunkBits) + 2*uint64(e.seen.bytes())
+}
+
+// resize returns buf with n zero elements, reusing its storage when it
+// is large enough.
+func resize[T any](buf []T, n int) []T {
+	if cap(buf) < n {
+		return make([]T, n)
+	}
+	buf = buf[:n]
+	clear(buf)
+	return buf
 }

@@ -703,13 +703,10 @@ func forwards(s *ir.Send, r *ir.Receive) bool {
 
 // asLeaf returns e as a leaf, if it is one.
 func (cx *actionCtx) asLeaf(e ir.Expr, b bindings) (leaf, bool) {
+	if l, ok := constLeaf(e, b); ok {
+		return l, true
+	}
 	switch e := e.(type) {
-	case *ir.Const:
-		return leaf{kind: leafConst, v: e.Value}, true
-	case *ir.LocalRef:
-		if v, ok := b[e.Local]; ok {
-			return leaf{kind: leafConst, v: v}, true
-		}
 	case *ir.VarRef:
 		if cx.timeout() {
 			return leaf{}, false

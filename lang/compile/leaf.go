@@ -1,6 +1,7 @@
 package compile
 
 import (
+	"github.com/ringcheck/ringcheck/lang/ir"
 	"github.com/ringcheck/ringcheck/model"
 )
 
@@ -36,4 +37,18 @@ func (l leaf) get(c *model.Ctx, s *model.State) int {
 		return s.Get(l.q, model.VarID(l.v))
 	}
 	return l.v
+}
+
+// constLeaf returns e as a constant leaf: a constant, or a local the
+// enclosing unrolled sets bind.
+func constLeaf(e ir.Expr, b bindings) (leaf, bool) {
+	switch e := e.(type) {
+	case *ir.Const:
+		return leaf{kind: leafConst, v: e.Value}, true
+	case *ir.LocalRef:
+		if v, ok := b[e.Local]; ok {
+			return leaf{kind: leafConst, v: v}, true
+		}
+	}
+	return leaf{}, false
 }

@@ -250,13 +250,10 @@ func (c *compiler) constChanLen(e *ir.ChanLen, b bindings, self int) stateFn {
 
 // asStateLeaf returns e as a leaf of a state expression, if it is one.
 func (c *compiler) asStateLeaf(e ir.Expr, b bindings, self int) (leaf, bool) {
+	if l, ok := constLeaf(e, b); ok {
+		return l, true
+	}
 	switch e := e.(type) {
-	case *ir.Const:
-		return leaf{kind: leafConst, v: e.Value}, true
-	case *ir.LocalRef:
-		if v, ok := b[e.Local]; ok {
-			return leaf{kind: leafConst, v: v}, true
-		}
 	case *ir.VarRef:
 		q, ok := self, self >= 0
 		if e.Proc != nil {
