@@ -80,6 +80,16 @@ type Ctx struct {
 	rangeFault string
 	badVar     VarID
 	badVal     int
+	// epoch counts the processes the context has been pointed at; a memo
+	// entry is valid while its epoch is the context's.
+	epoch uint64
+	memo  []memoEntry
+}
+
+// memoEntry is a value kept by SetMemo, and the epoch it belongs to.
+type memoEntry struct {
+	epoch uint64
+	val   int
 }
 
 // procTables are what a Ctx needs of its process on the hot path.
@@ -95,7 +105,22 @@ type procTables struct {
 func (c *Ctx) at(p int) {
 	c.P = p
 	c.t = &c.tables[p]
+	c.epoch++
 }
+
+// Memo returns the value SetMemo last stored in slot (0 ≤ slot <
+// System.MemoSlots) for the executing process in the configuration before
+// the step, and whether there is one. Values are forgotten each time the
+// context moves to another process or configuration, so a spec may keep
+// there what its guards and effects compute more than once (an expression
+// of the configuration and the executing process).
+func (c *Ctx) Memo(slot int) (int, bool) {
+	m := &c.memo[slot]
+	return m.val, m.epoch == c.epoch
+}
+
+// SetMemo stores v in slot until the context moves on (see Memo).
+func (c *Ctx) SetMemo(slot, v int) { c.memo[slot] = memoEntry{epoch: c.epoch, val: v} }
 
 // N is the number of processes.
 func (c *Ctx) N() int { return c.lay.n }
@@ -276,7 +301,7 @@ func (s *System) NewExpander() *Expander {
 	}
 	return &Expander{
 		sys:     s,
-		ctx:     Ctx{sys: s, lay: &s.layout, tables: tables},
+		ctx:     Ctx{sys: s, lay: &s.layout, tables: tables, memo: make([]memoEntry, s.MemoSlots)},
 		next:    s.NewState(),
 		enabled: make([][]Move, n),
 	}

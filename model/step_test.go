@@ -280,3 +280,67 @@ func TestFirstEnabledOnlyLeavesTheEnvironmentOut(t *testing.T) {
 		}
 	}
 }
+
+// TestMemoLastsOneProcessOfOneConfiguration checks that a value kept with
+// Ctx.SetMemo is seen by the later guards and effects of the same process
+// in the same configuration, and by no other process or configuration.
+func TestMemoLastsOneProcessOfOneConfiguration(t *testing.T) {
+	b := model.NewBuilder("memo", model.UniRing, 3)
+	b.MemoSlots(1)
+	x := b.Var("x", model.IntRange(0, 9))
+	var fresh, kept int
+	// first stores the process's x + 1; second must find it.
+	b.Action(model.Action{
+		Name: "first",
+		Guard: func(c *model.Ctx) bool {
+			if _, ok := c.Memo(0); ok {
+				t.Errorf("process %d finds a value it did not store", c.P)
+			}
+			fresh++
+			c.SetMemo(0, c.Get(x)+1)
+			return false
+		},
+		Effect: func(*model.Ctx, int) {},
+	})
+	b.Action(model.Action{
+		Name: "second",
+		Guard: func(c *model.Ctx) bool {
+			v, ok := c.Memo(0)
+			if !ok || v != c.Get(x)+1 {
+				t.Errorf("process %d finds (%d, %v), want (%d, true)", c.P, v, ok, c.Get(x)+1)
+			}
+			kept++
+			return true
+		},
+		Effect: func(c *model.Ctx, _ int) {
+			if v, ok := c.Memo(0); !ok || v != c.Get(x)+1 {
+				t.Errorf("the effect of process %d finds (%d, %v)", c.P, v, ok)
+			}
+			c.Set(x, (c.Get(x)+1)%10)
+		},
+	})
+	b.Initial(func(sys *model.System, s *model.State) {
+		for p := range 3 {
+			s.Set(p, x, p)
+		}
+	})
+	sys, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex := sys.NewExpander()
+	s := sys.Initial()[0].Clone()
+	for range 4 {
+		var next *model.State
+		if _, err := ex.Expand(s, func(_ *model.Step, succ *model.State) bool {
+			next = succ.Clone()
+			return true
+		}); err != nil {
+			t.Fatal(err)
+		}
+		s = next
+	}
+	if fresh != 12 || kept != 12 {
+		t.Fatalf("%d fresh and %d kept guards, want 12 and 12", fresh, kept)
+	}
+}

@@ -235,13 +235,17 @@ type System struct {
 	// the spec: a user's algorithm may be wrong, where a Go spec's encoding
 	// may not.
 	RangeFaults bool
-	Topology    Topology
-	Daemon      Daemon
-	Vars        []Var
-	Processes   []Process
-	Messages    []MessageType
-	Channels    []Channel
-	Invariants  []Predicate
+	// MemoSlots is the number of values each Ctx keeps for the spec's
+	// guards and effects between two processes or configurations (see
+	// Ctx.Memo).
+	MemoSlots  int
+	Topology   Topology
+	Daemon     Daemon
+	Vars       []Var
+	Processes  []Process
+	Messages   []MessageType
+	Channels   []Channel
+	Invariants []Predicate
 	// Legitimate is the legitimacy predicate L of self-stabilization (nil if
 	// the spec declares none).
 	Legitimate *Predicate
@@ -387,6 +391,9 @@ func (b *Builder) Action(a Action, procs ...int) {
 	}
 	b.forProcs(procs, func(p *Process) { p.Actions = append(p.Actions, a) })
 }
+
+// MemoSlots gives every Ctx n slots of memo (Ctx.Memo, Ctx.SetMemo).
+func (b *Builder) MemoSlots(n int) { b.sys.MemoSlots = max(n, 0) }
 
 // ReportRangeFaults makes assignments outside their variable's domain
 // violations of safety rather than errors (System.RangeFaults).

@@ -251,7 +251,7 @@ func (c *compiler) stateQuant(e *ir.Quant, b bindings, self int) stateFn {
 		var parts []stateFn
 		for q := range c.n {
 			body := c.state(e.Body, b.with(e.Var, q), self)
-			parts = append(parts, func(s *model.State) int {
+			parts = append(parts, func(s *stateEval) int {
 				p := ((of(s) % c.n) + c.n) % c.n
 				if masks[p]>>q&1 == 0 {
 					return neutral
@@ -281,12 +281,12 @@ func (c *compiler) stateElem(e *ir.ElemRef, b bindings, self int) stateFn {
 	if i, ok := constValue(e.Index, b, self, c.n); ok {
 		v := a.Elem(i)
 		if v == nil {
-			return func(*model.State) int { return 0 }
+			return func(*stateEval) int { return 0 }
 		}
 		return c.state(&ir.VarRef{Var: v, Proc: e.Proc}, b, self)
 	}
 	index := c.state(e.Index, b, self)
-	proc := func(*model.State) int { return self }
+	proc := func(*stateEval) int { return self }
 	if e.Proc != nil {
 		proc = c.state(e.Proc, b, self)
 	}
@@ -298,7 +298,7 @@ func (c *compiler) stateElem(e *ir.ElemRef, b bindings, self int) stateFn {
 		}
 	}
 	n := c.n
-	return func(s *model.State) int {
+	return func(s *stateEval) int {
 		i, p := index(s)-a.Lo, ((proc(s)%n)+n)%n
 		if i < 0 || i >= len(ids) || has[i]>>p&1 == 0 {
 			return 0

@@ -10,6 +10,7 @@ package compile
 import (
 	"fmt"
 	"strconv"
+	"sync"
 
 	"github.com/ringcheck/ringcheck/lang/ir"
 	"github.com/ringcheck/ringcheck/lang/syntax"
@@ -70,6 +71,13 @@ type compiler struct {
 	post  *post
 	// masks[p] is the set of p's peers.
 	masks []uint64
+	// plan holds the expressions the actions compute more than once (nil:
+	// none is kept, with noMemo).
+	plan   *memoPlan
+	noMemo bool
+	// evals holds the contexts of state expressions' evaluations
+	// (*stateEval), one per evaluation running at a time.
+	evals sync.Pool
 }
 
 func (c *compiler) build() (*model.System, error) {
@@ -93,12 +101,25 @@ func (c *compiler) build() (*model.System, error) {
 		}
 		c.b.LinkChannels(ch.Capacity, ch.Overflow, carry...)
 	}
+	// Never enabled (a guard a parameter makes false): the model has no
+	// such action, and the search does not try it.
+	var actions []*ir.Action
 	for _, a := range spec.Actions {
-		if k, ok := a.Guard.(*ir.Const); ok && k.Value == 0 {
-			// Never enabled (a guard a parameter makes false): the model
-			// has no such action, and the search does not try it.
-			continue
+		if k, ok := a.Guard.(*ir.Const); !ok || k.Value != 0 {
+			actions = append(actions, a)
 		}
+	}
+	// The first compilation counts the expressions computed more than
+	// once; the second keeps them in the step's memo.
+	if !c.noMemo {
+		c.plan = newMemoPlan()
+		for _, a := range actions {
+			c.action(a)
+		}
+		c.nodes = 0
+		c.b.MemoSlots(c.plan.assign())
+	}
+	for _, a := range actions {
 		c.b.Action(c.action(a), a.Procs...)
 	}
 	if len(spec.FirstEnabled) > 0 {
@@ -203,7 +224,7 @@ func fieldTable(sys *model.System, t model.MsgType, m *ir.Message) ([]int32, mod
 type actionFn func(c *model.Ctx, choice int) int
 
 // stateFn is a compiled expression over a configuration alone.
-type stateFn func(s *model.State) int
+type stateFn func(s *stateEval) int
 
 // bindings map the locals of quantifiers (unrolled) to their values.
 type bindings map[*ir.Local]int
@@ -238,6 +259,18 @@ func (c *compiler) action(a *ir.Action) model.Action {
 	// The head is read once: the guard and the effects find it in their
 	// frame.
 	t := c.types[r.Msg.ID]
+	if isPred(r.From) {
+		// The common case, without a call to find the channel.
+		act.Guard = func(ctx *model.Ctx) bool {
+			m, ok := ctx.Head(ctx.In(ctx.Pred()))
+			return ok && ctx.TypeOf(m) == t && guard(ctx, frame(0, m)) != 0
+		}
+		act.Effect = func(ctx *model.Ctx, i int) {
+			m := ctx.Receive(ctx.In(ctx.Pred()))
+			effects(ctx, frame(lo+i, m))
+		}
+		return act
+	}
 	in := cx.inChannel(r.From)
 	act.Guard = func(ctx *model.Ctx) bool {
 		m, ok := ctx.Head(in(ctx))
@@ -312,6 +345,15 @@ func (cx *actionCtx) expr(e ir.Expr, b bindings) actionFn {
 	if cx.nodes++; cx.nodes > maxNodes {
 		return func(*model.Ctx, int) int { return 0 }
 	}
+	if v, ok := constValue(e, b, -1, cx.n); ok {
+		// A parameter's comparison, or one over the unrolled processes.
+		return func(*model.Ctx, int) int { return v }
+	}
+	return cx.memoized(e, b, func() actionFn { return cx.compute(e, b) })
+}
+
+// compute compiles e into the closures that compute it.
+func (cx *actionCtx) compute(e ir.Expr, b bindings) actionFn {
 	switch e := e.(type) {
 	case *ir.Const:
 		v := e.Value
@@ -356,6 +398,14 @@ func (cx *actionCtx) expr(e ir.Expr, b bindings) actionFn {
 	case *ir.ElemRef:
 		return cx.elemRef(e, b)
 	case *ir.ChanLen:
+		p, okp := constProc(e.From, b, -1, cx.n)
+		q, okq := constProc(e.To, b, -1, cx.n)
+		if okp && okq && e.Upto == nil {
+			// Between processes known at compile time (an unrolled
+			// quantifier's): the channel from a table.
+			post, idx, msg := cx.post, p*cx.n+q, e.Msg
+			return func(c *model.Ctx, _ int) int { return cx.countIn(c.Config(), post.chans[idx], msg) }
+		}
 		from, to := cx.proc(e.From, b), cx.proc(e.To, b)
 		msg := e.Msg
 		if e.Upto != nil {
@@ -397,6 +447,15 @@ func (c *compiler) chanLen(s *model.State, from, to int, msg *ir.Message, fail i
 		if fail != nil {
 			fail.Fail(fmt.Errorf("there is no channel %d→%d", from, to))
 		}
+		return 0
+	}
+	return c.countIn(s, ch, msg)
+}
+
+// countIn is the number of messages in channel ch (0 if ch < 0), or of
+// type msg when it is not nil.
+func (c *compiler) countIn(s *model.State, ch model.ChanID, msg *ir.Message) int {
+	if ch < 0 {
 		return 0
 	}
 	if msg == nil {
@@ -572,15 +631,31 @@ func (cx *actionCtx) binary(e *ir.Binary, b bindings) actionFn {
 	if e.Op == syntax.AndAnd || e.Op == syntax.OrOr {
 		// A chain of conjunctions (disjunctions) is one loop, not a nest
 		// of calls.
-		ops := chain(e, e.Op)
-		parts := make([]actionFn, len(ops))
-		for i, x := range ops {
-			parts[i] = cx.expr(x, b)
-		}
-		// Each part stops the chain when it is stop (0 for &&, 1 for ||).
+		// Each part stops the chain when it is stop (0 for &&, 1 for ||);
+		// a constant part that does not stop it is left out.
 		stop := 0
 		if e.Op == syntax.OrOr {
 			stop = 1
+		}
+		var parts []actionFn
+		for _, x := range chain(e, e.Op) {
+			if v, ok := constValue(x, b, -1, cx.n); ok && b2i(v != 0) != stop {
+				continue
+			}
+			parts = append(parts, cx.expr(x, b))
+		}
+		switch len(parts) {
+		case 0:
+			return func(*model.Ctx, int) int { return 1 - stop }
+		case 1:
+			p := parts[0]
+			return func(c *model.Ctx, k int) int { return b2i(p(c, k) != 0) }
+		case 2:
+			p, q := parts[0], parts[1]
+			if stop == 0 {
+				return func(c *model.Ctx, k int) int { return b2i(p(c, k) != 0 && q(c, k) != 0) }
+			}
+			return func(c *model.Ctx, k int) int { return b2i(p(c, k) != 0 || q(c, k) != 0) }
 		}
 		return func(c *model.Ctx, k int) int {
 			for _, p := range parts {

@@ -1,9 +1,12 @@
 package compile
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ringcheck/ringcheck/lang/check"
@@ -69,7 +72,7 @@ func TestPredicatesAgreeWithTheReferenceEvaluator(t *testing.T) {
 					if err != nil {
 						t.Fatalf("%s: %v", p.name, err)
 					}
-					if got := compiled[i](s); got != want {
+					if got := c.evaluate(compiled[i], s); got != want {
 						t.Fatalf("%s (process %d) = %d compiled, %d by the reference evaluator, in\n%v", p.name, p.self, got, want, sys.Decode(s))
 					}
 				}
@@ -114,3 +117,77 @@ type bindEnv struct {
 }
 
 func (e *bindEnv) Local(l *ir.Local) int { return e.b[l] }
+
+// TestMemoChangesNoStep compiles every .ring file of specs/ring and
+// examples twice, with and without the step memo (memo.go), and checks
+// that both give every configuration the same steps to the same
+// successors, on a random walk from the initial configuration and on
+// random configurations.
+func TestMemoChangesNoStep(t *testing.T) {
+	files, _ := filepath.Glob("../../specs/ring/*.ring")
+	more, _ := filepath.Glob("../../examples/*.ring")
+	for _, path := range append(files, more...) {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			src, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ast, err := syntax.Parse(path, src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			spec, err := check.Check(ast, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			memo, err := newCompiler(spec).build()
+			if err != nil {
+				t.Fatal(err)
+			}
+			plain := newCompiler(spec)
+			plain.noMemo = true
+			ref, err := plain.build()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if plain.plan != nil || ref.MemoSlots != 0 {
+				t.Fatal("the compiler without memo kept one")
+			}
+			steps := func(sys *model.System, ex *model.Expander, s *model.State) ([]string, []*model.State) {
+				var out []string
+				var succ []*model.State
+				if _, err := ex.Expand(s, func(step *model.Step, next *model.State) bool {
+					out = append(out, sys.Label(step)+" → "+fmt.Sprint(sys.Decode(next)))
+					succ = append(succ, next.Clone())
+					return true
+				}); err != nil {
+					t.Fatal(err)
+				}
+				return out, succ
+			}
+			exMemo, exRef := memo.NewExpander(), ref.NewExpander()
+			compare := func(s *model.State) []*model.State {
+				got, succ := steps(memo, exMemo, s)
+				want, _ := steps(ref, exRef, s)
+				if !slices.Equal(got, want) {
+					t.Fatalf("in %v\nwith the memo:\n%s\nwithout:\n%s", memo.Decode(s), strings.Join(got, "\n"), strings.Join(want, "\n"))
+				}
+				return succ
+			}
+			s := memo.Initial()[0].Clone()
+			for i := range 2000 {
+				succ := compare(s)
+				if len(succ) == 0 {
+					break
+				}
+				s = succ[(i*7919)%len(succ)]
+			}
+			rng := rand.New(rand.NewPCG(2, uint64(len(path))))
+			r := memo.NewState()
+			for range 2000 {
+				memo.RandomConfiguration(rng, r)
+				compare(r)
+			}
+		})
+	}
+}

@@ -26,6 +26,15 @@ const (
 // get reads a leaf: in an action, c is its context (and s unused); in a
 // state expression, s is the configuration (and c nil).
 func (l leaf) get(c *model.Ctx, s *model.State) int {
+	// A constant is read inline.
+	if l.kind == leafConst {
+		return l.v
+	}
+	return l.other(c, s)
+}
+
+// other reads a leaf of the other kinds.
+func (l leaf) other(c *model.Ctx, s *model.State) int {
 	switch l.kind {
 	case leafOwn:
 		return c.Get(model.VarID(l.v))
@@ -33,10 +42,8 @@ func (l leaf) get(c *model.Ctx, s *model.State) int {
 		return c.Read(c.Pred(), model.VarID(l.v))
 	case leafSucc:
 		return c.Read(c.Succ(), model.VarID(l.v))
-	case leafAt:
-		return s.Get(l.q, model.VarID(l.v))
 	}
-	return l.v
+	return s.Get(l.q, model.VarID(l.v)) // leafAt
 }
 
 // constLeaf returns e as a constant leaf: a constant, or a local the

@@ -12,7 +12,7 @@ import (
 // predicate compiles a state predicate.
 func (c *compiler) predicate(p *ir.Predicate) model.Predicate {
 	f := c.state(p.Body, nil, -1)
-	return model.Predicate{Name: p.Name, Doc: p.Doc, Holds: func(s *model.State) bool { return f(s) != 0 }}
+	return model.Predicate{Name: p.Name, Doc: p.Doc, Holds: func(s *model.State) bool { return c.evaluate(f, s) != 0 }}
 }
 
 // processPredicate compiles a predicate of a process once per process.
@@ -21,45 +21,45 @@ func (c *compiler) processPredicate(pp *ir.ProcessPredicate) model.ProcessPredic
 	for p := range perProc {
 		perProc[p] = c.state(pp.Body, bindings{pp.Param: p}, -1)
 	}
-	return model.ProcessPredicate{Name: pp.Name, Doc: pp.Doc, Holds: func(s *model.State, p int) bool { return perProc[p](s) != 0 }}
+	return model.ProcessPredicate{Name: pp.Name, Doc: pp.Doc, Holds: func(s *model.State, p int) bool { return c.evaluate(perProc[p], s) != 0 }}
 }
 
 // state compiles an expression over a configuration; self is the acting
 // process when there is one (-1: none).
 func (c *compiler) state(e ir.Expr, b bindings, self int) stateFn {
 	if c.nodes++; c.nodes > maxNodes {
-		return func(*model.State) int { return 0 }
+		return func(*stateEval) int { return 0 }
 	}
 	if v, ok := constValue(e, b, self, c.n); ok {
-		return func(*model.State) int { return v }
+		return func(*stateEval) int { return v }
 	}
 	n := c.n
 	switch e := e.(type) {
 	case *ir.Const:
 		v := e.Value
-		return func(*model.State) int { return v }
+		return func(*stateEval) int { return v }
 	case *ir.Self:
-		return func(*model.State) int { return self }
+		return func(*stateEval) int { return self }
 	case *ir.Neighbor:
 		of, off := c.state(e.Of, b, self), e.Offset
-		return func(s *model.State) int { return ((of(s)+off)%n + n) % n }
+		return func(s *stateEval) int { return ((of(s)+off)%n + n) % n }
 	case *ir.LocalRef:
 		v := b[e.Local]
-		return func(*model.State) int { return v }
+		return func(*stateEval) int { return v }
 	case *ir.VarRef:
 		id, v := c.vars[e.Var.ID], e.Var
 		if e.Proc == nil {
-			return func(s *model.State) int { return s.Get(self, id) }
+			return func(s *stateEval) int { return s.Get(self, id) }
 		}
 		if q, ok := constProc(e.Proc, b, self, n); ok {
-			return func(s *model.State) int { return s.Get(q, id) }
+			return func(s *stateEval) int { return s.Get(q, id) }
 		}
 		q := c.state(e.Proc, b, self)
 		declared := make([]bool, n)
 		for _, p := range v.Procs {
 			declared[p] = true
 		}
-		return func(s *model.State) int {
+		return func(s *stateEval) int {
 			p := ((q(s) % n) + n) % n
 			if !declared[p] {
 				return 0
@@ -72,9 +72,9 @@ func (c *compiler) state(e ir.Expr, b bindings, self int) stateFn {
 		}
 		x := c.state(e.X, b, self)
 		if e.Op == syntax.Not {
-			return func(s *model.State) int { return 1 - x(s) }
+			return func(s *stateEval) int { return 1 - x(s) }
 		}
-		return func(s *model.State) int { return -x(s) }
+		return func(s *stateEval) int { return -x(s) }
 	case *ir.Binary:
 		return c.stateBinary(e, b, self)
 	case *ir.Cond:
@@ -87,7 +87,7 @@ func (c *compiler) state(e ir.Expr, b bindings, self int) stateFn {
 			return c.state(e.Y, b, self)
 		}
 		cond, x, y := c.state(e.C, b, self), c.state(e.X, b, self), c.state(e.Y, b, self)
-		return func(s *model.State) int {
+		return func(s *stateEval) int {
 			if cond(s) != 0 {
 				return x(s)
 			}
@@ -118,25 +118,31 @@ func (c *compiler) state(e ir.Expr, b bindings, self int) stateFn {
 		msg := e.Msg
 		if e.Upto != nil {
 			upto := c.state(e.Upto, b, self)
-			return func(s *model.State) int {
-				return c.chanCount(s, ((from(s)%n)+n)%n, ((to(s)%n)+n)%n, msg, max(0, upto(s)))
+			return func(s *stateEval) int {
+				return c.chanCount(s.State, ((from(s)%n)+n)%n, ((to(s)%n)+n)%n, msg, max(0, upto(s)))
 			}
 		}
-		return func(s *model.State) int {
-			return c.chanLen(s, ((from(s)%n)+n)%n, ((to(s)%n)+n)%n, msg, nil)
+		return func(s *stateEval) int {
+			return c.chanLen(s.State, ((from(s)%n)+n)%n, ((to(s)%n)+n)%n, msg, nil)
 		}
 	case *ir.ChanPos:
+		if f := c.constChanPos(e, b, self); f != nil {
+			return f
+		}
 		from, to := c.state(e.From, b, self), c.state(e.To, b, self)
-		return func(s *model.State) int {
-			return c.chanPos(s, ((from(s)%n)+n)%n, ((to(s)%n)+n)%n, e.Msg)
+		return func(s *stateEval) int {
+			return c.chanPos(s.State, ((from(s)%n)+n)%n, ((to(s)%n)+n)%n, e.Msg)
 		}
 	case *ir.HeadField:
+		if f := c.constFirstField(e, b, self); f != nil {
+			return f
+		}
 		from, to := c.state(e.From, b, self), c.state(e.To, b, self)
-		return func(s *model.State) int {
-			return c.headField(s, ((from(s)%n)+n)%n, ((to(s)%n)+n)%n, e)
+		return func(s *stateEval) int {
+			return c.headField(s.State, ((from(s)%n)+n)%n, ((to(s)%n)+n)%n, e)
 		}
 	}
-	return func(*model.State) int { return 0 }
+	return func(*stateEval) int { return 0 }
 }
 
 // constValue evaluates an expression that depends on no configuration:
@@ -225,26 +231,68 @@ func (c *compiler) constChanLen(e *ir.ChanLen, b bindings, self int) stateFn {
 	}
 	post, idx := c.post, from*c.n+to
 	if e.Msg == nil {
-		return func(s *model.State) int {
+		return func(s *stateEval) int {
 			if ch := post.chans[idx]; ch >= 0 {
 				return s.Len(ch)
 			}
 			return 0
 		}
 	}
-	t := c.types[e.Msg.ID]
-	return func(s *model.State) int {
+	t := int(c.types[e.Msg.ID])
+	return func(s *stateEval) int {
 		ch := post.chans[idx]
 		if ch < 0 {
 			return 0
 		}
-		count := 0
-		for i := range s.Len(ch) {
-			if s.TypeOf(s.At(ch, i)) == t {
-				count++
-			}
+		return int(s.count[s.census(ch)+t])
+	}
+}
+
+// constChanPos compiles the position of the first message of a type in a
+// channel between two processes known at compile time, or returns nil.
+func (c *compiler) constChanPos(e *ir.ChanPos, b bindings, self int) stateFn {
+	from, okf := constProc(e.From, b, self, c.n)
+	to, okt := constProc(e.To, b, self, c.n)
+	if !okf || !okt {
+		return nil
+	}
+	post, idx, t := c.post, from*c.n+to, int(c.types[e.Msg.ID])
+	return func(s *stateEval) int {
+		ch := post.chans[idx]
+		if ch < 0 {
+			return 0
 		}
-		return count
+		if i := s.first[s.census(ch)+t]; i >= 0 {
+			return int(i)
+		}
+		return s.Len(ch)
+	}
+}
+
+// constFirstField compiles a field of the first message of a type in a
+// channel between two processes known at compile time, or returns nil.
+func (c *compiler) constFirstField(e *ir.HeadField, b bindings, self int) stateFn {
+	from, okf := constProc(e.From, b, self, c.n)
+	to, okt := constProc(e.To, b, self, c.n)
+	if !okf || !okt || e.First == nil {
+		return nil
+	}
+	mt := e.First.ID
+	field := e.Index[mt]
+	if field < 0 {
+		return func(*stateEval) int { return 0 }
+	}
+	post, idx, t, nf := c.post, from*c.n+to, c.types[mt], len(e.First.Fields)
+	return func(s *stateEval) int {
+		ch := post.chans[idx]
+		if ch < 0 {
+			return 0
+		}
+		i := s.first[s.census(ch)+int(t)]
+		if i < 0 {
+			return 0
+		}
+		return post.field(s.At(ch, int(i)), t, field, nf)
 	}
 }
 
@@ -271,21 +319,24 @@ func (c *compiler) stateBinary(e *ir.Binary, b bindings, self int) stateFn {
 		if y, ok := c.asStateLeaf(e.Y, b, self); ok {
 			switch e.Op {
 			case syntax.Eq:
-				return func(s *model.State) int { return b2i(x.get(nil, s) == y.get(nil, s)) }
+				return func(s *stateEval) int { return b2i(x.get(nil, s.State) == y.get(nil, s.State)) }
 			case syntax.Neq:
-				return func(s *model.State) int { return b2i(x.get(nil, s) != y.get(nil, s)) }
+				return func(s *stateEval) int { return b2i(x.get(nil, s.State) != y.get(nil, s.State)) }
 			case syntax.Lt:
-				return func(s *model.State) int { return b2i(x.get(nil, s) < y.get(nil, s)) }
+				return func(s *stateEval) int { return b2i(x.get(nil, s.State) < y.get(nil, s.State)) }
 			case syntax.Le:
-				return func(s *model.State) int { return b2i(x.get(nil, s) <= y.get(nil, s)) }
+				return func(s *stateEval) int { return b2i(x.get(nil, s.State) <= y.get(nil, s.State)) }
 			case syntax.Gt:
-				return func(s *model.State) int { return b2i(x.get(nil, s) > y.get(nil, s)) }
+				return func(s *stateEval) int { return b2i(x.get(nil, s.State) > y.get(nil, s.State)) }
 			case syntax.Ge:
-				return func(s *model.State) int { return b2i(x.get(nil, s) >= y.get(nil, s)) }
+				return func(s *stateEval) int { return b2i(x.get(nil, s.State) >= y.get(nil, s.State)) }
 			case syntax.Plus:
-				return func(s *model.State) int { return x.get(nil, s) + y.get(nil, s) }
+				return func(s *stateEval) int { return x.get(nil, s.State) + y.get(nil, s.State) }
 			}
 		}
+	}
+	if f := c.stateConstOperand(e, b, self); f != nil {
+		return f
 	}
 	if e.Op == syntax.AndAnd {
 		var parts []stateFn
@@ -295,7 +346,7 @@ func (c *compiler) stateBinary(e *ir.Binary, b bindings, self int) stateFn {
 			}
 			parts = append(parts, c.state(x, b, self))
 		}
-		return func(s *model.State) int {
+		return func(s *stateEval) int {
 			for _, p := range parts {
 				if p(s) == 0 {
 					return 0
@@ -307,38 +358,38 @@ func (c *compiler) stateBinary(e *ir.Binary, b bindings, self int) stateFn {
 	x, y := c.state(e.X, b, self), c.state(e.Y, b, self)
 	switch e.Op {
 	case syntax.AndAnd:
-		return func(s *model.State) int {
+		return func(s *stateEval) int {
 			if x(s) == 0 {
 				return 0
 			}
 			return y(s)
 		}
 	case syntax.OrOr:
-		return func(s *model.State) int {
+		return func(s *stateEval) int {
 			if x(s) != 0 {
 				return 1
 			}
 			return y(s)
 		}
 	case syntax.Plus:
-		return func(s *model.State) int { return x(s) + y(s) }
+		return func(s *stateEval) int { return x(s) + y(s) }
 	case syntax.Minus:
-		return func(s *model.State) int { return x(s) - y(s) }
+		return func(s *stateEval) int { return x(s) - y(s) }
 	case syntax.Eq:
-		return func(s *model.State) int { return b2i(x(s) == y(s)) }
+		return func(s *stateEval) int { return b2i(x(s) == y(s)) }
 	case syntax.Neq:
-		return func(s *model.State) int { return b2i(x(s) != y(s)) }
+		return func(s *stateEval) int { return b2i(x(s) != y(s)) }
 	case syntax.Lt:
-		return func(s *model.State) int { return b2i(x(s) < y(s)) }
+		return func(s *stateEval) int { return b2i(x(s) < y(s)) }
 	case syntax.Le:
-		return func(s *model.State) int { return b2i(x(s) <= y(s)) }
+		return func(s *stateEval) int { return b2i(x(s) <= y(s)) }
 	case syntax.Gt:
-		return func(s *model.State) int { return b2i(x(s) > y(s)) }
+		return func(s *stateEval) int { return b2i(x(s) > y(s)) }
 	case syntax.Ge:
-		return func(s *model.State) int { return b2i(x(s) >= y(s)) }
+		return func(s *stateEval) int { return b2i(x(s) >= y(s)) }
 	}
 	op := e.Op
-	return func(s *model.State) int {
+	return func(s *stateEval) int {
 		v, _ := ir.EvalBinary(op, x(s), y(s))
 		return v
 	}
@@ -347,7 +398,7 @@ func (c *compiler) stateBinary(e *ir.Binary, b bindings, self int) stateFn {
 func quantState(kind string, parts []stateFn) stateFn {
 	switch kind {
 	case "count":
-		return func(s *model.State) int {
+		return func(s *stateEval) int {
 			n := 0
 			for _, p := range parts {
 				if p(s) != 0 {
@@ -357,7 +408,7 @@ func quantState(kind string, parts []stateFn) stateFn {
 			return n
 		}
 	case "sum":
-		return func(s *model.State) int {
+		return func(s *stateEval) int {
 			n := 0
 			for _, p := range parts {
 				n += p(s)
@@ -365,7 +416,7 @@ func quantState(kind string, parts []stateFn) stateFn {
 			return n
 		}
 	case "forall":
-		return func(s *model.State) int {
+		return func(s *stateEval) int {
 			for _, p := range parts {
 				if p(s) == 0 {
 					return 0
@@ -374,7 +425,7 @@ func quantState(kind string, parts []stateFn) stateFn {
 			return 1
 		}
 	}
-	return func(s *model.State) int {
+	return func(s *stateEval) int {
 		for _, p := range parts {
 			if p(s) != 0 {
 				return 1
@@ -530,4 +581,51 @@ func (c *compiler) runInit(ss []ir.Stmt, env *stateEnv, next *model.State) error
 		}
 	}
 	return nil
+}
+
+// stateConstOperand compiles x op k, or k op x, for a constant k and a
+// comparison or a sum or difference, in one closure that calls x's
+// (rather than one that calls x's and k's), or returns nil.
+func (c *compiler) stateConstOperand(e *ir.Binary, b bindings, self int) stateFn {
+	var x ir.Expr
+	op := e.Op
+	k, ok := constValue(e.Y, b, self, c.n)
+	if ok {
+		x = e.X
+	} else if k, ok = constValue(e.X, b, self, c.n); ok {
+		x = e.Y
+		// k op x is x op' k.
+		flipped := map[syntax.Token]syntax.Token{
+			syntax.Eq: syntax.Eq, syntax.Neq: syntax.Neq, syntax.Lt: syntax.Gt,
+			syntax.Gt: syntax.Lt, syntax.Le: syntax.Ge, syntax.Ge: syntax.Le, syntax.Plus: syntax.Plus,
+		}
+		if op, ok = flipped[op]; !ok {
+			return nil
+		}
+	} else {
+		return nil
+	}
+	switch op {
+	case syntax.Eq, syntax.Neq, syntax.Lt, syntax.Le, syntax.Gt, syntax.Ge, syntax.Plus, syntax.Minus:
+	default:
+		return nil
+	}
+	f := c.state(x, b, self)
+	switch op {
+	case syntax.Eq:
+		return func(s *stateEval) int { return b2i(f(s) == k) }
+	case syntax.Neq:
+		return func(s *stateEval) int { return b2i(f(s) != k) }
+	case syntax.Lt:
+		return func(s *stateEval) int { return b2i(f(s) < k) }
+	case syntax.Le:
+		return func(s *stateEval) int { return b2i(f(s) <= k) }
+	case syntax.Gt:
+		return func(s *stateEval) int { return b2i(f(s) > k) }
+	case syntax.Ge:
+		return func(s *stateEval) int { return b2i(f(s) >= k) }
+	case syntax.Plus:
+		return func(s *stateEval) int { return f(s) + k }
+	}
+	return func(s *stateEval) int { return f(s) - k }
 }

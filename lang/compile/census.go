@@ -1,0 +1,71 @@
+package compile
+
+import (
+	"github.com/ringcheck/ringcheck/model"
+)
+
+// stateEval is the configuration a compiled state expression reads, with
+// what one evaluation learns of its channels: each channel read by a
+// count, a position or a field of a first message is scanned once, and
+// its census serves every other such read of the evaluation.
+type stateEval struct {
+	*model.State
+	ntypes int
+	// done[ch] reports whether channel ch's census is taken.
+	done []bool
+	// count[ch*ntypes+t] is the number of messages of type t in channel
+	// ch; first[ch*ntypes+t] the index of the first one, or -1.
+	count, first []int32
+}
+
+// newStateEval returns an evaluation context for the built system.
+func newStateEval(sys *model.System) *stateEval {
+	nch, nt := len(sys.Channels), len(sys.Messages)
+	return &stateEval{
+		ntypes: nt,
+		done:   make([]bool, nch),
+		count:  make([]int32, nch*nt),
+		first:  make([]int32, nch*nt),
+	}
+}
+
+// reset points e at s, forgetting what it knew of another configuration.
+func (e *stateEval) reset(s *model.State) {
+	e.State = s
+	clear(e.done)
+}
+
+// census returns the offset of channel ch's counts in e.count and e.first,
+// scanning the channel if this evaluation has not yet.
+func (e *stateEval) census(ch model.ChanID) int {
+	base := int(ch) * e.ntypes
+	if e.done[ch] {
+		return base
+	}
+	e.done[ch] = true
+	count, first := e.count[base:base+e.ntypes], e.first[base:base+e.ntypes]
+	for t := range count {
+		count[t], first[t] = 0, -1
+	}
+	for i := range e.Len(ch) {
+		t := e.TypeOf(e.At(ch, i))
+		if count[t] == 0 {
+			first[t] = int32(i)
+		}
+		count[t]++
+	}
+	return base
+}
+
+// evaluate computes f over s.
+func (c *compiler) evaluate(f stateFn, s *model.State) int {
+	e, _ := c.evals.Get().(*stateEval)
+	if e == nil {
+		e = newStateEval(c.post.sys)
+	}
+	e.reset(s)
+	v := f(e)
+	e.State = nil
+	c.evals.Put(e)
+	return v
+}
