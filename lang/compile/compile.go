@@ -810,6 +810,9 @@ func (cx *actionCtx) leafBinary(e *ir.Binary, b bindings) actionFn {
 	if !okx || !oky {
 		return nil
 	}
+	if f := ownComparison(e.Op, x, y); f != nil {
+		return f
+	}
 	switch e.Op {
 	case syntax.Eq:
 		return func(c *model.Ctx, _ int) int { return b2i(x.get(c, nil) == y.get(c, nil)) }
@@ -829,6 +832,55 @@ func (cx *actionCtx) leafBinary(e *ir.Binary, b bindings) actionFn {
 		return func(c *model.Ctx, _ int) int { return x.get(c, nil) - y.get(c, nil) }
 	}
 	return nil
+}
+
+// ownComparison compiles a comparison of the acting process's variable
+// with a constant, another of its variables or its predecessor's, the
+// commonest guards, with every read inline; or returns nil.
+func ownComparison(op syntax.Token, x, y leaf) actionFn {
+	m, ok := outcomesOf(op)
+	if !ok || x.kind != leafOwn {
+		return nil
+	}
+	xv, yv := model.VarID(x.v), model.VarID(y.v)
+	switch y.kind {
+	case leafConst:
+		k := y.v
+		return func(c *model.Ctx, _ int) int { return m.of(c.Get(xv), k) }
+	case leafOwn:
+		return func(c *model.Ctx, _ int) int { return m.of(c.Get(xv), c.Get(yv)) }
+	case leafPred:
+		return func(c *model.Ctx, _ int) int { return m.of(c.Get(xv), c.Read(c.Pred(), yv)) }
+	}
+	return nil
+}
+
+// outcomeMask is a comparison as the set of the outcomes of a against b
+// it holds for: bit 0 a < b, bit 1 a = b, bit 2 a > b.
+type outcomeMask uint
+
+// of is 1 when the comparison holds for a and b, 0 otherwise, without a
+// branch.
+func (m outcomeMask) of(a, b int) int { return int(m>>(b2i(a >= b)+b2i(a > b))) & 1 }
+
+// outcomesOf returns comparison operator op as an outcome mask, or false
+// for another operator.
+func outcomesOf(op syntax.Token) (outcomeMask, bool) {
+	switch op {
+	case syntax.Lt:
+		return 0b001, true
+	case syntax.Eq:
+		return 0b010, true
+	case syntax.Le:
+		return 0b011, true
+	case syntax.Gt:
+		return 0b100, true
+	case syntax.Neq:
+		return 0b101, true
+	case syntax.Ge:
+		return 0b110, true
+	}
+	return 0, false
 }
 
 func b2i(b bool) int {
@@ -865,7 +917,12 @@ func (cx *actionCtx) stmts(ss []ir.Stmt, b bindings) effect {
 func (cx *actionCtx) stmt(s ir.Stmt, b bindings) effect {
 	switch s := s.(type) {
 	case *ir.Assign:
-		id, val := cx.vars[s.Var.ID], cx.expr(s.Value, b)
+		id := cx.vars[s.Var.ID]
+		if l, ok := cx.asLeaf(s.Value, b); ok {
+			// A copy of a variable or a constant, read inline.
+			return func(c *model.Ctx, _ int) { c.Set(id, l.get(c, nil)) }
+		}
+		val := cx.expr(s.Value, b)
 		return func(c *model.Ctx, k int) { c.Set(id, val(c, k)) }
 	case *ir.Send:
 		to := cx.proc(s.To, b)

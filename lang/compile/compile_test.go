@@ -191,3 +191,28 @@ func TestMemoChangesNoStep(t *testing.T) {
 		})
 	}
 }
+
+// TestOutcomeMasks checks the branch-free comparisons against Go's.
+func TestOutcomeMasks(t *testing.T) {
+	ops := map[syntax.Token]func(a, b int) bool{
+		syntax.Eq: func(a, b int) bool { return a == b }, syntax.Neq: func(a, b int) bool { return a != b },
+		syntax.Lt: func(a, b int) bool { return a < b }, syntax.Le: func(a, b int) bool { return a <= b },
+		syntax.Gt: func(a, b int) bool { return a > b }, syntax.Ge: func(a, b int) bool { return a >= b },
+	}
+	for op, want := range ops {
+		m, ok := outcomesOf(op)
+		if !ok {
+			t.Fatalf("%v is not a comparison", op)
+		}
+		for a := -2; a <= 2; a++ {
+			for b := -2; b <= 2; b++ {
+				if got := m.of(a, b); got != b2i(want(a, b)) {
+					t.Errorf("%d %v %d = %d", a, op, b, got)
+				}
+			}
+		}
+	}
+	if _, ok := outcomesOf(syntax.Plus); ok {
+		t.Error("+ taken for a comparison")
+	}
+}
