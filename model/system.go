@@ -325,6 +325,12 @@ func (s *System) HasVar(p int, v VarID) bool {
 	return s.layout.varIdx[p*len(s.Vars)+int(v)] >= 0
 }
 
+// VarIndex returns the index of process p's variable v in State.Vars, or
+// -1 if p does not declare v.
+func (s *System) VarIndex(p int, v VarID) int {
+	return int(s.layout.varIdx[p*len(s.Vars)+int(v)])
+}
+
 // ProcessPredicateByName looks up a per-process predicate.
 func (s *System) ProcessPredicateByName(name string) (*ProcessPredicate, bool) {
 	for i := range s.ProcessPredicates {

@@ -10,6 +10,8 @@ import (
 // its census serves every other such read of the evaluation.
 type stateEval struct {
 	*model.State
+	// flat[p*nvars+v] is the index of process p's variable v in Vars.
+	flat   []int32
 	ntypes int
 	// done[ch] reports whether channel ch's census is taken.
 	done []bool
@@ -20,8 +22,15 @@ type stateEval struct {
 
 // newStateEval returns an evaluation context for the built system.
 func newStateEval(sys *model.System) *stateEval {
-	nch, nt := len(sys.Channels), len(sys.Messages)
+	nch, nt, nv := len(sys.Channels), len(sys.Messages), len(sys.Vars)
+	flat := make([]int32, sys.N()*nv)
+	for p := range sys.N() {
+		for v := range nv {
+			flat[p*nv+v] = int32(sys.VarIndex(p, model.VarID(v)))
+		}
+	}
 	return &stateEval{
+		flat:   flat,
 		ntypes: nt,
 		done:   make([]bool, nch),
 		count:  make([]int32, nch*nt),
@@ -39,9 +48,14 @@ func (e *stateEval) reset(s *model.State) {
 // scanning the channel if this evaluation has not yet.
 func (e *stateEval) census(ch model.ChanID) int {
 	base := int(ch) * e.ntypes
-	if e.done[ch] {
-		return base
+	if !e.done[ch] {
+		e.take(ch, base)
 	}
+	return base
+}
+
+// take scans channel ch into the counts at base.
+func (e *stateEval) take(ch model.ChanID, base int) {
 	e.done[ch] = true
 	count, first := e.count[base:base+e.ntypes], e.first[base:base+e.ntypes]
 	for t := range count {
@@ -54,7 +68,6 @@ func (e *stateEval) census(ch model.ChanID) int {
 		}
 		count[t]++
 	}
-	return base
 }
 
 // evaluate computes f over s.
@@ -68,4 +81,13 @@ func (c *compiler) evaluate(f stateFn, s *model.State) int {
 	e.State = nil
 	c.evals.Put(e)
 	return v
+}
+
+// read is the value of a leaf of a state expression: a constant, or a
+// process's variable (leafAt, whose v is then its index in flat).
+func (e *stateEval) read(l leaf) int {
+	if l.kind == leafConst {
+		return l.v
+	}
+	return int(e.Vars[e.flat[l.v]])
 }

@@ -815,21 +815,21 @@ func (cx *actionCtx) leafBinary(e *ir.Binary, b bindings) actionFn {
 	}
 	switch e.Op {
 	case syntax.Eq:
-		return func(c *model.Ctx, _ int) int { return b2i(x.get(c, nil) == y.get(c, nil)) }
+		return func(c *model.Ctx, _ int) int { return b2i(x.get(c) == y.get(c)) }
 	case syntax.Neq:
-		return func(c *model.Ctx, _ int) int { return b2i(x.get(c, nil) != y.get(c, nil)) }
+		return func(c *model.Ctx, _ int) int { return b2i(x.get(c) != y.get(c)) }
 	case syntax.Lt:
-		return func(c *model.Ctx, _ int) int { return b2i(x.get(c, nil) < y.get(c, nil)) }
+		return func(c *model.Ctx, _ int) int { return b2i(x.get(c) < y.get(c)) }
 	case syntax.Le:
-		return func(c *model.Ctx, _ int) int { return b2i(x.get(c, nil) <= y.get(c, nil)) }
+		return func(c *model.Ctx, _ int) int { return b2i(x.get(c) <= y.get(c)) }
 	case syntax.Gt:
-		return func(c *model.Ctx, _ int) int { return b2i(x.get(c, nil) > y.get(c, nil)) }
+		return func(c *model.Ctx, _ int) int { return b2i(x.get(c) > y.get(c)) }
 	case syntax.Ge:
-		return func(c *model.Ctx, _ int) int { return b2i(x.get(c, nil) >= y.get(c, nil)) }
+		return func(c *model.Ctx, _ int) int { return b2i(x.get(c) >= y.get(c)) }
 	case syntax.Plus:
-		return func(c *model.Ctx, _ int) int { return x.get(c, nil) + y.get(c, nil) }
+		return func(c *model.Ctx, _ int) int { return x.get(c) + y.get(c) }
 	case syntax.Minus:
-		return func(c *model.Ctx, _ int) int { return x.get(c, nil) - y.get(c, nil) }
+		return func(c *model.Ctx, _ int) int { return x.get(c) - y.get(c) }
 	}
 	return nil
 }
@@ -920,7 +920,7 @@ func (cx *actionCtx) stmt(s ir.Stmt, b bindings) effect {
 		id := cx.vars[s.Var.ID]
 		if l, ok := cx.asLeaf(s.Value, b); ok {
 			// A copy of a variable or a constant, read inline.
-			return func(c *model.Ctx, _ int) { c.Set(id, l.get(c, nil)) }
+			return func(c *model.Ctx, _ int) { c.Set(id, l.get(c)) }
 		}
 		val := cx.expr(s.Value, b)
 		return func(c *model.Ctx, k int) { c.Set(id, val(c, k)) }

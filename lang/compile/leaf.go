@@ -10,8 +10,10 @@ import (
 // variable of a process known at compile time (in a state expression).
 type leaf struct {
 	kind uint8
-	v    int // the constant, or the variable's id
-	q    int // the process, for leafAt
+	// v is the constant, or the variable's id; for leafAt, q*nvars+id,
+	// the variable's slot in stateEval.flat.
+	v int
+	q int // the process, for leafAt
 }
 
 // The kinds of leaves.
@@ -20,30 +22,27 @@ const (
 	leafOwn   // the acting process's variable v
 	leafPred  // its predecessor's
 	leafSucc  // its successor's
-	leafAt    // process q's, read in the configuration
+	leafAt    // process q's, read in the configuration (stateEval.read)
 )
 
-// get reads a leaf: in an action, c is its context (and s unused); in a
-// state expression, s is the configuration (and c nil).
-func (l leaf) get(c *model.Ctx, s *model.State) int {
+// get reads a leaf of an action in its context c.
+func (l leaf) get(c *model.Ctx) int {
 	// A constant is read inline.
 	if l.kind == leafConst {
 		return l.v
 	}
-	return l.other(c, s)
+	return l.variable(c)
 }
 
-// other reads a leaf of the other kinds.
-func (l leaf) other(c *model.Ctx, s *model.State) int {
+// variable reads a leaf of an action that is a variable.
+func (l leaf) variable(c *model.Ctx) int {
 	switch l.kind {
-	case leafOwn:
-		return c.Get(model.VarID(l.v))
 	case leafPred:
 		return c.Read(c.Pred(), model.VarID(l.v))
 	case leafSucc:
 		return c.Read(c.Succ(), model.VarID(l.v))
 	}
-	return s.Get(l.q, model.VarID(l.v)) // leafAt
+	return c.Get(model.VarID(l.v))
 }
 
 // constLeaf returns e as a constant leaf: a constant, or a local the

@@ -51,8 +51,9 @@ func (c *compiler) state(e ir.Expr, b bindings, self int) stateFn {
 		if e.Proc == nil {
 			return func(s *stateEval) int { return s.Get(self, id) }
 		}
-		if q, ok := constProc(e.Proc, b, self, n); ok {
-			return func(s *stateEval) int { return s.Get(q, id) }
+		if q, ok := constProc(e.Proc, b, self, n); ok && slices.Contains(v.Procs, q) {
+			l := leaf{kind: leafAt, q: q, v: q*len(c.vars) + int(id)}
+			return func(s *stateEval) int { return s.read(l) }
 		}
 		q := c.state(e.Proc, b, self)
 		declared := make([]bool, n)
@@ -308,7 +309,7 @@ func (c *compiler) asStateLeaf(e ir.Expr, b bindings, self int) (leaf, bool) {
 			q, ok = constProc(e.Proc, b, self, c.n)
 		}
 		if ok && slices.Contains(e.Var.Procs, q) {
-			return leaf{kind: leafAt, q: q, v: int(c.vars[e.Var.ID])}, true
+			return leaf{kind: leafAt, q: q, v: q*len(c.vars) + int(c.vars[e.Var.ID])}, true
 		}
 	}
 	return leaf{}, false
@@ -319,19 +320,19 @@ func (c *compiler) stateBinary(e *ir.Binary, b bindings, self int) stateFn {
 		if y, ok := c.asStateLeaf(e.Y, b, self); ok {
 			switch e.Op {
 			case syntax.Eq:
-				return func(s *stateEval) int { return b2i(x.get(nil, s.State) == y.get(nil, s.State)) }
+				return func(s *stateEval) int { return b2i(s.read(x) == s.read(y)) }
 			case syntax.Neq:
-				return func(s *stateEval) int { return b2i(x.get(nil, s.State) != y.get(nil, s.State)) }
+				return func(s *stateEval) int { return b2i(s.read(x) != s.read(y)) }
 			case syntax.Lt:
-				return func(s *stateEval) int { return b2i(x.get(nil, s.State) < y.get(nil, s.State)) }
+				return func(s *stateEval) int { return b2i(s.read(x) < s.read(y)) }
 			case syntax.Le:
-				return func(s *stateEval) int { return b2i(x.get(nil, s.State) <= y.get(nil, s.State)) }
+				return func(s *stateEval) int { return b2i(s.read(x) <= s.read(y)) }
 			case syntax.Gt:
-				return func(s *stateEval) int { return b2i(x.get(nil, s.State) > y.get(nil, s.State)) }
+				return func(s *stateEval) int { return b2i(s.read(x) > s.read(y)) }
 			case syntax.Ge:
-				return func(s *stateEval) int { return b2i(x.get(nil, s.State) >= y.get(nil, s.State)) }
+				return func(s *stateEval) int { return b2i(s.read(x) >= s.read(y)) }
 			case syntax.Plus:
-				return func(s *stateEval) int { return x.get(nil, s.State) + y.get(nil, s.State) }
+				return func(s *stateEval) int { return s.read(x) + s.read(y) }
 			}
 		}
 	}
