@@ -4,7 +4,10 @@
 // processes are unrolled (the number of processes is fixed), constants are
 // folded, and the common reads (the acting process's variable, its
 // neighbour's, a constant process's) are direct accessor calls, so that no
-// syntax tree is walked on the search's path.
+// syntax tree is walked on the search's path. What the actions of a
+// process compute more than once in one configuration is computed once
+// (memo.go), and one evaluation of a state expression scans each channel
+// it reads once (census.go).
 package compile
 
 import (
