@@ -240,6 +240,17 @@ func (lg *localGraph) fairPart(rule fairnessRule) []int32 {
 	return nil
 }
 
+// obligations returns the classes that fairness obliges to move and that
+// are enabled somewhere in the part: when there are none, every cycle of
+// the part is fair.
+func (lg *localGraph) obligations(part []int32, rule fairnessRule) classSet {
+	var some classSet
+	for _, v := range part {
+		some = some.or(lg.enabled[v])
+	}
+	return some.and(rule.weak.or(rule.strong))
+}
+
 // fairCycle builds a cycle through the part, starting at its vertex
 // start, that is fair under rule: for every obliged class enabled
 // somewhere in the part it takes one of the class's steps if the part has

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"sync/atomic"
 	"time"
@@ -163,7 +164,8 @@ func analyseStability(ctx context.Context, sys *model.System, opts Options, want
 	outsideL := sp.Size() - res.stab.Legitimate
 	search := Phase{Name: "search of the configurations outside L (convergence)", Total: outsideL}
 	partial.phases = append(partial.phases, search)
-	a := &componentAnalysis{sp: sp, inL: inL, fairness: fairness, rule: ruleFor(fairness, sys.N()), cur: sp.NewCursor(), h: make([]uint16, sp.Size())}
+	a := &componentAnalysis{sp: sp, inL: inL, fairness: fairness, rule: ruleFor(fairness, sys.N()), cur: sp.NewCursor(), h: make([]uint16, sp.Size()),
+		shortest: true, work: shortestCycleWork}
 	report := throttledProgress(opts.Search, start, res.transitions)
 	var searched atomic.Uint64
 	progress := func(done uint64) {
@@ -197,12 +199,21 @@ func analyseStability(ctx context.Context, sys *model.System, opts Options, want
 	}
 	if !acyclic {
 		err = sp.Components(ctx, outside, a.successors, a.component, progress)
-		if err != nil {
-			return stoppedSearch(err)
+		if err != nil && !errors.Is(err, statespace.ErrStop) {
+			if a.cycle == nil {
+				return stoppedSearch(err)
+			}
+			// Stopped after a violation: it stands, though a shorter
+			// cycle may lie in the components not searched.
+			a.shortest = false
 		}
 	}
-	if a.violation != nil {
-		conv.Verdict, conv.Reason, conv.Counterexample = Violated, a.reason, a.violation
+	if a.cycle != nil {
+		ce, err := lassoOf(sp, a.cycle[:1], a.cycle, a.wants)
+		if err != nil {
+			return nil, err
+		}
+		conv.Verdict, conv.Reason, conv.Counterexample = Violated, a.reason(), ce
 		res.stab = nil
 		res.elapsed = time.Since(start)
 		return res, nil
@@ -227,14 +238,40 @@ func analyseStability(ctx context.Context, sys *model.System, opts Options, want
 
 // componentAnalysis is the per-component work of the convergence check.
 type componentAnalysis struct {
-	sp        *statespace.Space
-	inL       statespace.Bits
-	fairness  Fairness
-	rule      fairnessRule
-	cur       *statespace.Cursor
-	h         []uint16
-	violation *Counterexample
-	reason    string
+	sp       *statespace.Space
+	inL      statespace.Bits
+	fairness Fairness
+	rule     fairnessRule
+	cur      *statespace.Cursor
+	h        []uint16
+	// cycle is the shortest cycle outside L found so far (configurations,
+	// nil: none), wants the class each of its steps must take.
+	cycle []uint32
+	wants []classSet
+	// shortest says cycle is a shortest one of every component searched:
+	// each was free of fairness obligations, and searched within work
+	// (steps the shortest-cycle searches may still follow).
+	shortest bool
+	work     int64
+}
+
+// shortestCycleWork bounds the steps the searches for a shortest cycle
+// follow in one analysis (at about 10 ns a step, a second or two).
+const shortestCycleWork = 1 << 27
+
+// reason says what the cycle found is.
+func (a *componentAnalysis) reason() string {
+	what := "a cycle"
+	if a.fairness != NoFairness {
+		what = fmt.Sprintf("a %sly fair cycle", a.fairness)
+	}
+	if a.shortest {
+		what = "a shortest cycle"
+		if a.fairness != NoFairness {
+			what = fmt.Sprintf("a shortest %sly fair cycle", a.fairness)
+		}
+	}
+	return what + " of configurations outside L"
 }
 
 // successors appends v's successors outside L.
@@ -280,27 +317,44 @@ func (a *componentAnalysis) component(members []uint32, succs []uint32) error {
 	if err != nil {
 		return err
 	}
-	if part := lg.fairPart(a.rule); part != nil {
-		local, wants := lg.fairCycle(part, slices.Min(part), a.rule)
-		cycle := make([]uint32, len(local))
-		for i, v := range local {
-			cycle[i] = lg.ids[v]
-		}
-		// Every configuration is a starting point: the lasso starts on
-		// its cycle.
-		ce, err := lassoOf(a.sp, cycle[:1], cycle, wants)
-		if err != nil {
-			return err
-		}
-		a.violation = ce
-		a.reason = "a cycle of configurations outside L"
-		if a.fairness != NoFairness {
-			a.reason = fmt.Sprintf("a %sly fair cycle of configurations outside L", a.fairness)
-		}
-		return statespace.ErrStop
-	}
 	for _, v := range members {
 		a.h[v] = hInf
+	}
+	part := lg.fairPart(a.rule)
+	if part == nil {
+		return nil
+	}
+	// Every configuration is a starting point: the lasso is a cycle. Where
+	// no obligation of fairness is enabled, every cycle of the part is
+	// fair and the shortest is searched for; otherwise the cycle is one
+	// built to meet the obligations, not necessarily a shortest one.
+	bound := math.MaxInt
+	if a.cycle != nil {
+		bound = len(a.cycle)
+	}
+	var local []int32
+	var wants []classSet
+	if lg.obligations(part, a.rule).empty() {
+		var complete bool
+		local, complete = lg.shortestCycle(part, bound, &a.work)
+		a.shortest = a.shortest && complete
+		wants = make([]classSet, len(local))
+	} else {
+		a.shortest = false
+		if local, wants = lg.fairCycle(part, slices.Min(part), a.rule); len(local) >= bound {
+			local = nil
+		}
+	}
+	if local != nil {
+		a.cycle, a.wants = make([]uint32, len(local)), wants
+		for i, v := range local {
+			a.cycle[i] = lg.ids[v]
+		}
+	}
+	if len(a.cycle) == 1 {
+		// No cycle is shorter than a step to itself.
+		a.shortest = true
+		return statespace.ErrStop
 	}
 	return nil
 }

@@ -93,13 +93,16 @@ Exit status: 0 every case matches the manifest; 1 some case does not;
 
 // regressCase is one validated case of a manifest.
 type regressCase struct {
-	name      string
-	spec      string
-	req       *ringcheck.Request
-	expect    []expectation
-	states    *int64
-	steps     *int
-	rounds    *int
+	name   string
+	spec   string
+	req    *ringcheck.Request
+	expect []expectation
+	states *int64
+	steps  *int
+	rounds *int
+	// cycle is the number of steps of the loop of the convergence
+	// counterexample.
+	cycle     *int
 	budget    time.Duration
 	line      int
 	hasFigure bool // states, worst case or budget given
@@ -223,6 +226,17 @@ func runCase(cmd *cobra.Command, c *regressCase) *reports.RegressCase {
 	}
 	if c.rounds != nil && (rounds == nil || *rounds != *c.rounds) {
 		o.FigureDiffs = append(o.FigureDiffs, fmt.Sprintf("worst_case_rounds: expected %d, got %s", *c.rounds, intOrNone(rounds)))
+	}
+	if c.cycle != nil {
+		got := "none"
+		for _, p := range result.Properties {
+			if p.Name == string(invariants.Convergence) && p.Trace != nil && p.Trace.LoopStart != nil {
+				got = strconv.Itoa(len(p.Trace.Steps) - *p.Trace.LoopStart)
+			}
+		}
+		if got != strconv.Itoa(*c.cycle) {
+			o.FigureDiffs = append(o.FigureDiffs, fmt.Sprintf("cycle_steps: expected %d, got %s", *c.cycle, got))
+		}
 	}
 	if c.budget > 0 && o.Elapsed > c.budget {
 		o.FigureDiffs = append(o.FigureDiffs, fmt.Sprintf("budget: expected at most %s, took %s", c.budget, o.Elapsed.Round(time.Millisecond)))
@@ -370,6 +384,7 @@ type manifestCase struct {
 	States          *int64        `yaml:"states"`
 	WorstCaseSteps  *int          `yaml:"worst_case_steps"`
 	WorstCaseRounds *int          `yaml:"worst_case_rounds"`
+	CycleSteps      *int          `yaml:"cycle_steps"`
 	Budget          string        `yaml:"budget"`
 }
 
@@ -681,11 +696,14 @@ func (c *regressCase) pinFigures(mc *manifestCase, errAt errAtFunc) error {
 	for _, e := range c.expect {
 		c.req.Properties = append(c.req.Properties, e.property)
 	}
-	c.states, c.steps, c.rounds = mc.States, mc.WorstCaseSteps, mc.WorstCaseRounds
+	c.states, c.steps, c.rounds, c.cycle = mc.States, mc.WorstCaseSteps, mc.WorstCaseRounds, mc.CycleSteps
 	converges := slices.Contains(c.req.Properties, invariants.Convergence)
-	if !converges && (c.steps != nil || c.rounds != nil) {
-		key := "worst_case_steps"
-		if c.steps == nil {
+	if !converges && (c.steps != nil || c.rounds != nil || c.cycle != nil) {
+		key := "cycle_steps"
+		switch {
+		case c.steps != nil:
+			key = "worst_case_steps"
+		case c.rounds != nil:
 			key = "worst_case_rounds"
 		}
 		return errAt(key, "needs convergence in expect")
@@ -696,7 +714,7 @@ func (c *regressCase) pinFigures(mc *manifestCase, errAt errAtFunc) error {
 			return errAt("budget", "%v", err)
 		}
 	}
-	c.hasFigure = c.states != nil || c.steps != nil || c.rounds != nil || c.budget > 0
+	c.hasFigure = c.states != nil || c.steps != nil || c.rounds != nil || c.cycle != nil || c.budget > 0
 	return nil
 }
 
