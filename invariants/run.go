@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
 	"github.com/ringcheck/ringcheck/budget"
 	"github.com/ringcheck/ringcheck/explore"
 	"github.com/ringcheck/ringcheck/model"
+	"github.com/ringcheck/ringcheck/statespace"
 )
 
 // Report is the result of a check: the search's statistics and one outcome
@@ -205,10 +207,48 @@ func livenessOutcome(ctx context.Context, res *explore.Result, p Property, opts 
 	} else {
 		o, err = checkLeadsTo(ctx, g, fairness, opts.LeadsTo, progress)
 	}
+	if err == nil && o.Verdict == Holds {
+		// Over a graph without a cycle the property says only that no
+		// execution ends waiting: the verdict says so.
+		var finite bool
+		if finite, err = everyExecutionFinite(ctx, g); err == nil && finite {
+			o.Reason = FiniteExecutions
+		}
+	}
 	if why, stopped := stopReason(err); stopped {
 		return Outcome{Property: p, Verdict: Unknown, Reason: stopText(why, err)}, nil
 	}
 	return o, err
+}
+
+// FiniteExecutions is the reason of a liveness verdict that holds over
+// reachable states without a cycle, where every execution is finite (as
+// when a parameter bounds the requests of each process): the property
+// then says only that no execution ends with a process waiting, which
+// deadlock freedom with the spec's valid end states already implies.
+const FiniteExecutions = "every execution is finite (the reachable states hold no cycle): it says only that none ends waiting"
+
+// everyExecutionFinite reports whether the reachable graph g has no cycle.
+func everyExecutionFinite(ctx context.Context, g *explore.ReachGraph) (bool, error) {
+	w := g.NewWalker()
+	succ := func(v uint32, dst []uint32) ([]uint32, error) {
+		st, err := w.Load(v)
+		if err != nil {
+			return dst, err
+		}
+		_, err = w.Successors(st, func(_ *model.Step, to uint32, _ *model.State) { dst = append(dst, to) })
+		return dst, err
+	}
+	cyclic := false
+	component := func(members []uint32, succs []uint32) error {
+		if len(members) > 1 || slices.Contains(succs, members[0]) {
+			cyclic = true
+			return statespace.ErrStop
+		}
+		return nil
+	}
+	err := statespace.Components(ctx, g.Size(), func(uint32) bool { return true }, succ, component, nil)
+	return !cyclic, err
 }
 
 // stopReason tells a search stopped by its deadline or by Ctrl-C from a
