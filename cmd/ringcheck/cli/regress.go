@@ -64,7 +64,12 @@ with what the manifest expects: a regression gate.
       states: 988727                 # optional: expected number of states
       worst_case_steps: 24           # optional (needs convergence in expect)
       worst_case_rounds: 7           # optional (needs convergence in expect)
+      cycle_steps: 2                 # optional: the steps of the loop of the
+                                     #   convergence counterexample
       budget: 10s                    # optional: fail if the case takes longer
+      finding: thiare-deadlock       # optional, together: the finding of
+      reading: "Rule 2 as written"   #   docs/findings the case pins, and the
+                                     #   reading of the paper it decides
 
 Every case is validated before any runs; then the cases run in parallel,
 --workers at a time, each search on one core when several run at once.
@@ -365,6 +370,8 @@ func (c *regressCase) validate() error {
 type manifestCase struct {
 	Name            string        `yaml:"name"`
 	Spec            string        `yaml:"spec"`
+	Finding         string        `yaml:"finding"`
+	Reading         string        `yaml:"reading"`
 	Claims          string        `yaml:"claims"`
 	Params          yaml.MapSlice `yaml:"params"`
 	From            string        `yaml:"from"`
@@ -598,6 +605,13 @@ func (mc *manifestCase) params(spec *specs.Spec, errAt errAtFunc) (map[string]in
 // manifest's folder, which a start trace is relative to.
 func (mc *manifestCase) request(spec *specs.Spec, params map[string]int, dir string, errAt errAtFunc) (*ringcheck.Request, error) {
 	req := &ringcheck.Request{Spec: spec, Params: params, MaxDepth: mc.MaxDepth, MaxStates: mc.MaxStates, Workers: 1}
+	if (mc.Finding == "") != (mc.Reading == "") {
+		// The findings page names a finding's cases, each under a reading.
+		if mc.Finding == "" {
+			return nil, errAt("reading", "needs finding: the finding it is a reading of")
+		}
+		return nil, errAt("finding", "needs reading: the reading of the text the case decides")
+	}
 	var err error
 	parse := []struct {
 		key, value string
