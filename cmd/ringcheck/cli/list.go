@@ -146,10 +146,10 @@ and the claims of its paper with what ringcheck finds.`,
 						fmt.Fprintf(out, "              ringcheck: out of reach (the full configuration space is too large; see 'rounds' and 'check --from random')\n")
 					default:
 						if c.Start != nil {
-							fmt.Fprintf(out, "              ringcheck: %s, from a configuration kept with the spec (a finding: see the README)\n", c.Found)
+							fmt.Fprintf(out, "              ringcheck: %s, from a configuration kept with the spec (a finding, under the readings docs/findings names)\n", c.Found)
 							break
 						}
-						fmt.Fprintf(out, "              ringcheck: %s (a finding: see the README)\n", c.Found)
+						fmt.Fprintf(out, "              ringcheck: %s (a finding, under the readings docs/findings names)\n", c.Found)
 					}
 				}
 			}
