@@ -77,6 +77,10 @@ type Spec struct {
 	// (4n for kl-ddhl), which 'ringcheck rounds' compares with the rounds
 	// it measures.
 	RoundsBound func(p Values) int
+	// Links, if set, is how 'ringcheck rounds' models the paper's links,
+	// reliable once the faults end, where the spec's own bounded links
+	// lose a send to a full channel (see ReliableLinks).
+	Links *ReliableLinks
 	// File and FileHash are the path and the SHA-256 (in hex) of the
 	// content of the .ring file the spec was read from; both are empty for
 	// a spec built into ringcheck.
@@ -87,6 +91,17 @@ type Spec struct {
 	// overflow policies; model.System.WithDaemon and WithOverflow apply a
 	// check's other choices.
 	Build func(p Values) (*model.System, error)
+}
+
+// ReliableLinks says how to run a spec on reliable links: channels
+// enlarged by the parameter values Enlarge returns (for the resolved
+// values), starting configurations with at most Fill messages a channel
+// (the capacity of the spec's own links under those values), and a send
+// to a full channel ending its run, which then fell outside the model's
+// bound, rather than being lost.
+type ReliableLinks struct {
+	Enlarge func(p Values) Values
+	Fill    func(p Values) int
 }
 
 // Values are resolved parameter values by name.

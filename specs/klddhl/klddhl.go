@@ -196,6 +196,11 @@ func Spec() *specs.Spec {
 		},
 		StabilizationBound: "4n rounds (seed 001, §2)",
 		RoundsBound:        func(p specs.Values) int { return 4 * p["n"] },
+		// §2: the links are reliable once the transient faults end.
+		Links: &specs.ReliableLinks{
+			Enlarge: func(specs.Values) specs.Values { return specs.Values{"Cmax": 32} },
+			Fill:    func(p specs.Values) int { return capacity(p) },
+		},
 		Build:              Build,
 	}
 }
@@ -570,4 +575,13 @@ func (v Vars) startTour(c *model.Ctx, counter, held, heldPrio, mark int) {
 	c.Set(v.Pri, heldPrio)
 	c.Set(v.Push, 0)
 	c.Send(c.Out(c.Succ()), c.Msg(v.Priv, counter, 0, 0, mark))
+}
+
+// capacity is the channels' capacity for resolved parameters: Cmax, or
+// L+3 when Cmax is 0.
+func capacity(p specs.Values) int {
+	if c := p["Cmax"]; c > 0 {
+		return c
+	}
+	return p["L"] + 3
 }

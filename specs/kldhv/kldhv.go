@@ -62,6 +62,11 @@ func Spec() *specs.Spec {
 		},
 		StabilizationBound: "5n (five CToken traversals, §3 Proof Outline)",
 		RoundsBound:        func(p specs.Values) int { return 5 * p["n"] },
+		// The links are reliable once the transient faults end.
+		Links: &specs.ReliableLinks{
+			Enlarge: func(specs.Values) specs.Values { return specs.Values{"Cmax": 32} },
+			Fill:    func(p specs.Values) int { return capacity(p) },
+		},
 		Build:              Build,
 	}
 }
@@ -797,4 +802,13 @@ func Render(sys *model.System, v Vars, s *model.State) string {
 		out += " "
 	}
 	return out
+}
+
+// capacity is the channels' capacity for resolved parameters: Cmax, or
+// 2ℓ+2 when Cmax is 0.
+func capacity(p specs.Values) int {
+	if c := p["Cmax"]; c > 0 {
+		return c
+	}
+	return 2*p["L"] + 2
 }

@@ -187,15 +187,19 @@ var argCompletions = map[string]cobra.CompletionFunc{
 // command that has the flag (unless commandFlagCompletions has an entry
 // for that command and flag).
 var flagCompletions = map[string]cobra.CompletionFunc{
-	"param":        completeParams,
-	"check":        completeProperties,
-	"leads-to":     completeLeadsTo,
-	"sweep":        completeSweep,
-	"daemon":       completeFixed(daemonValues...),
-	"fairness":     completeFixed(fairnessValues...),
-	"from":         completeFixed(fromValues...),
-	"overflow":     completeFixed(overflowValues...),
-	"order":        completeFixed(orderValues...),
+	"param":    completeParams,
+	"check":    completeProperties,
+	"leads-to": completeLeadsTo,
+	"sweep":    completeSweep,
+	"daemon":   completeFixed(daemonValues...),
+	"fairness": completeFixed(fairnessValues...),
+	"from":     completeFixed(fromValues...),
+	"overflow": completeFixed(overflowValues...),
+	"order":    completeFixed(orderValues...),
+	"links": completeFixed(
+		cobra.CompletionWithDesc(reliableLinks, "the paper's: no send lost, channels enlarged"),
+		cobra.CompletionWithDesc(lossyLinks, "the spec's bounded links: a send to a full channel is lost"),
+	),
 	"trace-format": completeFixed(traceFormatValues...),
 	// Files ringcheck writes, in whatever format.
 	"trace": completeFiles(),

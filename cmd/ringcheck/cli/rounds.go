@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ringcheck/ringcheck"
 	"github.com/ringcheck/ringcheck/invariants"
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/reports"
@@ -23,6 +24,7 @@ type roundsFlags struct {
 	order     string
 	fill      int
 	overflow  string
+	links     string
 	asJSON    bool
 	tracePath string
 }
@@ -58,14 +60,21 @@ that takes more refutes the bound for that execution; --trace FILE writes
 the slowest run, with its round ends, for 'ringcheck trace'.
 
 A run that ends in a configuration outside L with no enabled step is a
-deadlock, which violates convergence. --overflow error makes a send to a
-full channel end its run (reported): with a capacity larger than --fill,
-it checks that the runs lose no message, as on the reliable links most
-papers assume once the faults have ended.
+deadlock, which violates convergence.
+
+A spec whose paper makes its links reliable once the faults end (kl-ddhl,
+kl-dhv) runs by default on such links (--links reliable): its channels
+enlarged, the runs starting with at most as many messages per channel as
+its own links hold (unless --fill says otherwise), and a send to a full
+channel ending its run, which is then left out. --links lossy runs the
+spec's own bounded links, where such a send is lost: outside the paper's
+model, and the summary says so. --overflow overrides the policy on lossy
+links (error ends a run at a full channel and says so).
 
 Exit status: 0 no run exceeded the paper's bound or deadlocked (and, for a
 spec with no bound, every run reached L); 1 a run exceeded the bound,
-deadlocked outside L or overflowed a channel whose policy is error; 2 bad usage,
+deadlocked outside L or, on lossy links, overflowed a channel whose policy
+is error; 2 bad usage,
 unknown spec or bad parameter; 3 Ctrl-C stopped the search, or a run of a
 spec with no bound did not reach L within --max-rounds.`,
 		Example: `  ringcheck rounds kl-ddhl --runs 10000
@@ -83,7 +92,8 @@ spec with no bound did not reach L within --max-rounds.`,
 	fl.IntVar(&f.maxRounds, "max-rounds", 0, "end a run that has not reached L after this many rounds (0: ten times the paper's bound, at least 100)")
 	fl.StringVar(&f.order, "order", "backward", "the order in which the processes act within a round: backward or shuffled")
 	fl.IntVar(&f.fill, "fill", 0, "start from random configurations with at most this many messages per channel (0: up to the capacity, the full space)")
-	fl.StringVar(&f.overflow, "overflow", "", "override the spec's policy for a send to a full channel: drop, block or error (error ends the run and says so)")
+	fl.StringVar(&f.overflow, "overflow", "", "override the spec's policy for a send to a full channel: drop, block or error (error ends the run and says so); with --links lossy")
+	fl.StringVar(&f.links, "links", "reliable", "the links of a spec whose paper makes them reliable once the faults end: reliable (the paper's: channels enlarged, a run that overflows one is left out) or lossy (the spec's bounded links, which lose a send to a full channel: outside the paper's model)")
 	fl.BoolVar(&f.asJSON, "json", false, "print the result as one JSON object")
 	fl.StringVar(&f.tracePath, "trace", "", "write the slowest run to this file, as JSON with its round ends")
 	return cmd
@@ -102,6 +112,9 @@ type roundsJSON struct {
 	Deadlocks  int            `json:"deadlocks"`
 	Overflows  int            `json:"overflows"`
 	Fill       int            `json:"fill,omitempty"`
+	// Links is "reliable" or "lossy" for a spec whose paper makes its
+	// links reliable once the faults end (empty for the others).
+	Links string `json:"links,omitempty"`
 	MinRounds  int            `json:"min_rounds"`
 	MeanRounds float64        `json:"mean_rounds"`
 	MaxRounds  int            `json:"max_rounds"`
@@ -150,7 +163,7 @@ func runRounds(cmd *cobra.Command, specName string, f *roundsFlags) error {
 			return usageError("--trace: %v", err)
 		}
 	}
-	plan, err := buildSystem(cmd.Context(), specName, f.params, model.Central.String(), f.overflow)
+	plan, err := buildRoundsSystem(cmd, specName, f)
 	if err != nil {
 		return err
 	}
@@ -211,14 +224,73 @@ func runRounds(cmd *cobra.Command, specName string, f *roundsFlags) error {
 		}
 	}
 	unknown := res.Stopped || out.bound == 0 && out.notReached > 0
-	return verdictExit(out.exceeded > 0 || out.deadlocks > 0 || out.overflows > 0, unknown)
+	// On reliable links a run that overflows an enlarged channel left
+	// the model's bound: it is left out, not a failure.
+	overflowFails := out.overflows > 0 && f.links != reliableLinks
+	return verdictExit(out.exceeded > 0 || out.deadlocks > 0 || overflowFails, unknown)
+}
+
+// The two readings of --links.
+const (
+	reliableLinks = "reliable"
+	lossyLinks    = "lossy"
+)
+
+// buildRoundsSystem builds the spec as rounds runs it. On reliable links,
+// for a spec that says how (Spec.Links), the channels are enlarged, the
+// runs start with at most as many messages a channel as the spec's own
+// links hold (unless --fill says otherwise), and a send to a full channel
+// ends its run; f.fill is set accordingly, and f.links is left empty for
+// a spec without that reading.
+func buildRoundsSystem(cmd *cobra.Command, specName string, f *roundsFlags) (*builtSystem, error) {
+	if f.links != reliableLinks && f.links != lossyLinks {
+		return nil, usageError("--links: %q is not reliable or lossy", f.links)
+	}
+	spec, params, err := lookupSpec(cmd.Context(), specName, f.params, nil)
+	if err != nil {
+		return nil, err
+	}
+	if spec.Links == nil {
+		if f.links == lossyLinks && cmd.Flags().Changed("links") {
+			return nil, usageError("--links: spec %s has no reliable links to replace; its channels are as it declares them", spec.Name)
+		}
+		f.links = ""
+		return buildSystem(cmd.Context(), specName, f.params, model.Central.String(), f.overflow)
+	}
+	if f.links == lossyLinks {
+		return buildSystem(cmd.Context(), specName, f.params, model.Central.String(), f.overflow)
+	}
+	if f.overflow != "" && f.overflow != model.Error.String() {
+		return nil, usageError("--overflow %s: on reliable links no send is lost or blocked (use --links lossy)", f.overflow)
+	}
+	values, err := (&ringcheck.Request{Spec: spec, Params: params}).Values()
+	if err != nil {
+		return nil, requestError(err)
+	}
+	if !cmd.Flags().Changed("fill") {
+		f.fill = spec.Links.Fill(values)
+	}
+	// The channels enlarged: a parameter given is raised, not lowered.
+	for name, v := range spec.Links.Enlarge(values) {
+		params[name] = max(params[name], v)
+	}
+	overflow := model.Error
+	req := &ringcheck.Request{Spec: spec, Params: params, Overflow: &overflow}
+	if values, err = req.Values(); err != nil {
+		return nil, requestError(err)
+	}
+	sys, err := req.System()
+	if err != nil {
+		return nil, requestError(err)
+	}
+	return &builtSystem{spec: spec, values: values, sys: sys, daemon: model.Central}, nil
 }
 
 func writeRoundsJSON(w io.Writer, plan *builtSystem, f *roundsFlags, o *roundsOutcome) error {
 	out := roundsJSON{
 		Spec: plan.sys.Name, Params: plan.values, Order: o.order.String(), Seed: f.seed, RoundLimit: o.maxRounds,
 		Runs: len(o.res.Runs), Reached: o.reached, NotReached: o.notReached, Deadlocks: o.deadlocks,
-		Overflows: o.overflows, Fill: f.fill,
+		Overflows: o.overflows, Fill: f.fill, Links: f.links,
 		MinRounds: o.lo, MeanRounds: o.mean, MaxRounds: o.hi, Exceeded: o.exceeded,
 		Slowest: -1, Stopped: o.res.Stopped, Latest: o.latest,
 	}
@@ -240,6 +312,12 @@ func writeRoundsText(w io.Writer, plan *builtSystem, f *roundsFlags, o *roundsOu
 		from = fmt.Sprintf("random configurations with at most %d message%s per channel", f.fill, plurals(f.fill))
 	}
 	p.printf("%s  %s  rounds from %s, %s order, seed %d\n", plan.sys.Name, plan.values, from, o.order, f.seed)
+	switch f.links {
+	case reliableLinks:
+		p.printf("  reliable links, the paper's once the faults end: no send is lost; a run that overflows the enlarged channels is left out\n")
+	case lossyLinks:
+		p.printf("  lossy links: a send to a full channel is lost, outside the paper's model (its links are reliable once the faults end)\n")
+	}
 	if f.run >= 0 {
 		p.printf("  run %d alone\n", f.run)
 	}
@@ -250,6 +328,9 @@ func writeRoundsText(w io.Writer, plan *builtSystem, f *roundsFlags, o *roundsOu
 	p.printf("; %d did not within %d rounds (%d in a deadlock", o.notReached, o.maxRounds, o.deadlocks)
 	if o.overflows > 0 {
 		p.printf(", %d at a send that overflowed a channel", o.overflows)
+		if f.links == reliableLinks {
+			p.printf(", left out")
+		}
 	}
 	p.printf(")\n")
 	if o.bound > 0 {
