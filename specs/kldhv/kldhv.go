@@ -67,7 +67,7 @@ func Spec() *specs.Spec {
 			Enlarge: func(specs.Values) specs.Values { return specs.Values{"Cmax": 32} },
 			Fill:    func(p specs.Values) int { return capacity(p) },
 		},
-		Build:              Build,
+		Build: Build,
 	}
 }
 

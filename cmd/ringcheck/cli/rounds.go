@@ -114,13 +114,13 @@ type roundsJSON struct {
 	Fill       int            `json:"fill,omitempty"`
 	// Links is "reliable" or "lossy" for a spec whose paper makes its
 	// links reliable once the faults end (empty for the others).
-	Links string `json:"links,omitempty"`
-	MinRounds  int            `json:"min_rounds"`
-	MeanRounds float64        `json:"mean_rounds"`
-	MaxRounds  int            `json:"max_rounds"`
-	Bound      *int           `json:"bound,omitempty"`
-	Exceeded   int            `json:"exceeded"`
-	Slowest    int            `json:"slowest_run"`
+	Links      string  `json:"links,omitempty"`
+	MinRounds  int     `json:"min_rounds"`
+	MeanRounds float64 `json:"mean_rounds"`
+	MaxRounds  int     `json:"max_rounds"`
+	Bound      *int    `json:"bound,omitempty"`
+	Exceeded   int     `json:"exceeded"`
+	Slowest    int     `json:"slowest_run"`
 	// Latest holds, per state invariant, the latest round at whose end a
 	// run violated it, and that run (both -1 if none did).
 	Latest  []violationJSONRounds `json:"latest_violations"`
