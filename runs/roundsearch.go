@@ -69,6 +69,12 @@ type RoundOptions struct {
 	// configurations a run starts from (uniform among those; 0: the
 	// channel's capacity, the full space).
 	Fill int
+	// CSRounds, if positive, bounds critical sections: a process whose
+	// action is the CSRounds-th in a row to start in its critical section
+	// (the spec's inCS predicate) takes one of its finite environment
+	// steps (leaving) first, if it has one. 0 leaves it to the coin of
+	// every action (critical sections finite, of geometric length).
+	CSRounds int
 }
 
 // RoundRun is the outcome of one run of SearchRounds.
@@ -188,7 +194,11 @@ func SearchRounds(ctx context.Context, sys *model.System, opts RoundOptions, leg
 	rs := &roundSearcher{
 		ctx: ctx, sys: sys, exp: sys.NewExpander(), opts: opts, legit: legit,
 		cur: sys.NewState(), env: sampled{state: sys.NewState()}, proto: sampled{state: sys.NewState()},
+		leave: sampled{state: sys.NewState()}, inside: make([]int, sys.N()),
 		order: make([]int, sys.N()),
+	}
+	if pp, ok := sys.ProcessPredicateByName("inCS"); ok && opts.CSRounds > 0 {
+		rs.inCS = pp.Holds
 	}
 	res := &RoundResult{Slowest: -1}
 	for i := 0; i < opts.Runs; i++ {
@@ -281,6 +291,12 @@ type roundSearcher struct {
 	cur         *model.State
 	env, proto  sampled
 	protoAction int32
+	// leave draws a finite environment step of the acting process (with
+	// CSRounds), inCS is the spec's predicate and inside[p] counts p's
+	// actions in a row that started in its critical section.
+	leave  sampled
+	inCS   func(*model.State, int) bool
+	inside []int
 	actor       int32
 	// visited holds the configurations of the current action; timedOut
 	// is set once the action has taken a timeout step.
@@ -294,6 +310,7 @@ type roundSearcher struct {
 func (rs *roundSearcher) run(i int, w *RoundWitness) (RoundRun, error) {
 	rs.rng = rs.runs.seed(rs.opts.Seed, i)
 	rs.overflowed = false
+	clear(rs.inside)
 	r := RoundRun{LastViolated: make([]int, len(rs.opts.Invariants))}
 	for i := range r.LastViolated {
 		r.LastViolated[i] = -1
@@ -395,7 +412,26 @@ func (rs *roundSearcher) act(p int, w *RoundWitness) (int, error) {
 		return 0, err
 	}
 	steps := 0
-	if rs.env.seen > 0 && rs.rng.IntN(2) == 0 {
+	leave := false
+	if rs.inCS != nil {
+		if rs.inCS(rs.cur, p) {
+			rs.inside[p]++
+		} else {
+			rs.inside[p] = 0
+		}
+		leave = rs.inside[p] >= rs.opts.CSRounds && rs.leave.seen > 0
+	}
+	if leave {
+		// A critical section as long as the bound: the process leaves.
+		rs.take(&rs.leave, w)
+		steps++
+		if rs.overflowed {
+			return steps, nil
+		}
+		if err := rs.draw(p); err != nil {
+			return steps, err
+		}
+	} else if rs.env.seen > 0 && rs.rng.IntN(2) == 0 {
 		rs.take(&rs.env, w)
 		steps++
 		if rs.overflowed {
@@ -464,6 +500,7 @@ func (rs *roundSearcher) take(d *sampled, w *RoundWitness) {
 // timeout action.
 func (rs *roundSearcher) draw(p int) error {
 	rs.actor, rs.env.seen, rs.proto.seen, rs.protoAction = int32(p), 0, 0, -1
+	rs.leave.seen = 0
 	_, err := rs.exp.Expand(rs.cur, rs.offer)
 	return err
 }
@@ -480,6 +517,9 @@ func (rs *roundSearcher) offer(st *model.Step, next *model.State) bool {
 	}
 	if kind == model.Environment {
 		rs.env.offer(rs.rng, st, next)
+		if rs.inCS != nil && rs.sys.ActionOf(mv).Liveness == model.Finite {
+			rs.leave.offer(rs.rng, st, next)
+		}
 		return true
 	}
 	switch {

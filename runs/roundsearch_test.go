@@ -80,13 +80,18 @@ func klddhlSys(t *testing.T, n int, extra ...int) *model.System {
 
 // TestSearchRoundsWitnessesVerify replays kl-ddhl runs one by one (with
 // message passing, environment steps, timeouts and actions that receive
-// several messages) and checks each against VerifyRounds, in both orders.
+// several messages) and checks each against VerifyRounds, in both orders
+// and with critical sections of geometric length or of one round.
 func TestSearchRoundsWitnessesVerify(t *testing.T) {
 	sys := klddhlSys(t, 3)
-	for _, order := range []runs.SweepOrder{runs.Backward, runs.Shuffled} {
+	for _, tt := range []struct {
+		order    runs.SweepOrder
+		csRounds int
+	}{{runs.Backward, 0}, {runs.Shuffled, 0}, {runs.Backward, 1}, {runs.Shuffled, 1}} {
+		order := tt.order
 		several := false
 		for i := range 150 {
-			res := searchRounds(t, sys, runs.RoundOptions{Runs: 1, First: i, Seed: 2, MaxRounds: 120, Order: order, Invariants: sys.Invariants})
+			res := searchRounds(t, sys, runs.RoundOptions{Runs: 1, First: i, Seed: 2, MaxRounds: 120, Order: order, Invariants: sys.Invariants, CSRounds: tt.csRounds})
 			run, w := res.Runs[0], res.Witness
 			got, err := runs.VerifyRounds(sys, w, sys.Legitimate.Holds)
 			if err != nil {
@@ -275,5 +280,69 @@ func TestWorstRoundsWithinTheBudget(t *testing.T) {
 	_, _, note, err = runs.WorstRounds(context.Background(), sp, inL, 1, 0, budget.New(1))
 	if err != nil || !strings.Contains(note, "over the memory budget") {
 		t.Fatalf("over the budget: note %q, %v", note, err)
+	}
+}
+
+// loner is one process that requests (optional), enters (protocol) and
+// leaves (finite) for ever; L never holds, so every run lasts its rounds.
+func loner(t *testing.T) (*model.System, model.VarID) {
+	t.Helper()
+	b := model.NewBuilder("loner", model.UniRing, 1)
+	st := b.Var("st", model.Enum("idle", "want", "cs"))
+	const idle, want, cs = 0, 1, 2
+	b.Action(model.Action{
+		Name: "request", Kind: model.Environment, Liveness: model.Optional,
+		Guard:  func(c *model.Ctx) bool { return c.Get(st) == idle },
+		Effect: func(c *model.Ctx, _ int) { c.Set(st, want) },
+	})
+	b.Action(model.Action{
+		Name:   "enter",
+		Guard:  func(c *model.Ctx) bool { return c.Get(st) == want },
+		Effect: func(c *model.Ctx, _ int) { c.Set(st, cs) },
+	})
+	b.Action(model.Action{
+		Name: "leave", Kind: model.Environment, Liveness: model.Finite,
+		Guard:  func(c *model.Ctx) bool { return c.Get(st) == cs },
+		Effect: func(c *model.Ctx, _ int) { c.Set(st, idle) },
+	})
+	b.ProcessPredicate(model.ProcessPredicate{Name: "inCS", Holds: func(s *model.State, p int) bool { return s.Get(p, st) == cs }})
+	b.Legitimate(model.Predicate{Name: "never", Holds: func(*model.State) bool { return false }})
+	b.Initial(func(*model.System, *model.State) {})
+	sys, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sys, st
+}
+
+// TestSearchRoundsBoundsCriticalSections: with CSRounds = 1 a process in
+// its critical section at the start of an action leaves in it, so no two
+// round ends in a row find it there; without the bound its coin keeps it
+// there for several rounds now and then.
+func TestSearchRoundsBoundsCriticalSections(t *testing.T) {
+	sys, st := loner(t)
+	const cs = 2
+	longest := func(csRounds int) int {
+		res := searchRounds(t, sys, runs.RoundOptions{Runs: 1, Seed: 3, MaxRounds: 400, CSRounds: csRounds})
+		w := res.Witness
+		if w == nil || len(w.RoundEnds) != 400 {
+			t.Fatalf("cs-rounds %d: no witness of 400 rounds", csRounds)
+		}
+		best, run := 0, 0
+		for _, end := range w.RoundEnds {
+			if w.States[end].Get(0, st) == cs {
+				run++
+			} else {
+				run = 0
+			}
+			best = max(best, run)
+		}
+		return best
+	}
+	if got := longest(1); got != 1 {
+		t.Errorf("with critical sections of one round, %d round ends in a row find the process inside", got)
+	}
+	if got := longest(0); got < 3 {
+		t.Errorf("with critical sections of geometric length, at most %d round ends in a row find the process inside in 400 rounds", got)
 	}
 }

@@ -210,6 +210,7 @@ var flagCompletions = map[string]cobra.CompletionFunc{
 	// Numbers and durations: nothing to offer, and no file names.
 	"fault-at":    completeNothing,
 	"fill":        completeNothing,
+	"cs-rounds":   completeNothing,
 	"max-depth":   completeNothing,
 	"max-rounds":  completeNothing,
 	"max-states":  completeNothing,

@@ -25,6 +25,7 @@ type roundsFlags struct {
 	fill      int
 	overflow  string
 	links     string
+	csRounds  int
 	asJSON    bool
 	tracePath string
 }
@@ -44,8 +45,10 @@ In each round every process acts once, in --order: backward (process n-1
 first, down to 0: against the ring's direction, so a message moves one hop
 per round) or shuffled (a random order every round). A process's action is
 a run of its own model steps: with probability 1/2 one step of the
-application (request, leave), then its first enabled protocol action again
-and again until it has none, so that it receives every message present. A
+application (request, leave; a process whose critical section has lasted
+--cs-rounds of its actions leaves, as the papers bound critical sections),
+then its first enabled protocol action again and again until it has none,
+so that it receives every message present. A
 process with nothing to do acts trivially. L is tested between actions;
 the round in which L is reached counts. The spec's state invariants are
 tested there too: the summary names the latest round at whose end a run
@@ -94,6 +97,7 @@ spec with no bound did not reach L within --max-rounds.`,
 	fl.IntVar(&f.fill, "fill", 0, "start from random configurations with at most this many messages per channel (0: up to the capacity, the full space)")
 	fl.StringVar(&f.overflow, "overflow", "", "override the spec's policy for a send to a full channel: drop, block or error (error ends the run and says so); with --links lossy")
 	fl.StringVar(&f.links, "links", "reliable", "the links of a spec whose paper makes them reliable once the faults end: reliable (the paper's: channels enlarged, a run that overflows one is left out) or lossy (the spec's bounded links, which lose a send to a full channel: outside the paper's model)")
+	fl.IntVar(&f.csRounds, "cs-rounds", 1, "bound critical sections: a process leaves at its action that is the N-th in a row to start in its critical section (1: sections of at most one round; 0: geometric lengths, finite but unbounded)")
 	fl.BoolVar(&f.asJSON, "json", false, "print the result as one JSON object")
 	fl.StringVar(&f.tracePath, "trace", "", "write the slowest run to this file, as JSON with its round ends")
 	return cmd
@@ -114,7 +118,9 @@ type roundsJSON struct {
 	Fill       int            `json:"fill,omitempty"`
 	// Links is "reliable" or "lossy" for a spec whose paper makes its
 	// links reliable once the faults end (empty for the others).
-	Links      string  `json:"links,omitempty"`
+	Links string `json:"links,omitempty"`
+	// CSRounds bounds critical sections (0: geometric lengths).
+	CSRounds   int     `json:"cs_rounds"`
 	MinRounds  int     `json:"min_rounds"`
 	MeanRounds float64 `json:"mean_rounds"`
 	MaxRounds  int     `json:"max_rounds"`
@@ -147,8 +153,8 @@ type roundsOutcome struct {
 }
 
 func runRounds(cmd *cobra.Command, specName string, f *roundsFlags) error {
-	if f.runs < 1 || f.maxRounds < 0 || f.fill < 0 || f.run < -1 {
-		return usageError("--runs must be at least 1, and --run, --max-rounds and --fill not negative")
+	if f.runs < 1 || f.maxRounds < 0 || f.fill < 0 || f.run < -1 || f.csRounds < 0 {
+		return usageError("--runs must be at least 1, and --run, --max-rounds, --fill and --cs-rounds not negative")
 	}
 	first, count := 0, f.runs
 	if f.run >= 0 {
@@ -178,7 +184,7 @@ func runRounds(cmd *cobra.Command, specName string, f *roundsFlags) error {
 	if out.maxRounds == 0 {
 		out.maxRounds = max(100, 10*out.bound)
 	}
-	opts := runs.RoundOptions{Runs: count, First: first, Seed: f.seed, MaxRounds: out.maxRounds, Order: order, Fill: f.fill, Invariants: sys.Invariants}
+	opts := runs.RoundOptions{Runs: count, First: first, Seed: f.seed, MaxRounds: out.maxRounds, Order: order, Fill: f.fill, Invariants: sys.Invariants, CSRounds: f.csRounds}
 	res, err := runs.SearchRounds(cmd.Context(), sys, opts, sys.Legitimate.Holds)
 	if err != nil {
 		return &exitError{code: exitUsage, err: err}
@@ -290,7 +296,7 @@ func writeRoundsJSON(w io.Writer, plan *builtSystem, f *roundsFlags, o *roundsOu
 	out := roundsJSON{
 		Spec: plan.sys.Name, Params: plan.values, Order: o.order.String(), Seed: f.seed, RoundLimit: o.maxRounds,
 		Runs: len(o.res.Runs), Reached: o.reached, NotReached: o.notReached, Deadlocks: o.deadlocks,
-		Overflows: o.overflows, Fill: f.fill, Links: f.links,
+		Overflows: o.overflows, Fill: f.fill, Links: f.links, CSRounds: f.csRounds,
 		MinRounds: o.lo, MeanRounds: o.mean, MaxRounds: o.hi, Exceeded: o.exceeded,
 		Slowest: -1, Stopped: o.res.Stopped, Latest: o.latest,
 	}
@@ -312,6 +318,16 @@ func writeRoundsText(w io.Writer, plan *builtSystem, f *roundsFlags, o *roundsOu
 		from = fmt.Sprintf("random configurations with at most %d message%s per channel", f.fill, plurals(f.fill))
 	}
 	p.printf("%s  %s  rounds from %s, %s order, seed %d\n", plan.sys.Name, plan.values, from, o.order, f.seed)
+	if _, ok := plan.sys.ProcessPredicateByName("inCS"); ok && hasFinite(plan.sys) {
+		switch {
+		case f.csRounds == 1:
+			p.printf("  critical sections of at most 1 round: a process inside leaves at its next action (--cs-rounds)\n")
+		case f.csRounds > 1:
+			p.printf("  critical sections of at most %d rounds: a process leaves at the %s of its actions in a row to start inside (--cs-rounds)\n", f.csRounds, ordinal(f.csRounds))
+		default:
+			p.printf("  critical sections of geometric length: finite, but not bounded (--cs-rounds 0)\n")
+		}
+	}
 	switch f.links {
 	case reliableLinks:
 		p.printf("  reliable links, the paper's once the faults end: no send is lost; a run that overflows the enlarged channels is left out\n")
@@ -367,4 +383,32 @@ func writeRoundsText(w io.Writer, plan *builtSystem, f *roundsFlags, o *roundsOu
 	}
 	p.printf("  (a lower bound on the worst case from random configurations: evidence, not proof)\n")
 	return p.err
+}
+
+// hasFinite reports whether some action of sys is a finite environment
+// action (leaving a critical section), which --cs-rounds bounds.
+func hasFinite(sys *model.System) bool {
+	for _, p := range sys.Processes {
+		for _, a := range p.Actions {
+			if a.Kind == model.Environment && a.Liveness == model.Finite {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ordinal writes n as "1st", "2nd", "3rd", "4th".
+func ordinal(n int) string {
+	suffix := "th"
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+	case n%10 == 1:
+		suffix = "st"
+	case n%10 == 2:
+		suffix = "nd"
+	case n%10 == 3:
+		suffix = "rd"
+	}
+	return fmt.Sprintf("%d%s", n, suffix)
 }
