@@ -297,7 +297,7 @@ type roundSearcher struct {
 	leave  sampled
 	inCS   func(*model.State, int) bool
 	inside []int
-	actor       int32
+	actor  int32
 	// visited holds the configurations of the current action; timedOut
 	// is set once the action has taken a timeout step.
 	visited  []*model.State
