@@ -327,7 +327,13 @@ func (r *Request) readStart(sys *model.System, values specs.Values) (*model.Stat
 	if t.Spec != r.Spec.Name {
 		return nil, fields.Errorf("{Start.Trace}: %s is a trace of %s, not of %s", path, t.Spec, r.Spec.Name)
 	}
-	if got := specs.Values(t.Params); !maps.Equal(got, values) {
+	// A parameter the trace does not name (one added to the spec since)
+	// has its default.
+	got, err := r.Spec.Resolve(t.Params)
+	if err != nil {
+		return nil, fields.Errorf("{Start.Trace}: %s: %v", path, err)
+	}
+	if !maps.Equal(got, values) {
 		return nil, fields.Errorf("{Start.Trace}: %s has parameters %s, but this check has %s (give the same with {Params})", path, got, values)
 	}
 	// A configuration is taken from a trace only if the whole trace is an

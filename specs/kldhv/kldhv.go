@@ -35,6 +35,7 @@ func Spec() *specs.Spec {
 			{Name: "MaxVc", Default: 0, Min: 0, Max: 4, Doc: "MaxV_c, bound of MyT_c and of Collect's T_c, K ≤ MaxV_c ≤ ℓ (0: ℓ); MyT_a and Allocate's T_a range over 0..min(2·MaxV_c, ℓ)"},
 			{Name: "staycs", Default: 0, Min: 0, Max: 1, Doc: "1: leaving the critical section is optional (processes may stay in it forever, Definition 2(b)); 0: critical sections are finite"},
 			{Name: "fix", Default: 0, Min: 0, Max: 2, Doc: "0: the paper's protocol; 1: LOCK tests the enabled tokens, 0 < T_h−T_d < NEED; 2: A_l8 re-enables a disabled token before it increments T_h (either repairs the starvation finding)"},
+			{Name: "ctop", Default: 0, Min: 0, Max: 1, Doc: "a reading of Root's counters C_e and C_f, whose bound the paper does not give: 0, they saturate at ℓ (an excess of free tokens is never seen); 1, at ℓ+1 (A_c1 sees C_e + C_f > ℓ and disables)"},
 		},
 		Legitimacy: "exactly one CToken, no Disable, at most one Collect and one Allocate, all Enabled_Token, Collect and Allocate messages ahead of the CToken; MySeq = v up to the CToken's sender and v-1 after it; T_d ≤ T_h, In ⇒ T_h = NEED ∧ T_d = 0, Request ⇒ T_h ≤ NEED; exactly ℓ tokens (Σ(T_h-T_d) + Token messages + Collect.T_c + Allocate.T_a + Root's MyT_c + MyT_a); and C_e + C_f + MyT_c + MyT_a + what Root will still count in this traversal = ℓ",
 		Invariants: []string{
@@ -83,8 +84,8 @@ type Vars struct {
 	CToken, EnabledToken, Token, Collect, Allocate, Disable model.MsgType
 	// Out[i] is the channel from process i to its successor.
 	Out []model.ChanID
-	// The resolved bounds.
-	N, L, K, Cmax, MaxSeq, MaxVc, MaxTa int
+	// The resolved bounds; CTop is the top of C_e and C_f (ℓ or ℓ+1).
+	N, L, K, Cmax, MaxSeq, MaxVc, MaxTa, CTop int
 	StayCS                              bool
 	// Fix is the fix parameter: 0 the paper's protocol, 1 LOCK on enabled
 	// tokens, 2 A_l8 re-enabling a disabled token first.
@@ -123,6 +124,7 @@ func BuildVars(p specs.Values) (*model.System, Vars, error) {
 		return nil, v, fmt.Errorf("kl-dhv: Cmax=%d cannot hold the %d Tokens and the CToken of the initial configuration", v.Cmax, l)
 	}
 	v.MaxTa = min(2*v.MaxVc, l)
+	v.CTop = l + p["ctop"]
 	b := model.NewBuilder("kl-dhv", model.UniRing, n)
 	v.State = b.Var("STATE", model.Enum("Out", "Request", "In"))
 	v.Need = b.Var("NEED", model.IntRange(1, k))
@@ -130,8 +132,8 @@ func BuildVars(p specs.Values) (*model.System, Vars, error) {
 	v.Td = b.Var("Td", model.IntRange(0, k))
 	v.MySeq = b.Var("MySeq", model.IntRange(0, v.MaxSeq))
 	v.MyOrder = b.Var("MyOrder", model.IntRange(0, 1))
-	v.Ce = b.Var("Ce", model.IntRange(0, l), 0)
-	v.Cf = b.Var("Cf", model.IntRange(0, l), 0)
+	v.Ce = b.Var("Ce", model.IntRange(0, v.CTop), 0)
+	v.Cf = b.Var("Cf", model.IntRange(0, v.CTop), 0)
 	v.MyTc = b.Var("MyTc", model.IntRange(0, v.MaxVc), 0)
 	v.MyTa = b.Var("MyTa", model.IntRange(0, v.MaxTa), 0)
 	v.CToken = b.Message("CToken", model.Var{Name: "seq", Domain: model.IntRange(0, v.MaxSeq)})
@@ -431,7 +433,7 @@ func (v *Vars) timeout(c *model.Ctx, _ int) {
 // countET is A_c2: COUNT-ET, counted in C_e (the prose's reading).
 func (v *Vars) countET(c *model.Ctx, _ int) {
 	c.Receive(v.in(c))
-	c.Set(v.Ce, min(c.Get(v.Ce)+1, v.L))
+	c.Set(v.Ce, min(c.Get(v.Ce)+1, v.CTop))
 }
 
 // forwardCToken is A_c4 with MySeq ≠ Seq.
@@ -487,7 +489,7 @@ func (v *Vars) token(c *model.Ctx, _ int) {
 // rootToken is A_l2: A_l8, and the token is counted in C_f.
 func (v *Vars) rootToken(c *model.Ctx, _ int) {
 	c.Receive(v.in(c))
-	c.Set(v.Cf, min(c.Get(v.Cf)+1, v.L))
+	c.Set(v.Cf, min(c.Get(v.Cf)+1, v.CTop))
 	v.takeToken(c)
 }
 
@@ -565,12 +567,12 @@ func (v *Vars) rootAllocatePrivileged(c *model.Ctx, _ int) {
 	if taken, ok := v.grant(c, ta); ok {
 		c.Set(v.MyOrder, 1-order)
 		c.Set(v.MyTa, ta-taken)
-		c.Set(v.Ce, min(v.L, c.Get(v.Ce)+taken))
+		c.Set(v.Ce, min(v.CTop, c.Get(v.Ce)+taken))
 		return
 	}
 	v.absorb(c, ta)
 	c.Set(v.MyTa, 0)
-	c.Set(v.Ce, min(v.L, c.Get(v.Ce)+ta))
+	c.Set(v.Ce, min(v.CTop, c.Get(v.Ce)+ta))
 }
 
 // rootAllocateOther is A_l4 (reconstructed).
@@ -580,7 +582,7 @@ func (v *Vars) rootAllocateOther(c *model.Ctx, _ int) {
 	if v.waiting(c) {
 		if taken, ok := v.grant(c, ta); ok {
 			ta -= taken
-			c.Set(v.Ce, min(v.L, c.Get(v.Ce)+taken))
+			c.Set(v.Ce, min(v.CTop, c.Get(v.Ce)+taken))
 		}
 	}
 	c.Set(v.MyTa, ta)
