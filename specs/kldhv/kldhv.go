@@ -86,7 +86,7 @@ type Vars struct {
 	Out []model.ChanID
 	// The resolved bounds; CTop is the top of C_e and C_f (ℓ or ℓ+1).
 	N, L, K, Cmax, MaxSeq, MaxVc, MaxTa, CTop int
-	StayCS                              bool
+	StayCS                                    bool
 	// Fix is the fix parameter: 0 the paper's protocol, 1 LOCK on enabled
 	// tokens, 2 A_l8 re-enabling a disabled token first.
 	Fix int
