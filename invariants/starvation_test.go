@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ringcheck/ringcheck/explore"
+	"github.com/ringcheck/ringcheck/internal/testsys"
 	"github.com/ringcheck/ringcheck/invariants"
 	"github.com/ringcheck/ringcheck/model"
 )
@@ -16,32 +17,7 @@ import (
 // starvation and strong fairness forbids it.
 func greedy(t *testing.T) (*model.System, model.VarID) {
 	t.Helper()
-	b := model.NewBuilder("greedy", model.BiRing, 2)
-	st := b.Var("st", model.Enum("idle", "want", "cs"))
-	const idle, want, cs = 0, 1, 2
-	b.Action(model.Action{
-		Name: "request", Kind: model.Environment, Liveness: model.Optional,
-		Guard:  func(c *model.Ctx) bool { return c.Get(st) == idle },
-		Effect: func(c *model.Ctx, _ int) { c.Set(st, want) },
-	})
-	b.Action(model.Action{
-		Name:   "enter",
-		Guard:  func(c *model.Ctx) bool { return c.Get(st) == want && c.Read(1-c.P, st) != cs },
-		Effect: func(c *model.Ctx, _ int) { c.Set(st, cs) },
-	})
-	b.Action(model.Action{
-		Name: "leave", Kind: model.Environment, Liveness: model.Finite,
-		Guard:  func(c *model.Ctx) bool { return c.Get(st) == cs },
-		Effect: func(c *model.Ctx, _ int) { c.Set(st, idle) },
-	})
-	b.ProcessPredicate(model.ProcessPredicate{Name: "requesting", Holds: func(s *model.State, p int) bool { return s.Get(p, st) == want }})
-	b.ProcessPredicate(model.ProcessPredicate{Name: "inCS", Holds: func(s *model.State, p int) bool { return s.Get(p, st) == cs }})
-	b.Initial(func(*model.System, *model.State) {})
-	sys, err := b.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sys, st
+	return testsys.Requests{N: 2}.Build(t)
 }
 
 func TestStarvationUnderFairness(t *testing.T) {
@@ -223,51 +199,17 @@ func TestLeadsTo(t *testing.T) {
 	}
 }
 
-// onceOnly is greedy with one request per process: a process that leaves
-// its critical section is done, so every execution is finite.
-func onceOnly(t *testing.T) *model.System {
-	t.Helper()
-	b := model.NewBuilder("once", model.BiRing, 2)
-	st := b.Var("st", model.Enum("idle", "want", "cs", "done"))
-	const idle, want, cs, done = 0, 1, 2, 3
-	b.Action(model.Action{
-		Name: "request", Kind: model.Environment, Liveness: model.Optional,
-		Guard:  func(c *model.Ctx) bool { return c.Get(st) == idle },
-		Effect: func(c *model.Ctx, _ int) { c.Set(st, want) },
-	})
-	b.Action(model.Action{
-		Name:   "enter",
-		Guard:  func(c *model.Ctx) bool { return c.Get(st) == want && c.Read(1-c.P, st) != cs },
-		Effect: func(c *model.Ctx, _ int) { c.Set(st, cs) },
-	})
-	b.Action(model.Action{
-		Name: "leave", Kind: model.Environment, Liveness: model.Finite,
-		Guard:  func(c *model.Ctx) bool { return c.Get(st) == cs },
-		Effect: func(c *model.Ctx, _ int) { c.Set(st, done) },
-	})
-	b.ProcessPredicate(model.ProcessPredicate{Name: "requesting", Holds: func(s *model.State, p int) bool { return s.Get(p, st) == want }})
-	b.ProcessPredicate(model.ProcessPredicate{Name: "inCS", Holds: func(s *model.State, p int) bool { return s.Get(p, st) == cs }})
-	b.ValidEnd(model.Predicate{Name: "finished", Holds: func(s *model.State) bool {
-		return s.Get(0, st) != want && s.Get(1, st) != want && s.Get(0, st) != cs && s.Get(1, st) != cs
-	}})
-	b.Initial(func(*model.System, *model.State) {})
-	sys, err := b.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sys
-}
-
 // TestStarvationOverFiniteExecutions: a liveness verdict that holds says
 // so when every execution is finite, and only then.
 func TestStarvationOverFiniteExecutions(t *testing.T) {
 	greedySys, _ := greedy(t)
+	onceSys, _ := testsys.Requests{N: 2, Once: true}.Build(t)
 	for _, tt := range []struct {
 		name   string
 		sys    *model.System
 		reason string
 	}{
-		{"one request each", onceOnly(t), invariants.FiniteExecutions},
+		{"one request each", onceSys, invariants.FiniteExecutions},
 		{"requests forever", greedySys, ""},
 	} {
 		rep, err := invariants.Check(context.Background(), tt.sys, invariants.Options{

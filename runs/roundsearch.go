@@ -421,18 +421,15 @@ func (rs *roundSearcher) act(p int, w *RoundWitness) (int, error) {
 		}
 		leave = rs.inside[p] >= rs.opts.CSRounds && rs.leave.seen > 0
 	}
-	if leave {
-		// A critical section as long as the bound: the process leaves.
-		rs.take(&rs.leave, w)
-		steps++
-		if rs.overflowed {
-			return steps, nil
-		}
-		if err := rs.draw(p); err != nil {
-			return steps, err
-		}
-	} else if rs.env.seen > 0 && rs.rng.IntN(2) == 0 {
-		rs.take(&rs.env, w)
+	var app *sampled // the application's step, if it takes one
+	switch {
+	case leave:
+		app = &rs.leave // a critical section as long as the bound
+	case rs.env.seen > 0 && rs.rng.IntN(2) == 0:
+		app = &rs.env
+	}
+	if app != nil {
+		rs.take(app, w)
 		steps++
 		if rs.overflowed {
 			return steps, nil

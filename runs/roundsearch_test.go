@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ringcheck/ringcheck/budget"
+	"github.com/ringcheck/ringcheck/internal/testsys"
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/runs"
 	"github.com/ringcheck/ringcheck/specs"
@@ -283,45 +284,12 @@ func TestWorstRoundsWithinTheBudget(t *testing.T) {
 	}
 }
 
-// loner is one process that requests (optional), enters (protocol) and
-// leaves (finite) for ever; L never holds, so every run lasts its rounds.
-func loner(t *testing.T) (*model.System, model.VarID) {
-	t.Helper()
-	b := model.NewBuilder("loner", model.UniRing, 1)
-	st := b.Var("st", model.Enum("idle", "want", "cs"))
-	const idle, want, cs = 0, 1, 2
-	b.Action(model.Action{
-		Name: "request", Kind: model.Environment, Liveness: model.Optional,
-		Guard:  func(c *model.Ctx) bool { return c.Get(st) == idle },
-		Effect: func(c *model.Ctx, _ int) { c.Set(st, want) },
-	})
-	b.Action(model.Action{
-		Name:   "enter",
-		Guard:  func(c *model.Ctx) bool { return c.Get(st) == want },
-		Effect: func(c *model.Ctx, _ int) { c.Set(st, cs) },
-	})
-	b.Action(model.Action{
-		Name: "leave", Kind: model.Environment, Liveness: model.Finite,
-		Guard:  func(c *model.Ctx) bool { return c.Get(st) == cs },
-		Effect: func(c *model.Ctx, _ int) { c.Set(st, idle) },
-	})
-	b.ProcessPredicate(model.ProcessPredicate{Name: "inCS", Holds: func(s *model.State, p int) bool { return s.Get(p, st) == cs }})
-	b.Legitimate(model.Predicate{Name: "never", Holds: func(*model.State) bool { return false }})
-	b.Initial(func(*model.System, *model.State) {})
-	sys, err := b.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sys, st
-}
-
 // TestSearchRoundsBoundsCriticalSections: with CSRounds = 1 a process in
 // its critical section at the start of an action leaves in it, so no two
 // round ends in a row find it there; without the bound its coin keeps it
 // there for several rounds now and then.
 func TestSearchRoundsBoundsCriticalSections(t *testing.T) {
-	sys, st := loner(t)
-	const cs = 2
+	sys, st := testsys.Requests{N: 1, NeverLegitimate: true}.Build(t)
 	longest := func(csRounds int) int {
 		res := searchRounds(t, sys, runs.RoundOptions{Runs: 1, Seed: 3, MaxRounds: 400, CSRounds: csRounds})
 		w := res.Witness
@@ -330,7 +298,7 @@ func TestSearchRoundsBoundsCriticalSections(t *testing.T) {
 		}
 		best, run := 0, 0
 		for _, end := range w.RoundEnds {
-			if w.States[end].Get(0, st) == cs {
+			if w.States[end].Get(0, st) == testsys.InCS {
 				run++
 			} else {
 				run = 0

@@ -21,92 +21,53 @@ import (
 // semantics, agree on every configuration reachable by a few thousand
 // steps from the initial one and on random configurations.
 func TestPredicatesAgreeWithTheReferenceEvaluator(t *testing.T) {
-	files, _ := filepath.Glob("../../specs/ring/*.ring")
-	more, _ := filepath.Glob("../../examples/*.ring")
-	for _, path := range append(files, more...) {
-		t.Run(filepath.Base(path), func(t *testing.T) {
-			src, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
+	forEachRingFile(t, func(t *testing.T, spec *ir.Spec) {
+		c := newCompiler(spec)
+		sys, err := c.build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		type pred struct {
+			name     string
+			body     ir.Expr
+			self     int
+			bindings bindings
+		}
+		var preds []pred
+		for _, p := range spec.Invariants {
+			preds = append(preds, pred{p.Name, p.Body, -1, nil})
+		}
+		if spec.Legitimate != nil {
+			preds = append(preds, pred{"legitimate", spec.Legitimate.Body, -1, nil})
+		}
+		for _, pp := range spec.ProcessPredicates {
+			for q := range spec.N {
+				preds = append(preds, pred{pp.Name, pp.Body, q, bindings{pp.Param: q}})
 			}
-			ast, err := syntax.Parse(path, src)
-			if err != nil {
-				t.Fatal(err)
-			}
-			spec, err := check.Check(ast, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			c := newCompiler(spec)
-			sys, err := c.build()
-			if err != nil {
-				t.Fatal(err)
-			}
-			type pred struct {
-				name     string
-				body     ir.Expr
-				self     int
-				bindings bindings
-			}
-			var preds []pred
-			for _, p := range spec.Invariants {
-				preds = append(preds, pred{p.Name, p.Body, -1, nil})
-			}
-			if spec.Legitimate != nil {
-				preds = append(preds, pred{"legitimate", spec.Legitimate.Body, -1, nil})
-			}
-			for _, pp := range spec.ProcessPredicates {
-				for q := range spec.N {
-					preds = append(preds, pred{pp.Name, pp.Body, q, bindings{pp.Param: q}})
-				}
-			}
-			compiled := make([]stateFn, len(preds))
+		}
+		compiled := make([]stateFn, len(preds))
+		for i, p := range preds {
+			compiled[i] = c.state(p.body, p.bindings, -1)
+		}
+		checked := 0
+		visit := func(s *model.State) {
 			for i, p := range preds {
-				compiled[i] = c.state(p.body, p.bindings, -1)
-			}
-			checked := 0
-			visit := func(s *model.State) {
-				for i, p := range preds {
-					env := &bindEnv{stateEnv: stateEnv{c: c, s: s, self: p.self}, b: p.bindings}
-					want, err := ir.Eval(p.body, env)
-					if err != nil {
-						t.Fatalf("%s: %v", p.name, err)
-					}
-					if got := c.evaluate(compiled[i], s); got != want {
-						t.Fatalf("%s (process %d) = %d compiled, %d by the reference evaluator, in\n%v", p.name, p.self, got, want, sys.Decode(s))
-					}
+				env := &bindEnv{stateEnv: stateEnv{c: c, s: s, self: p.self}, b: p.bindings}
+				want, err := ir.Eval(p.body, env)
+				if err != nil {
+					t.Fatalf("%s: %v", p.name, err)
 				}
-				checked++
-			}
-			// A random walk from the initial configuration.
-			ex := sys.NewExpander()
-			s := sys.Initial()[0].Clone()
-			for i := range 3000 {
-				visit(s)
-				var succ []*model.State
-				if _, err := ex.Expand(s, func(_ *model.Step, next *model.State) bool {
-					succ = append(succ, next.Clone())
-					return true
-				}); err != nil {
-					t.Fatal(err)
+				if got := c.evaluate(compiled[i], s); got != want {
+					t.Fatalf("%s (process %d) = %d compiled, %d by the reference evaluator, in\n%v", p.name, p.self, got, want, sys.Decode(s))
 				}
-				if len(succ) == 0 {
-					break
-				}
-				s = succ[(i*7919)%len(succ)]
 			}
-			// Uniformly random configurations, channel contents included.
-			rng := rand.New(rand.NewPCG(1, uint64(len(path))))
-			r := sys.NewState()
-			for range 3000 {
-				sys.RandomConfiguration(rng, r)
-				visit(r)
-			}
-			if checked < 3000 {
-				t.Fatalf("only %d configurations checked", checked)
-			}
-		})
-	}
+			checked++
+		}
+		walkAndSample(t, sys, 1, 3000, visit)
+		if checked < 3000 {
+			t.Fatalf("only %d configurations checked", checked)
+		}
+	})
 }
 
 // bindEnv adds the bindings of a process predicate's parameter to
@@ -124,72 +85,38 @@ func (e *bindEnv) Local(l *ir.Local) int { return e.b[l] }
 // successors, on a random walk from the initial configuration and on
 // random configurations.
 func TestMemoChangesNoStep(t *testing.T) {
-	files, _ := filepath.Glob("../../specs/ring/*.ring")
-	more, _ := filepath.Glob("../../examples/*.ring")
-	for _, path := range append(files, more...) {
-		t.Run(filepath.Base(path), func(t *testing.T) {
-			src, err := os.ReadFile(path)
-			if err != nil {
+	forEachRingFile(t, func(t *testing.T, spec *ir.Spec) {
+		memo, err := newCompiler(spec).build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		plain := newCompiler(spec)
+		plain.noMemo = true
+		ref, err := plain.build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if plain.plan != nil || ref.MemoSlots != 0 {
+			t.Fatal("the compiler without memo kept one")
+		}
+		steps := func(sys *model.System, ex *model.Expander, s *model.State) []string {
+			var out []string
+			if _, err := ex.Expand(s, func(step *model.Step, next *model.State) bool {
+				out = append(out, sys.Label(step)+" → "+fmt.Sprint(sys.Decode(next)))
+				return true
+			}); err != nil {
 				t.Fatal(err)
 			}
-			ast, err := syntax.Parse(path, src)
-			if err != nil {
-				t.Fatal(err)
-			}
-			spec, err := check.Check(ast, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			memo, err := newCompiler(spec).build()
-			if err != nil {
-				t.Fatal(err)
-			}
-			plain := newCompiler(spec)
-			plain.noMemo = true
-			ref, err := plain.build()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if plain.plan != nil || ref.MemoSlots != 0 {
-				t.Fatal("the compiler without memo kept one")
-			}
-			steps := func(sys *model.System, ex *model.Expander, s *model.State) ([]string, []*model.State) {
-				var out []string
-				var succ []*model.State
-				if _, err := ex.Expand(s, func(step *model.Step, next *model.State) bool {
-					out = append(out, sys.Label(step)+" → "+fmt.Sprint(sys.Decode(next)))
-					succ = append(succ, next.Clone())
-					return true
-				}); err != nil {
-					t.Fatal(err)
-				}
-				return out, succ
-			}
-			exMemo, exRef := memo.NewExpander(), ref.NewExpander()
-			compare := func(s *model.State) []*model.State {
-				got, succ := steps(memo, exMemo, s)
-				want, _ := steps(ref, exRef, s)
-				if !slices.Equal(got, want) {
-					t.Fatalf("in %v\nwith the memo:\n%s\nwithout:\n%s", memo.Decode(s), strings.Join(got, "\n"), strings.Join(want, "\n"))
-				}
-				return succ
-			}
-			s := memo.Initial()[0].Clone()
-			for i := range 2000 {
-				succ := compare(s)
-				if len(succ) == 0 {
-					break
-				}
-				s = succ[(i*7919)%len(succ)]
-			}
-			rng := rand.New(rand.NewPCG(2, uint64(len(path))))
-			r := memo.NewState()
-			for range 2000 {
-				memo.RandomConfiguration(rng, r)
-				compare(r)
+			return out
+		}
+		exMemo, exRef := memo.NewExpander(), ref.NewExpander()
+		walkAndSample(t, memo, 2, 2000, func(s *model.State) {
+			got, want := steps(memo, exMemo, s), steps(ref, exRef, s)
+			if !slices.Equal(got, want) {
+				t.Fatalf("in %v\nwith the memo:\n%s\nwithout:\n%s", memo.Decode(s), strings.Join(got, "\n"), strings.Join(want, "\n"))
 			}
 		})
-	}
+	})
 }
 
 // TestOutcomeMasks checks the branch-free comparisons against Go's.
@@ -214,5 +141,59 @@ func TestOutcomeMasks(t *testing.T) {
 	}
 	if _, ok := outcomesOf(syntax.Plus); ok {
 		t.Error("+ taken for a comparison")
+	}
+}
+
+// forEachRingFile runs f, as a subtest, on the checked default instance
+// of every .ring file of specs/ring and examples.
+func forEachRingFile(t *testing.T, f func(t *testing.T, spec *ir.Spec)) {
+	files, _ := filepath.Glob("../../specs/ring/*.ring")
+	more, _ := filepath.Glob("../../examples/*.ring")
+	for _, path := range append(files, more...) {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			src, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ast, err := syntax.Parse(path, src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			spec, err := check.Check(ast, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f(t, spec)
+		})
+	}
+}
+
+// walkAndSample calls visit on the configurations of a walk of up to n
+// steps from sys's initial configuration, each step to a successor chosen
+// by a fixed rule, and then on n uniformly random configurations (channel
+// contents included), drawn with seed.
+func walkAndSample(t *testing.T, sys *model.System, seed uint64, n int, visit func(*model.State)) {
+	t.Helper()
+	ex := sys.NewExpander()
+	s := sys.Initial()[0].Clone()
+	for i := range n {
+		visit(s)
+		var succ []*model.State
+		if _, err := ex.Expand(s, func(_ *model.Step, next *model.State) bool {
+			succ = append(succ, next.Clone())
+			return true
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if len(succ) == 0 {
+			break
+		}
+		s = succ[(i*7919)%len(succ)]
+	}
+	rng := rand.New(rand.NewPCG(seed, uint64(len(sys.Name))))
+	r := sys.NewState()
+	for range n {
+		sys.RandomConfiguration(rng, r)
+		visit(r)
 	}
 }

@@ -113,123 +113,84 @@ type keyWriter struct {
 	ok    bool
 }
 
-func (w *keyWriter) s(parts ...string) {
-	for _, p := range parts {
-		w.sb.WriteString(p)
+// call writes tag(arg, arg, ...): an expression is written as a node, a
+// string as it is, an int in decimal, and anything else (an ir.Var, a
+// message type, a set, a local) as its address, which names it.
+func (w *keyWriter) call(tag string, args ...any) {
+	w.sb.WriteString(tag)
+	w.sb.WriteByte('(')
+	for i, a := range args {
+		if i > 0 {
+			w.sb.WriteByte(',')
+		}
+		switch a := a.(type) {
+		case ir.Expr:
+			w.node(a)
+		case nil:
+			w.sb.WriteByte('_')
+		case string:
+			w.sb.WriteString(a)
+		case int:
+			w.sb.WriteString(strconv.Itoa(a))
+		default:
+			fmt.Fprintf(&w.sb, "%p", a)
+		}
 	}
+	w.sb.WriteByte(')')
 }
 
-func (w *keyWriter) int(v int) { w.sb.WriteString(strconv.Itoa(v)) }
-
-func (w *keyWriter) ptr(p any) { fmt.Fprintf(&w.sb, "%p", p) }
-
 func (w *keyWriter) expr(e ir.Expr) {
-	if w.sb.Len() > maxMemoKey {
-		return
-	}
 	w.ok = true
 	w.node(e)
 }
 
 // node writes e; it clears w.ok for what no key can stand for.
 func (w *keyWriter) node(e ir.Expr) {
-	if e == nil {
-		w.s("_")
+	if w.sb.Len() > maxMemoKey {
+		w.ok = false
 		return
 	}
 	switch e := e.(type) {
+	case nil:
+		w.sb.WriteByte('_')
 	case *ir.Const:
-		w.s("k")
-		w.int(e.Value)
+		w.call("k", e.Value)
 	case *ir.Self:
-		w.s("self")
+		w.call("self")
 	case *ir.Neighbor:
-		w.s("nb(")
-		w.int(e.Offset)
-		w.s(",")
-		w.node(e.Of)
-		w.s(")")
+		w.call("nb", e.Offset, e.Of)
 	case *ir.VarRef:
-		w.s("v(")
-		w.ptr(e.Var)
-		w.s(",")
-		w.node(e.Proc)
-		w.s(")")
+		w.call("v", e.Var, e.Proc)
 	case *ir.ElemRef:
-		w.s("el(")
-		w.ptr(e.Array)
-		w.s(",")
-		w.node(e.Proc)
-		w.s(",")
-		w.node(e.Index)
-		w.s(")")
+		w.call("el", e.Array, e.Proc, e.Index)
 	case *ir.LocalRef:
-		if v, ok := w.b[e.Local]; ok {
-			w.s("k")
-			w.int(v)
-		} else if w.inner[e.Local] {
-			w.s("l")
-			w.ptr(e.Local)
-		} else {
-			w.ok = false
+		switch v, bound := w.b[e.Local]; {
+		case bound:
+			w.call("k", v)
+		case w.inner[e.Local]:
+			w.call("l", e.Local)
+		default:
+			w.ok = false // a choice parameter, bound as the step runs
 		}
 	case *ir.Unary:
-		w.s("u", strconv.Itoa(int(e.Op)), "(")
-		w.node(e.X)
-		w.s(")")
+		w.call("u", int(e.Op), e.X)
 	case *ir.Binary:
-		w.s("b", strconv.Itoa(int(e.Op)), "(")
-		w.node(e.X)
-		w.s(",")
-		w.node(e.Y)
-		w.s(")")
+		w.call("b", int(e.Op), e.X, e.Y)
 	case *ir.Cond:
-		w.s("if(")
-		w.node(e.C)
-		w.s(",")
-		w.node(e.X)
-		w.s(",")
-		w.node(e.Y)
-		w.s(")")
+		w.call("if", e.C, e.X, e.Y)
 	case *ir.Quant:
 		w.inner[e.Var] = true
-		w.s("q", e.Kind, "(")
-		w.ptr(e.Var)
-		w.s(",")
+		var over, of any
 		if e.Over != nil {
-			w.ptr(e.Over)
-			w.s(",")
-			w.node(e.Over.Of)
+			over, of = e.Over, e.Over.Of
 		}
-		w.s(",")
-		w.node(e.Body)
-		w.s(")")
+		w.call("q", e.Kind, e.Var, over, of, e.Body)
 	case *ir.ChanLen:
-		w.s("len(")
-		w.node(e.From)
-		w.s(",")
-		w.node(e.To)
-		w.s(",")
-		w.ptr(e.Msg)
-		w.s(",")
-		w.node(e.Upto)
-		w.s(")")
+		w.call("len", e.From, e.To, e.Msg, e.Upto)
 	case *ir.ChanPos:
-		w.s("pos(")
-		w.node(e.From)
-		w.s(",")
-		w.node(e.To)
-		w.s(",")
-		w.ptr(e.Msg)
-		w.s(")")
+		w.call("pos", e.From, e.To, e.Msg)
 	case *ir.HeadField:
-		w.s("head(")
-		w.node(e.From)
-		w.s(",")
-		w.node(e.To)
-		w.s(",")
-		w.ptr(e.First)
-		w.s(",", e.Field, ")")
+		w.call("head", e.From, e.To, e.First, e.Field)
 	default:
 		// The received message's fields, and anything else.
 		w.ok = false
