@@ -76,11 +76,15 @@
 //   - The branch "IMPOSSIBLE" of line 241 (a holder in inCS, or idle, with a
 //     non-empty wQueue) is reachable (a process enters on its last token
 //     while holding another with a queue); it does nothing.
-//   - Line 260 "tokDir[r] ← sfrom" is read as tokDir[c.r], literally, even
-//     when the process holds token c.r; line 261 calls
-//     processCntNeededEmpty whatever the state, literally. Its stated
+//   - Lines 260–261 have two readings, the parameter line260. With 0 (the
+//     default), literally: line 260 "tokDir[r] ← sfrom" is read as
+//     tokDir[c.r] even when the process holds token c.r, and line 261
+//     calls processCntNeededEmpty whatever the state; its stated
 //     precondition (state = waitS, line 111) is checked: a call outside
-//     waitS raises the flag precondition. So does a SendToken without the
+//     waitS raises the flag precondition. With 1, within their
+//     preconditions: tokDir[c.r] is set only for a resource still in
+//     CntNeeded whose token the process does not hold, and
+//     processCntNeededEmpty is called only in waitS. So does a SendToken without the
 //     token (line 104's precondition), which is then not sent.
 //   - "foreach r ∈ TOwned" runs over resources in increasing order and
 //     tests ownership at each r; the copy of wLoan (line 246) is processed

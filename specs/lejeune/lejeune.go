@@ -25,6 +25,7 @@ func Spec() *specs.Spec {
 			{Name: "loan", Default: 0, Min: 0, Max: maxM - 1, Doc: "loan threshold (line 251: a waiting process asks a loan when exactly this many resources are missing); 0 = loan mechanism off"},
 			{Name: "strict", Default: 1, Min: 0, Max: 1, Doc: "1: safety also checks the pseudo-code invariant (no error flag: duplicate counter, self-send, SendToken without the token, processCntNeededEmpty outside waitS, two requests of one site in one queue); 0: only exclusion, one-token and counter-bound"},
 			{Name: "Cmax", Default: 0, Min: 0, Max: 64, Doc: "channel capacity in messages (0: 4+2N·M); a send to a full channel is an error (safety violation)"},
+			{Name: "line260", Default: 0, Min: 0, Max: 1, Doc: "a reading of lines 260–261 (Counter received): 0, literally: tokDir[r] ← sender for the Counter's resource even when the process holds its token, and processCntNeededEmpty in any state; 1, within their stated preconditions: tokDir[r] ← sender only for a resource still in CntNeeded whose token the process does not hold, and processCntNeededEmpty only in waitS (line 111)"},
 		},
 		Invariants: []string{
 			"exclusion: no two processes in their critical section request a common resource (Theorem 1)",
@@ -50,6 +51,9 @@ func Spec() *specs.Spec {
 // derived constants.
 type Vars struct {
 	N, M, R, Loan int
+	// Guarded260 reads lines 260–261 within their preconditions
+	// (line260=1).
+	Guarded260 bool
 	// C = 1+2N·R bounds every counter (see the package comment).
 	C int
 	// L = lcm(1..M): a mark is stored as L·A(MyVector), an integer.
@@ -119,7 +123,7 @@ func BuildVars(p specs.Values) (*model.System, *Vars, error) {
 	if size > 1<<20 {
 		return nil, nil, fmt.Errorf("lejeune: N=%d with requests=%d gives a Token message of %d values, more than the model's 2^20 (it carries lastReqC and lastCS for every site)", n, r, size)
 	}
-	v := &Vars{N: n, M: m, R: r, Loan: loan, C: 1 + 2*n*r, L: lcm(m)}
+	v := &Vars{N: n, M: m, R: r, Loan: loan, C: 1 + 2*n*r, L: lcm(m), Guarded260: p["line260"] == 1}
 	b := model.NewBuilder("lejeune", model.Complete, n)
 
 	sites := make([]string, n+1)
@@ -433,18 +437,21 @@ func addReceives(b *model.Builder, v *Vars, p, q int) {
 					break
 				}
 				x := c.Field(msg, 1)
-				if l.cntNeeded&(1<<x) == 0 {
+				needed := l.cntNeeded&(1<<x) != 0
+				if !needed {
 					mc.flag(ErrDupCounter)
 				}
 				l.vec[x] = c.Field(msg, 2)
 				l.cntNeeded &^= 1 << x
-				l.tokDir[x] = q
+				if !v.Guarded260 || needed && !mc.owned(x) {
+					l.tokDir[x] = q // line 260
+				}
 				if c.Field(msg, 0) == 0 {
 					break
 				}
 			}
-			if l.cntNeeded == 0 {
-				mc.processCntNeededEmpty()
+			if l.cntNeeded == 0 && (!v.Guarded260 || l.st == WaitS) {
+				mc.processCntNeededEmpty() // line 261
 			}
 			mc.store()
 		},
