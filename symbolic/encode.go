@@ -1,0 +1,469 @@
+// Package symbolic decides closure and convergence of a ring-language spec
+// over its whole configuration space with binary decision diagrams
+// (github.com/dalzilio/rudd), where walking every configuration one by
+// one cannot reach.
+//
+// A configuration is the values of every process's variables, each value
+// encoded in binary over as many BDD variables as its domain needs; the
+// bits of the current configuration and of the next one are interleaved
+// (x0, x0', x1, x1', ...), and the processes come in ring order, so that
+// a guard over a process and its neighbours, and the relation between a
+// bit and its next value, stay close together in the order. Expressions
+// of the intermediate representation (package lang/ir) are evaluated
+// symbolically by cases: an integer expression is a map from each value it
+// may take to the BDD of the configurations where it takes it.
+//
+// The engine covers state-reading specs (no channels) under the central
+// daemon: every step is one action of one process.
+package symbolic
+
+import (
+	"errors"
+	"fmt"
+	"math/bits"
+
+	"github.com/dalzilio/rudd"
+
+	"github.com/ringcheck/ringcheck/lang/ir"
+	"github.com/ringcheck/ringcheck/lang/syntax"
+	"github.com/ringcheck/ringcheck/model"
+)
+
+// ErrUnsupported wraps the reasons a spec is out of the engine's reach.
+var ErrUnsupported = errors.New("not supported by the symbolic engine")
+
+// field is the encoding of one process's variable: its bits' positions
+// among the current-configuration bits, low bit first, and its domain.
+type field struct {
+	bits   []int // BDD variables of the current value; the next value's are bits[i]+1
+	lo, hi int
+}
+
+// Encoding is a spec's configurations and transition relation as BDDs.
+type Encoding struct {
+	spec *ir.Spec
+	b    *rudd.BDD
+	// fields[p][v] is process p's variable v (nil when p does not
+	// declare it).
+	fields [][]*field
+	// current and next are the BDD variables of the current and of the
+	// next configuration; toNext and toCurrent rename one into the other.
+	current, next      []int
+	curSet, nextSet    rudd.Node
+	toNext, toCurrent  rudd.Replacer
+	valid, validNext   rudd.Node
+	legitimate, trans  rudd.Node
+	configurationCount float64
+}
+
+// Encode builds the encoding of spec, with nodes the initial size of the
+// BDD node table (0: 65,536; the table grows as it needs).
+func Encode(spec *ir.Spec, nodes int) (*Encoding, error) {
+	if spec.Channels != nil || len(spec.Messages) > 0 {
+		return nil, fmt.Errorf("spec %s passes messages: %w (channels are not encoded yet)", spec.Name, ErrUnsupported)
+	}
+	for _, a := range spec.Actions {
+		// Under no fairness the explicit engine still obliges finite and
+		// timeout actions to move on a cycle; the fixpoint here does not.
+		if a.Liveness == model.Finite || a.Kind == model.Timeout {
+			return nil, fmt.Errorf("spec %s: action %s is a finite or timeout action, whose fairness obligation is not encoded yet: %w", spec.Name, a.Name, ErrUnsupported)
+		}
+	}
+	if spec.Legitimate == nil {
+		return nil, fmt.Errorf("spec %s declares no legitimacy predicate: closure and convergence mean nothing for it", spec.Name)
+	}
+	e := &Encoding{spec: spec, fields: make([][]*field, spec.N)}
+	nvars := 0
+	for p := range spec.N {
+		e.fields[p] = make([]*field, len(spec.Vars))
+		for _, v := range spec.Vars {
+			if !declares(v, p) {
+				continue
+			}
+			size := v.Type.Hi - v.Type.Lo + 1
+			f := &field{lo: v.Type.Lo, hi: v.Type.Hi}
+			for range bitsFor(size) {
+				f.bits = append(f.bits, nvars)
+				e.current = append(e.current, nvars)
+				e.next = append(e.next, nvars+1)
+				nvars += 2
+			}
+			e.fields[p][v.ID] = f
+		}
+	}
+	if nvars == 0 {
+		return nil, fmt.Errorf("spec %s has no variable to encode", spec.Name)
+	}
+	if nodes <= 0 {
+		nodes = 1 << 16
+	}
+	b, err := rudd.New(nvars, rudd.Nodesize(nodes))
+	if err != nil {
+		return nil, fmt.Errorf("spec %s: the BDD of %d variables: %w", spec.Name, nvars, err)
+	}
+	e.b = b
+	e.curSet, e.nextSet = b.Makeset(e.current), b.Makeset(e.next)
+	if e.toNext, err = b.NewReplacer(e.current, e.next); err != nil {
+		return nil, err
+	}
+	if e.toCurrent, err = b.NewReplacer(e.next, e.current); err != nil {
+		return nil, err
+	}
+	e.valid = b.True()
+	e.configurationCount = 1
+	for p := range spec.N {
+		for _, f := range e.fields[p] {
+			if f == nil {
+				continue
+			}
+			e.valid = b.And(e.valid, e.inRange(f, 0))
+			e.configurationCount *= float64(f.hi - f.lo + 1)
+		}
+	}
+	e.validNext = b.Replace(e.valid, e.toNext)
+	l, err := e.boolean(spec.Legitimate.Body, env{self: -1})
+	if err != nil {
+		return nil, fmt.Errorf("spec %s: the legitimacy predicate: %w", spec.Name, err)
+	}
+	e.legitimate = b.And(l, e.valid)
+	if e.trans, err = e.relation(); err != nil {
+		return nil, fmt.Errorf("spec %s: %w", spec.Name, err)
+	}
+	if b.Errored() {
+		return nil, fmt.Errorf("spec %s: %s", spec.Name, b.Error())
+	}
+	return e, nil
+}
+
+// declares reports whether process p declares v.
+func declares(v *ir.Var, p int) bool {
+	for _, q := range v.Procs {
+		if q == p {
+			return true
+		}
+	}
+	return false
+}
+
+// bitsFor is the number of bits that encode size values (at least one).
+func bitsFor(size int) int {
+	return max(1, bits.Len(uint(size-1)))
+}
+
+// value is the BDD of the configurations where field f holds x, over the
+// current bits (shift 0) or the next ones (shift 1).
+func (e *Encoding) value(f *field, x, shift int) rudd.Node {
+	b := e.b
+	if x < f.lo || x > f.hi {
+		return b.False()
+	}
+	code, n := x-f.lo, b.True()
+	for i, v := range f.bits {
+		if code>>i&1 == 1 {
+			n = b.And(n, b.Ithvar(v+shift))
+		} else {
+			n = b.And(n, b.NIthvar(v+shift))
+		}
+	}
+	return n
+}
+
+// inRange is the BDD of the encodings of f that are values of its domain.
+func (e *Encoding) inRange(f *field, shift int) rudd.Node {
+	n := e.b.False()
+	for x := f.lo; x <= f.hi; x++ {
+		n = e.b.Or(n, e.value(f, x, shift))
+	}
+	return n
+}
+
+// unchanged is the BDD of the steps that leave f as it is.
+func (e *Encoding) unchanged(f *field) rudd.Node {
+	n := e.b.True()
+	for _, v := range f.bits {
+		n = e.b.And(n, e.b.Equiv(e.b.Ithvar(v), e.b.Ithvar(v+1)))
+	}
+	return n
+}
+
+// cases is an integer expression evaluated symbolically: for each value
+// it may take, the configurations where it takes it (never false).
+type cases map[int]rudd.Node
+
+// env is what an expression is evaluated in: the acting process (-1 in a
+// predicate of the configuration), the values of the locals bound by the
+// enclosing quantifiers and of the choice parameter.
+type env struct {
+	self   int
+	locals map[*ir.Local]int
+}
+
+func (v env) with(l *ir.Local, x int) env {
+	locals := make(map[*ir.Local]int, len(v.locals)+1)
+	for k, y := range v.locals {
+		locals[k] = y
+	}
+	locals[l] = x
+	return env{self: v.self, locals: locals}
+}
+
+// constant is the cases of the constant x.
+func (e *Encoding) constant(x int) cases { return cases{x: e.b.True()} }
+
+// add adds n to the configurations where c takes x.
+func (e *Encoding) add(c cases, x int, n rudd.Node) {
+	if e.b.Equal(n, e.b.False()) {
+		return
+	}
+	if old, ok := c[x]; ok {
+		n = e.b.Or(old, n)
+	}
+	c[x] = n
+}
+
+// truth is the BDD of the configurations where c is not 0.
+func (e *Encoding) truth(c cases) rudd.Node {
+	n := e.b.False()
+	for x, m := range c {
+		if x != 0 {
+			n = e.b.Or(n, m)
+		}
+	}
+	return n
+}
+
+// fromTruth is the cases of a boolean: 1 where n holds, 0 elsewhere.
+func (e *Encoding) fromTruth(n rudd.Node) cases {
+	c := cases{}
+	e.add(c, 1, n)
+	e.add(c, 0, e.b.Not(n))
+	return c
+}
+
+// boolean evaluates a boolean expression.
+func (e *Encoding) boolean(x ir.Expr, in env) (rudd.Node, error) {
+	c, err := e.eval(x, in)
+	if err != nil {
+		return nil, err
+	}
+	return e.truth(c), nil
+}
+
+// process evaluates a process expression to a process known now: the
+// engine unrolls every quantifier, so each is a constant here.
+func (e *Encoding) process(x ir.Expr, in env) (int, error) {
+	c, err := e.eval(x, in)
+	if err != nil {
+		return 0, err
+	}
+	if len(c) != 1 {
+		return 0, fmt.Errorf("a process that depends on the configuration: %w", ErrUnsupported)
+	}
+	n := e.spec.N
+	for p := range c {
+		return ((p % n) + n) % n, nil
+	}
+	return 0, nil
+}
+
+// eval evaluates x symbolically.
+func (e *Encoding) eval(x ir.Expr, in env) (cases, error) {
+	b := e.b
+	n := e.spec.N
+	switch x := x.(type) {
+	case *ir.Const:
+		return e.constant(x.Value), nil
+	case *ir.Self:
+		if in.self < 0 {
+			return nil, errors.New("no acting process here")
+		}
+		return e.constant(in.self), nil
+	case *ir.Neighbor:
+		p, err := e.process(x.Of, in)
+		if err != nil {
+			return nil, err
+		}
+		return e.constant(((p+x.Offset)%n + n) % n), nil
+	case *ir.LocalRef:
+		v, ok := in.locals[x.Local]
+		if !ok {
+			return nil, fmt.Errorf("local %s unbound", x.Local.Name)
+		}
+		return e.constant(v), nil
+	case *ir.VarRef:
+		p := in.self
+		if x.Proc != nil {
+			var err error
+			if p, err = e.process(x.Proc, in); err != nil {
+				return nil, err
+			}
+		}
+		if p < 0 {
+			return nil, fmt.Errorf("variable %s of no process", x.Var.Name)
+		}
+		f := e.fields[p][x.Var.ID]
+		if f == nil {
+			return e.constant(0), nil // as the compiled model reads it
+		}
+		c := cases{}
+		for v := f.lo; v <= f.hi; v++ {
+			e.add(c, v, e.value(f, v, 0))
+		}
+		return c, nil
+	case *ir.ElemRef:
+		idx, err := e.eval(x.Index, in)
+		if err != nil {
+			return nil, err
+		}
+		out := cases{}
+		for i, cond := range idx {
+			v := x.Array.Elem(i)
+			if v == nil {
+				return nil, fmt.Errorf("array %s may be read at %d, which it lacks: %w", x.Array.Name, i, ErrUnsupported)
+			}
+			elem, err := e.eval(&ir.VarRef{Var: v, Proc: x.Proc}, in)
+			if err != nil {
+				return nil, err
+			}
+			for val, m := range elem {
+				e.add(out, val, b.And(cond, m))
+			}
+		}
+		return out, nil
+	case *ir.Unary:
+		c, err := e.eval(x.X, in)
+		if err != nil {
+			return nil, err
+		}
+		if x.Op == syntax.Not {
+			return e.fromTruth(b.Not(e.truth(c))), nil
+		}
+		out := cases{}
+		for v, m := range c {
+			e.add(out, -v, m)
+		}
+		return out, nil
+	case *ir.Binary:
+		return e.binary(x, in)
+	case *ir.Cond:
+		cond, err := e.boolean(x.C, in)
+		if err != nil {
+			return nil, err
+		}
+		then, err := e.eval(x.X, in)
+		if err != nil {
+			return nil, err
+		}
+		els, err := e.eval(x.Y, in)
+		if err != nil {
+			return nil, err
+		}
+		out := cases{}
+		for v, m := range then {
+			e.add(out, v, b.And(cond, m))
+		}
+		for v, m := range els {
+			e.add(out, v, b.And(b.Not(cond), m))
+		}
+		return out, nil
+	case *ir.Quant:
+		return e.quant(x, in)
+	}
+	return nil, fmt.Errorf("an expression of type %T: %w", x, ErrUnsupported)
+}
+
+// binary evaluates an operator over every pair of values of its operands.
+func (e *Encoding) binary(x *ir.Binary, in env) (cases, error) {
+	b := e.b
+	l, err := e.eval(x.X, in)
+	if err != nil {
+		return nil, err
+	}
+	switch x.Op {
+	case syntax.AndAnd, syntax.OrOr:
+		r, err := e.eval(x.Y, in)
+		if err != nil {
+			return nil, err
+		}
+		if x.Op == syntax.AndAnd {
+			return e.fromTruth(b.And(e.truth(l), e.truth(r))), nil
+		}
+		return e.fromTruth(b.Or(e.truth(l), e.truth(r))), nil
+	}
+	r, err := e.eval(x.Y, in)
+	if err != nil {
+		return nil, err
+	}
+	out := cases{}
+	for u, mu := range l {
+		for v, mv := range r {
+			m := b.And(mu, mv)
+			if b.Equal(m, b.False()) {
+				continue
+			}
+			w, ok := ir.EvalBinary(x.Op, u, v)
+			if !ok {
+				return nil, fmt.Errorf("%d %s %d has no value (a division by zero): %w", u, x.Op, v, ErrUnsupported)
+			}
+			e.add(out, w, m)
+		}
+	}
+	return out, nil
+}
+
+// quant unrolls a quantifier over its processes or its set.
+func (e *Encoding) quant(x *ir.Quant, in env) (cases, error) {
+	b := e.b
+	members := make([]int, 0, e.spec.N)
+	if x.Over == nil {
+		for p := range e.spec.N {
+			members = append(members, p)
+		}
+	} else {
+		of := 0
+		if x.Over.Of != nil {
+			var err error
+			if of, err = e.process(x.Over.Of, in); err != nil {
+				return nil, err
+			}
+		}
+		members = x.Over.Members(of)
+	}
+	switch x.Kind {
+	case "forall", "exists":
+		acc := b.From(x.Kind == "forall")
+		for _, q := range members {
+			body, err := e.boolean(x.Body, in.with(x.Var, q))
+			if err != nil {
+				return nil, err
+			}
+			if x.Kind == "forall" {
+				acc = b.And(acc, body)
+			} else {
+				acc = b.Or(acc, body)
+			}
+		}
+		return e.fromTruth(acc), nil
+	}
+	// count and sum: a running total, by cases.
+	acc := e.constant(0)
+	for _, q := range members {
+		body, err := e.eval(x.Body, in.with(x.Var, q))
+		if err != nil {
+			return nil, err
+		}
+		if x.Kind == "count" {
+			body = e.fromTruth(e.truth(body))
+		}
+		next := cases{}
+		for u, mu := range acc {
+			for v, mv := range body {
+				if m := b.And(mu, mv); !b.Equal(m, b.False()) {
+					e.add(next, u+v, m)
+				}
+			}
+		}
+		acc = next
+	}
+	return acc, nil
+}
