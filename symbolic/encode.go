@@ -52,13 +52,21 @@ type Encoding struct {
 	curSet, nextSet    rudd.Node
 	toNext, toCurrent  rudd.Replacer
 	valid, validNext   rudd.Node
-	legitimate, trans  rudd.Node
+	legitimate         rudd.Node
 	configurationCount float64
+	// procs is every process's share of the relation; trans is the whole
+	// relation of a concurrent daemon (nil under the central one, whose
+	// images go process by process).
+	procs []*local
+	trans rudd.Node
+	opts  Options
 }
 
-// Encode builds the encoding of spec, with nodes the initial size of the
-// BDD node table (0: 65,536; the table grows as it needs).
-func Encode(spec *ir.Spec, nodes int) (*Encoding, error) {
+// Encode builds the encoding of spec under opts.
+func Encode(spec *ir.Spec, opts Options) (*Encoding, error) {
+	if err := opts.validate(); err != nil {
+		return nil, fmt.Errorf("spec %s: %w", spec.Name, err)
+	}
 	if spec.Channels != nil || len(spec.Messages) > 0 {
 		return nil, fmt.Errorf("spec %s passes messages: %w (channels are not encoded yet)", spec.Name, ErrUnsupported)
 	}
@@ -72,7 +80,7 @@ func Encode(spec *ir.Spec, nodes int) (*Encoding, error) {
 	if spec.Legitimate == nil {
 		return nil, fmt.Errorf("spec %s declares no legitimacy predicate: closure and convergence mean nothing for it", spec.Name)
 	}
-	e := &Encoding{spec: spec, fields: make([][]*field, spec.N)}
+	e := &Encoding{spec: spec, fields: make([][]*field, spec.N), opts: opts}
 	nvars := 0
 	for p := range spec.N {
 		e.fields[p] = make([]*field, len(spec.Vars))
@@ -94,10 +102,7 @@ func Encode(spec *ir.Spec, nodes int) (*Encoding, error) {
 	if nvars == 0 {
 		return nil, fmt.Errorf("spec %s has no variable to encode", spec.Name)
 	}
-	if nodes <= 0 {
-		nodes = 1 << 16
-	}
-	b, err := rudd.New(nvars, rudd.Nodesize(nodes))
+	b, err := newBDD(nvars)
 	if err != nil {
 		return nil, fmt.Errorf("spec %s: the BDD of %d variables: %w", spec.Name, nvars, err)
 	}
@@ -126,11 +131,14 @@ func Encode(spec *ir.Spec, nodes int) (*Encoding, error) {
 		return nil, fmt.Errorf("spec %s: the legitimacy predicate: %w", spec.Name, err)
 	}
 	e.legitimate = b.And(l, e.valid)
-	if e.trans, err = e.relation(); err != nil {
+	if err := e.locals(); err != nil {
 		return nil, fmt.Errorf("spec %s: %w", spec.Name, err)
 	}
+	if opts.Daemon != model.Central {
+		e.trans = e.concurrent(opts.Daemon)
+	}
 	if b.Errored() {
-		return nil, fmt.Errorf("spec %s: %s", spec.Name, b.Error())
+		return nil, fmt.Errorf("spec %s: %w", spec.Name, e.bddError())
 	}
 	return e, nil
 }

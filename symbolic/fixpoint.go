@@ -2,7 +2,7 @@ package symbolic
 
 import (
 	"context"
-	"errors"
+	"fmt"
 	"math/big"
 
 	"github.com/dalzilio/rudd"
@@ -13,39 +13,95 @@ type Result struct {
 	// Configurations and Legitimate count the configurations and those in
 	// L.
 	Configurations, Legitimate *big.Int
-	// Closure: no step leads from L out of L.
-	Closure bool
-	// Convergence: from every configuration every execution reaches L
-	// (no fairness).
+	// Closure: no step leads from L out of L. ClosureWitness is a
+	// configuration of L and a step out of L when it fails.
+	Closure        bool
+	ClosureWitness []Configuration
+	// Convergence: from every configuration every execution (every fair
+	// one, under fairness) reaches L.
 	Convergence bool
-	// Layers[h] counts the configurations outside L whose longest
-	// execution to L takes h+1 steps (those that converge); the worst
-	// case in steps is len(Layers) when Convergence holds.
-	Layers []*big.Int
-	// Stuck counts the configurations from which some execution never
-	// reaches L (a deadlock outside L, or a cycle outside L, or a path to
-	// one): zero when Convergence holds.
+	// Deadlocks counts the configurations outside L with no step.
+	Deadlocks *big.Int
+	// Stuck counts the configurations from which some execution (some
+	// fair one) never reaches L: zero when Convergence holds.
 	Stuck *big.Int
-	// PeakNodes is the largest BDD node count met between iterations.
-	PeakNodes int
+	// Violation, when Convergence fails, is a configuration outside L
+	// with no step (Cycle false), or a cycle of configurations outside L,
+	// fair under the fairness asked for (Cycle true), the last leading
+	// back to the first.
+	Violation []Configuration
+	Cycle     bool
+	// Layers[h] counts the configurations outside L whose longest
+	// execution to L takes h+1 steps, among those from which every
+	// execution reaches L (under no fairness). When Convergence holds and
+	// Unbounded is false, the worst case in steps is len(Layers).
+	Layers []*big.Int
+	// Unbounded: every fair execution reaches L, but cycles outside L
+	// that are not fair let executions take arbitrarily many steps.
+	Unbounded bool
+	// Worst, when Convergence holds and Unbounded is false, is an
+	// execution of len(Layers) steps from a configuration to L.
+	Worst []Configuration
+	// Iterations counts the iterations of every fixpoint computed;
+	// PeakNodes is the largest BDD met between them.
+	Iterations int
+	PeakNodes  int
 }
 
-// Analyse decides closure and convergence (under the central daemon, no
-// fairness) over every configuration. Convergence is the least fixpoint
-// W = L ∪ {c ∉ L with a step, every step of which leads into W}: its
-// iterations add the configurations whose longest execution to L takes
-// one step more each time, so their number is the worst case in steps.
-// ctx stops it between iterations.
+// Analyse decides closure and convergence over every configuration.
+//
+// Under no fairness, convergence is the least fixpoint W = L ∪ {c ∉ L
+// with a step, every step of which leads into W}: its iterations add the
+// configurations whose longest execution to L takes one step more each
+// time, so their number is the worst case in steps, and convergence holds
+// when W is every configuration. Under weak fairness, the configurations
+// with a fair execution that stays outside L for ever are the greatest
+// fixpoint of Emerson and Lei, Z = νZ. outside ∩ pre(Z) ∩ ⋂_p
+// pre(E[outside U (Z ∩ J_p(Z))]), where J_p(Z) holds in a configuration
+// where p's scheduled actions are disabled or one of them leads into Z;
+// convergence holds when Z is empty and no configuration outside L is
+// dead. ctx stops it between iterations.
 func (e *Encoding) Analyse(ctx context.Context) (*Result, error) {
-	b := e.b
+	a := &analysis{e: e, b: e.b, ctx: ctx}
+	res, err := a.run()
+	if err == nil && e.b.Errored() {
+		err = e.bddError()
+	}
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// analysis is one run of Analyse.
+type analysis struct {
+	e   *Encoding
+	b   *rudd.BDD
+	ctx context.Context
+	res *Result
+}
+
+func (a *analysis) run() (*Result, error) {
+	e, b := a.e, a.b
 	res := &Result{Configurations: e.count(e.valid), Legitimate: e.count(e.legitimate)}
+	a.res = res
 	outside := b.And(e.valid, b.Not(e.legitimate))
 	// Closure: no configuration of L has a step out of L.
-	res.Closure = b.Equal(b.And(e.legitimate, e.pre(outside)), b.False())
+	leaving := b.And(e.legitimate, e.pre(outside))
+	res.Closure = b.Equal(leaving, b.False())
+	if !res.Closure {
+		from := e.pick(leaving)
+		to := e.pick(b.And(e.post(e.point(from)), outside))
+		res.ClosureWitness = []Configuration{from, to}
+	}
 	enabled := e.pre(e.valid)
-	won := e.legitimate
+	dead := b.And(outside, b.Not(enabled))
+	res.Deadlocks = e.count(dead)
+
+	// The least fixpoint, layer by layer.
+	won, layers := e.legitimate, []rudd.Node{}
 	for {
-		if err := ctx.Err(); err != nil {
+		if err := a.tick("convergence", won); err != nil {
 			return nil, err
 		}
 		// The configurations outside won with a step, none of whose steps
@@ -55,22 +111,128 @@ func (e *Encoding) Analyse(ctx context.Context) (*Result, error) {
 		if b.Equal(layer, b.False()) {
 			break
 		}
+		layers = append(layers, layer)
 		res.Layers = append(res.Layers, e.count(layer))
 		won = b.Or(won, layer)
-		res.PeakNodes = max(res.PeakNodes, e.nodes(won, e.trans))
 	}
-	res.Stuck = e.count(b.And(e.valid, b.Not(won)))
-	res.Convergence = res.Stuck.Sign() == 0
-	if b.Errored() {
-		return nil, errors.New(b.Error())
+	unfair := b.And(e.valid, b.Not(won))
+	if b.Equal(unfair, b.False()) {
+		res.Convergence, res.Stuck = true, new(big.Int)
+		res.Worst = a.worst(layers)
+		return res, nil
 	}
-	return res, nil
+	if !b.Equal(dead, b.False()) {
+		// A dead configuration outside L violates convergence under every
+		// fairness.
+		res.Violation = []Configuration{e.pick(dead)}
+		res.Stuck = e.count(a.until(outside, dead))
+		return res, nil
+	}
+	var cycles rudd.Node
+	var err error
+	if e.opts.weak() {
+		cycles, err = a.fairCycles(outside)
+	} else {
+		cycles, err = a.infinite(outside)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if b.Equal(cycles, b.False()) {
+		// Only unfair cycles stay outside L.
+		res.Convergence, res.Unbounded, res.Stuck = true, true, new(big.Int)
+		return res, nil
+	}
+	res.Stuck = e.count(a.until(outside, cycles))
+	res.Cycle = true
+	res.Violation, err = a.lasso(cycles)
+	return res, err
 }
 
-// pre is the configurations with a step into s (a set of current
-// configurations).
-func (e *Encoding) pre(s rudd.Node) rudd.Node {
-	return e.b.AndExist(e.nextSet, e.trans, e.b.Replace(s, e.toNext))
+// tick checks ctx and the node bound between iterations, and reports
+// progress.
+func (a *analysis) tick(phase string, set rudd.Node) error {
+	if err := a.ctx.Err(); err != nil {
+		return err
+	}
+	if a.b.Errored() {
+		return a.e.bddError()
+	}
+	if err := a.e.opts.Memory.Check(); err != nil {
+		return fmt.Errorf("%s, iteration %d: %w", phase, a.res.Iterations+1, err)
+	}
+	a.res.Iterations++
+	nodes := a.e.nodes(set)
+	a.res.PeakNodes = max(a.res.PeakNodes, nodes)
+	if a.e.opts.Progress != nil {
+		a.e.opts.Progress(Progress{Phase: phase, Iteration: a.res.Iterations, Nodes: nodes})
+	}
+	return nil
+}
+
+// until is E[within U target]: the configurations from which some path
+// through within reaches target.
+func (a *analysis) until(within, target rudd.Node) rudd.Node {
+	b := a.b
+	y := target
+	for {
+		next := b.Or(y, b.And(within, a.e.pre(y)))
+		if b.Equal(next, y) {
+			return y
+		}
+		y = next
+	}
+}
+
+// infinite is νZ. within ∩ pre(Z): the configurations with an execution
+// that stays in within for ever.
+func (a *analysis) infinite(within rudd.Node) (rudd.Node, error) {
+	b := a.b
+	z := within
+	for {
+		if err := a.tick("cycles outside L", z); err != nil {
+			return nil, err
+		}
+		next := b.And(z, a.e.pre(z))
+		if b.Equal(next, z) {
+			return z, nil
+		}
+		z = next
+	}
+}
+
+// fairCycles is the Emerson–Lei fixpoint of weak fairness (see Analyse):
+// the configurations with a weakly fair execution that stays in within
+// for ever.
+func (a *analysis) fairCycles(within rudd.Node) (rudd.Node, error) {
+	b, e := a.b, a.e
+	z := within
+	for {
+		if err := a.tick("fair cycles outside L", z); err != nil {
+			return nil, err
+		}
+		next := b.And(z, e.pre(z))
+		for p := range e.procs {
+			next = b.And(next, e.pre(a.until(within, e.justice(p, z))))
+		}
+		next = b.And(next, z)
+		if b.Equal(next, z) {
+			return z, nil
+		}
+		z = next
+	}
+}
+
+// justice is J_p(Z): the configurations of z where p's scheduled actions
+// are disabled or one of them leads into z.
+func (e *Encoding) justice(p int, z rudd.Node) rudd.Node {
+	b, l := e.b, e.procs[p]
+	return b.And(z, b.Or(b.Not(l.enabledSched), e.preOf(l.sched, p, z)))
+}
+
+// bddError is the error of a BDD operation that failed.
+func (e *Encoding) bddError() error {
+	return fmt.Errorf("the BDD: %s", e.b.Error())
 }
 
 // count is the number of configurations of s, a set over the current

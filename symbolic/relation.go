@@ -9,18 +9,56 @@ import (
 	"github.com/ringcheck/ringcheck/model"
 )
 
-// relation builds the transition relation of the central daemon: the
-// disjunction, over every process and every alternative of its actions,
-// of the guard, the written variables' next values and every other
-// variable unchanged.
-func (e *Encoding) relation() (rudd.Node, error) {
+// local is one process's share of the transition relation. Its relations
+// range over the current configuration and the next values of the
+// process's own variables only: a step of p leaves every other process's
+// variables as they are, so the relation needs no frame for them.
+type local struct {
+	// rel is every step of the process; sched the steps of its scheduled
+	// actions, the ones weak fairness is about.
+	rel, sched rudd.Node
+	// enabled and enabledSched are the configurations where rel and
+	// sched have a step.
+	enabled, enabledSched rudd.Node
+	// curSet and nextSet are the process's current and next bits;
+	// toNext renames the first into the second, toCurrent back.
+	curSet, nextSet   rudd.Node
+	toNext, toCurrent rudd.Replacer
+	// same is the steps that leave the process's variables unchanged.
+	same rudd.Node
+}
+
+// locals builds every process's share of the relation: for each of its
+// actions and each value of the action's choice parameter, the guard and
+// the next values of the variables the effect writes; the process's other
+// variables keep their values.
+func (e *Encoding) locals() error {
 	b := e.b
-	t := b.False()
 	first := map[int]bool{}
 	for _, p := range e.spec.FirstEnabled {
 		first[p] = true
 	}
+	e.procs = make([]*local, e.spec.N)
 	for p := range e.spec.N {
+		l := &local{rel: b.False(), sched: b.False(), same: b.True()}
+		var cur, next []int
+		for _, f := range e.fields[p] {
+			if f == nil {
+				continue
+			}
+			l.same = b.And(l.same, e.unchanged(f))
+			for _, v := range f.bits {
+				cur, next = append(cur, v), append(next, v+1)
+			}
+		}
+		l.curSet, l.nextSet = b.Makeset(cur), b.Makeset(next)
+		var err error
+		if l.toNext, err = b.NewReplacer(cur, next); err != nil {
+			return err
+		}
+		if l.toCurrent, err = b.NewReplacer(next, cur); err != nil {
+			return err
+		}
 		// earlier is the disjunction of the guards of p's protocol and
 		// timeout actions so far, for a process that runs only its first
 		// enabled one.
@@ -30,7 +68,7 @@ func (e *Encoding) relation() (rudd.Node, error) {
 				continue
 			}
 			if a.Recv != nil {
-				return nil, fmt.Errorf("action %s receives a message: %w", a.Name, ErrUnsupported)
+				return fmt.Errorf("action %s receives a message: %w", a.Name, ErrUnsupported)
 			}
 			alternatives := []int{0}
 			if a.Choice != nil {
@@ -47,7 +85,7 @@ func (e *Encoding) relation() (rudd.Node, error) {
 				}
 				guard, err := e.boolean(a.Guard, in)
 				if err != nil {
-					return nil, fmt.Errorf("action %s of process %d: the guard: %w", a.Name, p, err)
+					return fmt.Errorf("action %s of process %d: the guard: %w", a.Name, p, err)
 				}
 				guard = b.And(guard, e.valid)
 				if first[p] && a.Kind != model.Environment {
@@ -55,17 +93,41 @@ func (e *Encoding) relation() (rudd.Node, error) {
 				}
 				step, err := e.step(a, p, in)
 				if err != nil {
-					return nil, fmt.Errorf("action %s of process %d: %w", a.Name, p, err)
+					return fmt.Errorf("action %s of process %d: %w", a.Name, p, err)
 				}
-				t = b.Or(t, b.And(guard, step))
+				l.rel = b.Or(l.rel, b.And(guard, step))
+				if a.Liveness == model.Scheduled {
+					l.sched = b.Or(l.sched, b.And(guard, step))
+				}
 				guardAll = b.Or(guardAll, guard)
 			}
 			if first[p] && a.Kind != model.Environment {
 				earlier = b.Or(earlier, guardAll)
 			}
 		}
+		l.enabled = b.Exist(l.rel, l.nextSet)
+		l.enabledSched = b.Exist(l.sched, l.nextSet)
+		e.procs[p] = l
 	}
-	return b.And(t, e.validNext), nil
+	return nil
+}
+
+// concurrent builds the relation of the distributed daemon (any
+// non-empty set of enabled processes moves, each by one of its steps,
+// all reading the configuration before the step) or of the synchronous
+// one (every enabled process moves), over every bit.
+func (e *Encoding) concurrent(daemon model.Daemon) rudd.Node {
+	b := e.b
+	t, some := b.True(), b.False()
+	for _, l := range e.procs {
+		if daemon == model.Synchronous {
+			t = b.And(t, b.Or(l.rel, b.And(b.Not(l.enabled), l.same)))
+		} else {
+			t = b.And(t, b.Or(l.rel, l.same))
+		}
+		some = b.Or(some, l.rel)
+	}
+	return b.And(t, some)
 }
 
 // declaresAction reports whether process p has action a.
@@ -78,10 +140,10 @@ func declaresAction(a *ir.Action, p int) bool {
 	return false
 }
 
-// step is the relation between a configuration and the next that action
-// a's effects make for process p: each variable p writes takes its new
-// value, read in the configuration before the step, and every other
-// variable of every process keeps its own.
+// step is the relation between a configuration and the next values of
+// process p's variables that action a's effects make: each variable p
+// writes takes its new value, read in the configuration before the step,
+// and p's other variables keep theirs.
 func (e *Encoding) step(a *ir.Action, p int, in env) (rudd.Node, error) {
 	b := e.b
 	written := map[int]cases{}
@@ -89,27 +151,25 @@ func (e *Encoding) step(a *ir.Action, p int, in env) (rudd.Node, error) {
 		return nil, err
 	}
 	rel := b.True()
-	for q := range e.spec.N {
-		for id, f := range e.fields[q] {
-			if f == nil {
-				continue
-			}
-			next, ok := written[id]
-			if q != p || !ok {
-				rel = b.And(rel, e.unchanged(f))
-				continue
-			}
-			// The new value, by cases; a value outside the domain is a
-			// range fault the explicit engine reports, not a step here.
-			v := b.False()
-			for x, m := range next {
-				if x < f.lo || x > f.hi {
-					return nil, fmt.Errorf("it may set %s to %d, outside %d..%d (a range fault, for the explicit engine): %w", e.spec.Vars[id].Name, x, f.lo, f.hi, ErrUnsupported)
-				}
-				v = b.Or(v, b.And(m, e.value(f, x, 1)))
-			}
-			rel = b.And(rel, v)
+	for id, f := range e.fields[p] {
+		if f == nil {
+			continue
 		}
+		next, ok := written[id]
+		if !ok {
+			rel = b.And(rel, e.unchanged(f))
+			continue
+		}
+		// The new value, by cases; a value outside the domain is a range
+		// fault the explicit engine reports, not a step here.
+		v := b.False()
+		for x, m := range next {
+			if x < f.lo || x > f.hi {
+				return nil, fmt.Errorf("it may set %s to %d, outside %d..%d (a range fault, for the explicit engine): %w", e.spec.Vars[id].Name, x, f.lo, f.hi, ErrUnsupported)
+			}
+			v = b.Or(v, b.And(m, e.value(f, x, 1)))
+		}
+		rel = b.And(rel, v)
 	}
 	return rel, nil
 }

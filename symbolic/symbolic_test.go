@@ -3,82 +3,183 @@ package symbolic_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/big"
+	"path/filepath"
 	"testing"
 
+	"github.com/ringcheck/ringcheck/budget"
 	"github.com/ringcheck/ringcheck/invariants"
 	"github.com/ringcheck/ringcheck/lang"
+	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/symbolic"
 )
 
+// agreement is the instances both engines decide, under one semantics.
+type agreement struct {
+	file     string
+	daemon   model.Daemon
+	fairness invariants.Fairness
+	values   []map[string]int
+}
+
+var agreements = []agreement{
+	{"../specs/ring/dijkstra.ring", model.Central, invariants.NoFairness, []map[string]int{
+		{"n": 3, "K": 2}, {"n": 3, "K": 3}, {"n": 4, "K": 3}, {"n": 4, "K": 4},
+		{"n": 5, "K": 3}, {"n": 5, "K": 5}, {"n": 6, "K": 4}, {"n": 6, "K": 6},
+	}},
+	{"../specs/ring/dijkstra.ring", model.Central, invariants.WeakFairness, []map[string]int{
+		{"n": 3, "K": 2}, {"n": 4, "K": 2}, {"n": 4, "K": 4}, {"n": 5, "K": 3},
+	}},
+	{"../specs/ring/dijkstra.ring", model.Distributed, invariants.NoFairness, []map[string]int{
+		{"n": 3, "K": 2}, {"n": 4, "K": 3}, {"n": 5, "K": 2}, {"n": 5, "K": 4}, {"n": 5, "K": 5},
+	}},
+	{"../specs/ring/dijkstra.ring", model.Synchronous, invariants.NoFairness, []map[string]int{
+		{"n": 3, "K": 3}, {"n": 4, "K": 4}, {"n": 5, "K": 5},
+	}},
+	{"../examples/three-state.ring", model.Central, invariants.NoFairness, []map[string]int{{"n": 3}, {"n": 4}, {"n": 5}, {"n": 6}}},
+	{"../examples/three-state.ring", model.Central, invariants.WeakFairness, []map[string]int{{"n": 3}, {"n": 4}, {"n": 5}}},
+	{"../examples/three-state.ring", model.Distributed, invariants.NoFairness, []map[string]int{{"n": 3}, {"n": 4}, {"n": 5}}},
+}
+
 // TestAgreesWithTheExplicitEngine decides closure and convergence on
 // every instance both engines can, and checks that they agree: verdicts,
-// configurations, legitimate ones, and the worst case in steps.
+// configurations, legitimate ones, and the worst case in steps. Every
+// witness the symbolic engine draws is replayed on the explicit model:
+// a closure violation leaves L, a convergence violation is a dead
+// configuration or a cycle outside L, and the worst case is an execution
+// of that many steps that reaches L at its last.
 func TestAgreesWithTheExplicitEngine(t *testing.T) {
-	for _, tt := range []struct {
-		file   string
-		values []map[string]int
-	}{
-		{"../specs/ring/dijkstra.ring", []map[string]int{
-			{"n": 3, "K": 2}, {"n": 3, "K": 3}, {"n": 4, "K": 3}, {"n": 4, "K": 4},
-			{"n": 5, "K": 3}, {"n": 5, "K": 5}, {"n": 6, "K": 4}, {"n": 6, "K": 6},
-		}},
-		{"../examples/three-state.ring", []map[string]int{{"n": 3}, {"n": 4}, {"n": 5}, {"n": 6}}},
-	} {
+	for _, tt := range agreements {
 		f, err := lang.Read(tt.file)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, v := range tt.values {
-			spec, err := f.Instance(v)
-			if err != nil {
-				t.Fatal(err)
-			}
-			enc, err := symbolic.Encode(spec, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := enc.Analyse(context.Background())
-			if err != nil {
-				t.Fatal(err)
-			}
-			sys, err := f.Build(v)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rep, err := invariants.Check(context.Background(), sys, invariants.Options{
-				Properties: []invariants.Property{invariants.Closure, invariants.Convergence},
-				From:       invariants.FromAll,
+			t.Run(fmt.Sprintf("%s/%v/%s/%v", filepath.Base(tt.file), tt.daemon, tt.fairness, v), func(t *testing.T) {
+				spec, err := f.Instance(v)
+				if err != nil {
+					t.Fatal(err)
+				}
+				enc, err := symbolic.Encode(spec, symbolic.Options{Daemon: tt.daemon, Fairness: tt.fairness})
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := enc.Analyse(context.Background())
+				if err != nil {
+					t.Fatal(err)
+				}
+				sys, err := f.Build(v)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if sys, err = sys.WithDaemon(tt.daemon); err != nil {
+					t.Fatal(err)
+				}
+				rep, err := invariants.Check(context.Background(), sys, invariants.Options{
+					Properties: []invariants.Property{invariants.Closure, invariants.Convergence},
+					From:       invariants.FromAll,
+					Fairness:   tt.fairness,
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				closure := rep.Outcomes[0].Verdict == invariants.Holds
+				convergence := rep.Outcomes[1].Verdict == invariants.Holds
+				if got.Closure != closure || got.Convergence != convergence {
+					t.Fatalf("symbolic closure %v convergence %v, explicit %v %v", got.Closure, got.Convergence, closure, convergence)
+				}
+				if st := rep.Stabilization; st != nil {
+					if got.Configurations.Cmp(big.NewInt(int64(st.Configurations))) != 0 || got.Legitimate.Cmp(big.NewInt(int64(st.Legitimate))) != 0 {
+						t.Errorf("symbolic %v configurations, %v legitimate; explicit %d, %d", got.Configurations, got.Legitimate, st.Configurations, st.Legitimate)
+					}
+					if got.Unbounded != st.Unbounded {
+						t.Errorf("symbolic unbounded %v, explicit %v", got.Unbounded, st.Unbounded)
+					}
+					if !st.Unbounded && len(got.Layers) != st.WorstSteps {
+						t.Errorf("symbolic worst case %d steps, explicit %d", len(got.Layers), st.WorstSteps)
+					}
+				}
+				checkWitnesses(t, sys, got)
 			})
-			if err != nil {
-				t.Fatal(err)
+		}
+	}
+}
+
+// checkWitnesses replays every witness of res on sys.
+func checkWitnesses(t *testing.T, sys *model.System, res *symbolic.Result) {
+	t.Helper()
+	inL := func(c symbolic.Configuration) bool {
+		st, err := symbolic.State(sys, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sys.Legitimate.Holds(st)
+	}
+	if !res.Closure {
+		if _, err := symbolic.Execution(sys, res.ClosureWitness, false); err != nil {
+			t.Errorf("closure witness: %v", err)
+		}
+		if len(res.ClosureWitness) != 2 || !inL(res.ClosureWitness[0]) || inL(res.ClosureWitness[1]) {
+			t.Errorf("closure witness %v does not leave L in one step", res.ClosureWitness)
+		}
+	}
+	if !res.Convergence {
+		if res.Stuck.Sign() == 0 || len(res.Violation) == 0 {
+			t.Fatalf("convergence fails with %v configurations stuck and a violation of %d configurations", res.Stuck, len(res.Violation))
+		}
+		for _, c := range res.Violation {
+			if inL(c) {
+				t.Errorf("the violation passes through L at %v", c)
 			}
-			closure := rep.Outcomes[0].Verdict == invariants.Holds
-			convergence := rep.Outcomes[1].Verdict == invariants.Holds
-			if got.Closure != closure || got.Convergence != convergence {
-				t.Errorf("%s %v: symbolic closure %v convergence %v, explicit %v %v", spec.Name, v, got.Closure, got.Convergence, closure, convergence)
-				continue
+		}
+		ce, err := symbolic.Execution(sys, res.Violation, res.Cycle)
+		if err != nil {
+			t.Errorf("convergence violation: %v", err)
+		}
+		if !res.Cycle {
+			st, _ := symbolic.State(sys, res.Violation[0])
+			if n, _, err := sys.NewExpander().Count(st); err != nil || n != 0 {
+				t.Errorf("the dead configuration has %d steps (%v)", n, err)
 			}
-			if st := rep.Stabilization; st != nil {
-				if got.Configurations.Cmp(big.NewInt(int64(st.Configurations))) != 0 || got.Legitimate.Cmp(big.NewInt(int64(st.Legitimate))) != 0 {
-					t.Errorf("%s %v: symbolic %v configurations, %v legitimate; explicit %d, %d", spec.Name, v, got.Configurations, got.Legitimate, st.Configurations, st.Legitimate)
-				}
-				if !st.Unbounded && len(got.Layers) != st.WorstSteps {
-					t.Errorf("%s %v: symbolic worst case %d steps, explicit %d", spec.Name, v, len(got.Layers), st.WorstSteps)
-				}
-			}
-			if !convergence && got.Stuck.Sign() == 0 {
-				t.Errorf("%s %v: convergence fails, but no configuration is stuck", spec.Name, v)
-			}
+		} else if ce != nil && len(ce.Steps) == 0 {
+			t.Error("a cycle of no step")
+		}
+		return
+	}
+	if res.Unbounded {
+		return
+	}
+	if len(res.Worst) != len(res.Layers)+1 {
+		t.Fatalf("the worst case takes %d steps, its execution %d", len(res.Layers), len(res.Worst)-1)
+	}
+	if len(res.Layers) == 0 {
+		return
+	}
+	if _, err := symbolic.Execution(sys, res.Worst, false); err != nil {
+		t.Errorf("worst-case execution: %v", err)
+	}
+	for i, c := range res.Worst {
+		if inL(c) != (i == len(res.Worst)-1) {
+			t.Errorf("worst-case execution: configuration %d in L is %v", i, inL(c))
 		}
 	}
 }
 
 // TestRefusesWhatItCannotEncode: a spec with channels, or with a finite
-// action (a fairness obligation), is refused with ErrUnsupported.
+// action (a fairness obligation), and options it does not cover are
+// refused with ErrUnsupported.
 func TestRefusesWhatItCannotEncode(t *testing.T) {
-	for _, file := range []string{"../specs/ring/counterflush.ring", "../specs/ring/kl-pusher.ring"} {
-		f, err := lang.Read(file)
+	for _, tt := range []struct {
+		file string
+		opts symbolic.Options
+	}{
+		{"../specs/ring/counterflush.ring", symbolic.Options{}},
+		{"../specs/ring/kl-pusher.ring", symbolic.Options{}},
+		{"../specs/ring/dijkstra.ring", symbolic.Options{Fairness: invariants.StrongFairness}},
+		{"../specs/ring/dijkstra.ring", symbolic.Options{Daemon: model.Distributed, Fairness: invariants.WeakFairness}},
+	} {
+		f, err := lang.Read(tt.file)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -86,8 +187,30 @@ func TestRefusesWhatItCannotEncode(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := symbolic.Encode(spec, 0); !errors.Is(err, symbolic.ErrUnsupported) {
-			t.Errorf("%s: %v, want ErrUnsupported", file, err)
+		if _, err := symbolic.Encode(spec, tt.opts); !errors.Is(err, symbolic.ErrUnsupported) {
+			t.Errorf("%s %+v: %v, want ErrUnsupported", tt.file, tt.opts, err)
 		}
+	}
+}
+
+// TestMemoryBudget: an analysis over its memory budget ends with the
+// budget's error, not a crash.
+func TestMemoryBudget(t *testing.T) {
+	f, err := lang.Read("../specs/ring/dijkstra.ring")
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, err := f.Instance(map[string]int{"n": 5, "K": 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc, err := symbolic.Encode(spec, symbolic.Options{Memory: budget.New(1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = enc.Analyse(context.Background())
+	var exceeded *budget.Exceeded
+	if !errors.As(err, &exceeded) {
+		t.Errorf("got %v, want a *budget.Exceeded", err)
 	}
 }

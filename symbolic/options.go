@@ -1,0 +1,71 @@
+package symbolic
+
+import (
+	"fmt"
+
+	"github.com/dalzilio/rudd"
+
+	"github.com/ringcheck/ringcheck/budget"
+	"github.com/ringcheck/ringcheck/invariants"
+	"github.com/ringcheck/ringcheck/model"
+)
+
+// Options choose the semantics an encoding decides and the resources it
+// may use. The zero value is the central daemon, no fairness, and a node
+// table that grows without bound.
+type Options struct {
+	// Daemon chooses which enabled processes move in a step.
+	Daemon model.Daemon
+	// Fairness is NoFairness (or empty) or WeakFairness: under weak
+	// fairness an execution outside L that keeps a process's scheduled
+	// actions enabled in every configuration of a cycle without moving
+	// it is not a counterexample.
+	Fairness invariants.Fairness
+	// Memory is the budget on the heap, checked between the iterations
+	// of every fixpoint (nil: no limit); an analysis over it ends with
+	// the budget's *budget.Exceeded error.
+	Memory *budget.Memory
+	// Progress, if set, is called after every iteration of a fixpoint.
+	Progress func(Progress)
+}
+
+// Progress is where a fixpoint computation stands.
+type Progress struct {
+	// Phase names the fixpoint ("convergence", "fair cycles", ...);
+	// Iteration counts its iterations so far.
+	Phase     string
+	Iteration int
+	// Nodes is the size of the BDD of the set computed so far.
+	Nodes int
+}
+
+// validate holds the rules on what Options may combine.
+func (o Options) validate() error {
+	if o.Daemon < model.Central || o.Daemon > model.Synchronous {
+		return fmt.Errorf("daemon %v: %w", o.Daemon, ErrUnsupported)
+	}
+	switch o.Fairness {
+	case "", invariants.NoFairness:
+	case invariants.WeakFairness:
+		if o.Daemon != model.Central {
+			return fmt.Errorf("weak fairness under the %s daemon: %w (the central daemon only)", o.Daemon, ErrUnsupported)
+		}
+	default:
+		return fmt.Errorf("%s fairness: %w (none or weak)", o.Fairness, ErrUnsupported)
+	}
+	return nil
+}
+
+// weak reports whether the options ask for weak fairness.
+func (o Options) weak() bool { return o.Fairness == invariants.WeakFairness }
+
+// newBDD makes the BDD of nvars variables. The node table grows without
+// a bound of its own: rudd's bound (Maxnodesize) makes a node it cannot
+// allocate an invalid one that later operations read, so the budget is
+// checked on the heap between iterations instead.
+func newBDD(nvars int) (*rudd.BDD, error) {
+	return rudd.New(nvars, rudd.Nodesize(1<<16), rudd.Cachesize(cacheEntries))
+}
+
+// cacheEntries is the size of each operation cache of the BDD.
+const cacheEntries = 1 << 18
