@@ -24,6 +24,7 @@ import (
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/reports"
 	"github.com/ringcheck/ringcheck/specs"
+	"github.com/ringcheck/ringcheck/symbolic"
 )
 
 // DefaultSamples and DefaultSeed are the sample of a request that starts
@@ -81,6 +82,11 @@ type Request struct {
 	Workers int
 	// Progress, if set, is called every 2 s or so during a long search.
 	Progress func(explore.Progress)
+	// Engine decides closure and convergence from every configuration
+	// (empty: EngineExplicit); SymbolicProgress, if set, is called after
+	// every iteration of the symbolic engine's fixpoints.
+	Engine           Engine
+	SymbolicProgress func(symbolic.Progress)
 }
 
 // Start is a configuration a check starts from: state Index (negative:
@@ -112,9 +118,14 @@ type Result struct {
 	// PeakHeapBytes is the largest heap sampled during the check.
 	PeakHeapBytes uint64
 	// Key identifies the check: two requests that resolve to the same
-	// spec, parameters and choices (whatever their number of workers) have
-	// the same key.
+	// spec, parameters and choices (whatever their number of workers and
+	// engine) have the same key.
 	Key string
+	// Engine is the engine that runs the check (the request's, with auto
+	// resolved); Symbolic is what the symbolic engine computed, when it
+	// ran and decided.
+	Engine   Engine
+	Symbolic *symbolic.Result
 }
 
 // Values resolves the request's parameters against the spec's.
@@ -171,7 +182,11 @@ func (r *Request) Run(ctx context.Context) (*Result, error) {
 		return nil, err
 	}
 	heap := explore.StartHeapSampler(20 * time.Millisecond)
-	res.Report, err = invariants.Check(ctx, res.System, res.Options)
+	if res.Engine == EngineSymbolic {
+		err = r.runSymbolic(ctx, res)
+	} else {
+		res.Report, err = invariants.Check(ctx, res.System, res.Options)
+	}
 	res.PeakHeapBytes = heap.Stop()
 	if err != nil {
 		return nil, err
@@ -250,14 +265,19 @@ func (r *Request) plan() (*Result, error) {
 		}
 		opts.Start = []*model.State{st}
 	}
-	if err := sweepable(sys, values, r.Spec.Name, opts); err != nil {
+	res := &Result{System: sys, Values: values, Options: opts}
+	if res.Engine, err = r.chooseEngine(res); err != nil {
 		return nil, err
 	}
-	key, err := r.key(values, opts)
-	if err != nil {
+	if res.Engine == EngineExplicit {
+		if err := sweepable(sys, values, r.Spec.Name, opts); err != nil {
+			return nil, err
+		}
+	}
+	if res.Key, err = r.key(values, opts); err != nil {
 		return nil, err
 	}
-	return &Result{System: sys, Values: values, Options: opts, Key: key}, nil
+	return res, nil
 }
 
 // fairnessApplies reports whether a fairness assumption qualifies any of

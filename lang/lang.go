@@ -89,6 +89,7 @@ func (f *File) Spec() (*specs.Spec, error) {
 		Communication: "state-reading",
 		DefaultChecks: inst.Checks,
 		Build:         func(p specs.Values) (*model.System, error) { return f.Build(p) },
+		Instance:      func(p specs.Values) (*ir.Spec, error) { return f.Instance(p) },
 	}
 	if inst.Channels != nil {
 		s.Communication = "message-passing"

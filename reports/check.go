@@ -27,6 +27,8 @@ type CheckResult struct {
 	// Phases, for a stabilization analysis that stopped before it decided,
 	// say how far each phase got.
 	Phases []PhaseResult `json:"phases,omitempty"`
+	// Symbolic is present when the symbolic engine decided the check.
+	Symbolic *SymbolicStats `json:"symbolic,omitempty"`
 }
 
 // MemoryStop is the request the memory budget refused, in bytes: the
@@ -71,6 +73,23 @@ type CheckOptions struct {
 	TimeLimit string `json:"time_limit,omitempty"`
 	MaxMemory uint64 `json:"max_memory_bytes,omitempty"`
 	Workers   int    `json:"workers"`
+	// Engine is "symbolic" when the symbolic engine decided the check
+	// (empty: the explicit one).
+	Engine string `json:"engine,omitempty"`
+}
+
+// SymbolicStats are the symbolic engine's figures. The counts are exact
+// decimal strings: they may pass 2^64. Layers[h] counts the
+// configurations whose longest execution to L takes h+1 steps (under no
+// fairness); Stuck counts those from which some execution (some fair one)
+// never reaches L.
+type SymbolicStats struct {
+	Configurations string   `json:"configurations"`
+	Legitimate     string   `json:"legitimate"`
+	Stuck          string   `json:"stuck"`
+	Iterations     int      `json:"iterations"`
+	PeakNodes      int      `json:"peak_bdd_nodes"`
+	Layers         []string `json:"layers,omitempty"`
 }
 
 // Stats are the search's figures. StoreBytes is the memory held by the
@@ -108,6 +127,8 @@ type Run struct {
 	PeakHeapBytes uint64
 	// PaperBound is the stabilization bound the spec's paper states, if any.
 	PaperBound string
+	// Symbolic is the symbolic engine's figures, when it decided.
+	Symbolic *SymbolicStats
 }
 
 // NewCheckResult assembles the contract's object from a finished run.
@@ -120,6 +141,7 @@ func NewCheckResult(r Run) *CheckResult {
 		Options:  r.Options,
 		Complete: res.Complete(),
 		Stop:     res.Stop.String(),
+		Symbolic: r.Symbolic,
 		Stats: Stats{
 			States:        res.States,
 			Transitions:   res.Transitions,
@@ -203,8 +225,17 @@ func WriteCheckText(w io.Writer, c *CheckResult) error {
 	default:
 		search = "INCOMPLETE, " + c.Stop
 	}
-	p.printf("  %d states, %d transitions, depth %d: %s\n", c.Stats.States, c.Stats.Transitions, c.Stats.MaxDepth, search)
-	p.printf("  %s, %.0f states/s, peak heap %s\n", durationString(c.Stats.Seconds), c.Stats.StatesPerSecond, bytesString(c.Stats.PeakHeapBytes))
+	switch sym := c.Symbolic; {
+	case sym != nil:
+		p.printf("  symbolic engine: %s configurations, %d fixpoint iterations, peak %d BDD nodes: %s\n", sym.Configurations, sym.Iterations, sym.PeakNodes, search)
+		p.printf("  %s, peak heap %s\n", durationString(c.Stats.Seconds), bytesString(c.Stats.PeakHeapBytes))
+	case c.Options.Engine != "":
+		p.printf("  %s engine: %s\n", c.Options.Engine, search)
+		p.printf("  %s, peak heap %s\n", durationString(c.Stats.Seconds), bytesString(c.Stats.PeakHeapBytes))
+	default:
+		p.printf("  %d states, %d transitions, depth %d: %s\n", c.Stats.States, c.Stats.Transitions, c.Stats.MaxDepth, search)
+		p.printf("  %s, %.0f states/s, peak heap %s\n", durationString(c.Stats.Seconds), c.Stats.StatesPerSecond, bytesString(c.Stats.PeakHeapBytes))
+	}
 	if pr := c.Stats.CollisionProbability; pr > 0 {
 		p.printf("  fingerprints: the probability that a state was missed is at most %.1e\n", pr)
 	}
@@ -234,7 +265,11 @@ func WriteCheckText(w io.Writer, c *CheckResult) error {
 		p.printf("%s\n", strings.TrimRight(fmt.Sprintf("  %-12s %-9s %s", pr.Name, pr.Verdict, detail), " "))
 	}
 	if st := c.Stabilization; st != nil {
-		p.printf("\n  stabilization from %d configurations (%d legitimate):\n", st.Configurations, st.Legitimate)
+		if sym := c.Symbolic; sym != nil {
+			p.printf("\n  stabilization from %s configurations (%s legitimate):\n", sym.Configurations, sym.Legitimate)
+		} else {
+			p.printf("\n  stabilization from %d configurations (%d legitimate):\n", st.Configurations, st.Legitimate)
+		}
 		switch {
 		case st.WorstCaseSteps != nil:
 			p.printf("    worst case  %d steps", *st.WorstCaseSteps)

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ringcheck/ringcheck/lang/ir"
 	"github.com/ringcheck/ringcheck/model"
 )
 
@@ -91,6 +92,10 @@ type Spec struct {
 	// overflow policies; model.System.WithDaemon and WithOverflow apply a
 	// check's other choices.
 	Build func(p Values) (*model.System, error)
+	// Instance returns the intermediate representation of the instance
+	// for resolved parameters (guards and effects as expressions), which
+	// the symbolic engine encodes; nil for a spec built into ringcheck.
+	Instance func(p Values) (*ir.Spec, error)
 }
 
 // ReliableLinks says how to run a spec on reliable links: channels

@@ -62,23 +62,35 @@ type Encoding struct {
 	opts  Options
 }
 
-// Encode builds the encoding of spec under opts.
-func Encode(spec *ir.Spec, opts Options) (*Encoding, error) {
+// Supports says why the engine cannot encode spec under opts, or nil: the
+// checks Encode makes before it builds anything.
+func Supports(spec *ir.Spec, opts Options) error {
 	if err := opts.validate(); err != nil {
-		return nil, fmt.Errorf("spec %s: %w", spec.Name, err)
+		return err
 	}
 	if spec.Channels != nil || len(spec.Messages) > 0 {
-		return nil, fmt.Errorf("spec %s passes messages: %w (channels are not encoded yet)", spec.Name, ErrUnsupported)
+		return fmt.Errorf("spec %s passes messages: %w (channels are not encoded yet)", spec.Name, ErrUnsupported)
 	}
 	for _, a := range spec.Actions {
 		// Under no fairness the explicit engine still obliges finite and
-		// timeout actions to move on a cycle; the fixpoint here does not.
+		// timeout actions to move on a cycle; the fixpoints here do not.
 		if a.Liveness == model.Finite || a.Kind == model.Timeout {
-			return nil, fmt.Errorf("spec %s: action %s is a finite or timeout action, whose fairness obligation is not encoded yet: %w", spec.Name, a.Name, ErrUnsupported)
+			return fmt.Errorf("spec %s: action %s is a finite or timeout action, whose fairness obligation is not encoded yet: %w", spec.Name, a.Name, ErrUnsupported)
+		}
+		if a.Recv != nil {
+			return fmt.Errorf("spec %s: action %s receives a message: %w", spec.Name, a.Name, ErrUnsupported)
 		}
 	}
 	if spec.Legitimate == nil {
-		return nil, fmt.Errorf("spec %s declares no legitimacy predicate: closure and convergence mean nothing for it", spec.Name)
+		return fmt.Errorf("spec %s declares no legitimacy predicate: closure and convergence mean nothing for it", spec.Name)
+	}
+	return nil
+}
+
+// Encode builds the encoding of spec under opts.
+func Encode(spec *ir.Spec, opts Options) (*Encoding, error) {
+	if err := Supports(spec, opts); err != nil {
+		return nil, err
 	}
 	e := &Encoding{spec: spec, fields: make([][]*field, spec.N), opts: opts}
 	nvars := 0

@@ -24,6 +24,7 @@ import (
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/reports"
 	"github.com/ringcheck/ringcheck/specs"
+	"github.com/ringcheck/ringcheck/symbolic"
 )
 
 // checkFlags are the check command's flags, as given.
@@ -63,6 +64,8 @@ type checkFlags struct {
 	samplesSet, seedSet bool
 	// graphPath: --graph's file.
 	graphPath string
+	// engine: --engine.
+	engine string
 }
 
 func newCheckCmd() *cobra.Command {
@@ -153,6 +156,7 @@ Exit status: 0 every checked property holds and the search was complete;
 	fl.IntVar(&f.startState, "start-state", 0, "with --start: the index of the trace's state to start from (negative counts from the end: -1 is the last)")
 	fl.StringVar(&f.graphPath, "graph", "", fmt.Sprintf("also write the whole state graph (reachable from init, or every configuration with --from all) to this Graphviz DOT file, up to %d states", reports.StateGraphLimit))
 	fl.BoolVar(&f.progress, "progress", false, "report progress on stderr every 2s even when it is not a terminal")
+	fl.StringVar(&f.engine, "engine", "explicit", "what decides closure and convergence from all: explicit (every configuration one by one), symbolic (BDD fixpoints, for a .ring spec without channels; no fairness or weak, witnesses replayed on the explicit model, no rounds) or auto (symbolic where it applies and the explicit engine could not hold the space within --max-memory)")
 	return cmd
 }
 
@@ -173,7 +177,7 @@ var checkFlagNames = map[string]string{
 	"Random": "--samples and --seed", "Random.Samples": "--samples", "Random.Seed": "--seed",
 	"Daemon": "--daemon", "Overflow": "--overflow", "Fairness": "--fairness",
 	"MaxDepth": "--max-depth", "MaxStates": "--max-states", "TimeLimit": "--time-limit", "Workers": "--workers",
-	"MaxMemory": "--max-memory", "Fingerprints": "--store fingerprint",
+	"MaxMemory": "--max-memory", "Fingerprints": "--store fingerprint", "Engine": "--engine",
 }
 
 // requestError is a usage error for an error about a request, naming the
@@ -226,6 +230,9 @@ func (f *checkFlags) request(ctx context.Context, specName string, extra map[str
 	}
 	if req.Daemon, err = model.ParseDaemon(f.daemon); err != nil {
 		return nil, usageError("%v", err)
+	}
+	if req.Engine, err = ringcheck.ParseEngine(f.engine); err != nil {
+		return nil, usageError("--engine: %v", err)
 	}
 	if f.overflow != "" {
 		o, err := model.ParseOverflow(f.overflow)
@@ -354,6 +361,7 @@ func runPlan(cmd *cobra.Command, req *ringcheck.Request, f *checkFlags) (*report
 	applyMemoryLimit(req.MaxMemory)
 	if f.progress || isTerminal(stderr) {
 		req.Progress = progressPrinter(stderr)
+		req.SymbolicProgress = symbolicProgressPrinter(stderr)
 	}
 	if f.progress {
 		describeMemoryLimit(stderr, req.MaxMemory, f.memorySource)
@@ -365,6 +373,11 @@ func runPlan(cmd *cobra.Command, req *ringcheck.Request, f *checkFlags) (*report
 	opts := reports.CheckOptions{
 		From: string(res.Options.From), Daemon: req.Daemon.String(),
 		MaxDepth: req.MaxDepth, MaxStates: req.MaxStates, Workers: req.Workers,
+	}
+	var sym *reports.SymbolicStats
+	if res.Engine == ringcheck.EngineSymbolic {
+		opts.Engine = string(res.Engine)
+		sym = symbolicStats(res.Symbolic)
 	}
 	if f.memorySource == "--max-memory" {
 		// A budget given is part of how the check ran; the automatic one
@@ -382,7 +395,7 @@ func runPlan(cmd *cobra.Command, req *ringcheck.Request, f *checkFlags) (*report
 	}
 	result := reports.NewCheckResult(reports.Run{
 		System: res.System, Params: res.Values, Options: opts, Report: res.Report, PeakHeapBytes: res.PeakHeapBytes,
-		PaperBound: req.Spec.StabilizationBound,
+		PaperBound: req.Spec.StabilizationBound, Symbolic: sym,
 	})
 	if req.Overflow != nil {
 		// The traces replay only under the policy they ran under.
@@ -569,6 +582,32 @@ func progressPrinter(w io.Writer) func(explore.Progress) {
 		fmt.Fprintf(w, "progress: %d states, %d transitions, depth %d, %.0f states/s, %s\n",
 			p.States, p.Transitions, p.Depth, p.StatesPerSecond(), p.Elapsed.Round(time.Millisecond))
 	}
+}
+
+// symbolicProgressPrinter reports the symbolic engine's iterations.
+func symbolicProgressPrinter(w io.Writer) func(symbolic.Progress) {
+	last := time.Now()
+	return func(p symbolic.Progress) {
+		if time.Since(last) < 2*time.Second {
+			return
+		}
+		last = time.Now()
+		fmt.Fprintf(w, "progress: %s, iteration %d, %d BDD nodes\n", p.Phase, p.Iteration, p.Nodes)
+	}
+}
+
+// symbolicStats are the symbolic engine's figures for the report (nil
+// when it stopped before it decided).
+func symbolicStats(r *symbolic.Result) *reports.SymbolicStats {
+	if r == nil {
+		return nil
+	}
+	s := &reports.SymbolicStats{Configurations: r.Configurations.String(), Legitimate: r.Legitimate.String(),
+		Iterations: r.Iterations, PeakNodes: r.PeakNodes, Stuck: r.Stuck.String()}
+	for _, n := range r.Layers {
+		s.Layers = append(s.Layers, n.String())
+	}
+	return s
 }
 
 // builtSystem is a spec's model for simulate and rounds, which run no

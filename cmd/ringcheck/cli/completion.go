@@ -31,7 +31,7 @@ complete ringcheck's command lines with Tab: commands and flags, spec names
 (with their summaries), the spec's parameters after -p (-p n=, then its
 values), the properties of --check one after the other (safety,deadlock),
 the values of --daemon, --from, --fairness, --overflow, --order,
---trace-format and trace --format, the predicates of --leads-to, and file
+--engine, --trace-format and trace --format, the predicates of --leads-to, and file
 names where a flag or argument is a file.
 
 The script asks ringcheck itself for the completions, so it stays right
@@ -216,6 +216,7 @@ var flagCompletions = map[string]cobra.CompletionFunc{
 	"max-states":  completeNothing,
 	"max-memory":  completeNothing,
 	"store":       completeFixed("exact", "fingerprint"),
+	"engine":      completeFixed("explicit", "symbolic", "auto"),
 	"run":         completeNothing,
 	"runs":        completeNothing,
 	"samples":     completeNothing,

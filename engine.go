@@ -1,0 +1,214 @@
+package ringcheck
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/ringcheck/ringcheck/budget"
+	"github.com/ringcheck/ringcheck/explore"
+	"github.com/ringcheck/ringcheck/fields"
+	"github.com/ringcheck/ringcheck/invariants"
+	"github.com/ringcheck/ringcheck/statespace"
+	"github.com/ringcheck/ringcheck/symbolic"
+)
+
+// Engine is what decides closure and convergence from every
+// configuration.
+type Engine string
+
+// The engines.
+const (
+	// EngineExplicit walks every configuration one by one (the default).
+	EngineExplicit Engine = "explicit"
+	// EngineSymbolic computes fixpoints over BDDs (package symbolic): a
+	// spec written in the ring language without channels, closure and
+	// convergence from every configuration, no fairness or weak fairness.
+	EngineSymbolic Engine = "symbolic"
+	// EngineAuto is the symbolic engine where it applies and the explicit
+	// one could not hold the full space (past statespace.MaxSpace
+	// configurations, or past the memory budget at explicitBytes a
+	// configuration), the explicit one otherwise.
+	EngineAuto Engine = "auto"
+)
+
+// explicitBytes is what the explicit stabilization analysis holds per
+// configuration: its heights, its claims and its index, and the bit sets.
+const explicitBytes = 11
+
+// ParseEngine reads explicit, symbolic or auto.
+func ParseEngine(s string) (Engine, error) {
+	switch e := Engine(s); e {
+	case EngineExplicit, EngineSymbolic, EngineAuto:
+		return e, nil
+	}
+	return "", fmt.Errorf("engine %q is not one of explicit, symbolic, auto", s)
+}
+
+// chooseEngine resolves the request's engine for the planned check, or
+// says why the symbolic engine it names cannot run it.
+func (r *Request) chooseEngine(res *Result) (Engine, error) {
+	switch r.Engine {
+	case "", EngineExplicit:
+		return EngineExplicit, nil
+	case EngineSymbolic:
+		if err := r.symbolicApplies(res); err != nil {
+			return "", fields.Errorf("{Engine} symbolic: %v", err)
+		}
+		return EngineSymbolic, nil
+	case EngineAuto:
+		if r.symbolicApplies(res) != nil {
+			return EngineExplicit, nil
+		}
+		count, ok := res.System.Configurations()
+		if ok && count <= statespace.MaxSpace && (r.MaxMemory == 0 || count <= r.MaxMemory/explicitBytes) {
+			return EngineExplicit, nil
+		}
+		return EngineSymbolic, nil
+	}
+	return "", fields.Errorf("{Engine} %q is not one of explicit, symbolic, auto", r.Engine)
+}
+
+// symbolicApplies says why the symbolic engine cannot run the planned
+// check, or nil.
+func (r *Request) symbolicApplies(res *Result) error {
+	opts := res.Options
+	for _, p := range opts.Properties {
+		if p != invariants.Closure && p != invariants.Convergence {
+			return fmt.Errorf("it decides closure and convergence, not %s", p)
+		}
+	}
+	if opts.From != invariants.FromAll {
+		return fmt.Errorf("it decides from every configuration, not from %s", opts.From)
+	}
+	if r.MaxDepth > 0 || r.MaxStates > 0 || r.Fingerprints {
+		return errors.New("it has no depth or state bound and keeps no fingerprints")
+	}
+	if r.Spec.Instance == nil {
+		return fmt.Errorf("spec %s is built into ringcheck; the engine reads specs written in the ring language (.ring files)", r.Spec.Name)
+	}
+	inst, err := r.Spec.Instance(res.Values)
+	if err != nil {
+		return err
+	}
+	return symbolic.Supports(inst, r.symbolicOptions(opts))
+}
+
+// symbolicOptions are the symbolic engine's options for the check.
+func (r *Request) symbolicOptions(opts invariants.Options) symbolic.Options {
+	return symbolic.Options{Daemon: r.Daemon, Fairness: opts.Fairness, Memory: opts.Search.Memory}
+}
+
+// errTimeLimit is the cause of a symbolic run stopped by its time limit.
+var errTimeLimit = errors.New("time limit reached")
+
+// runSymbolic decides closure and convergence with the symbolic engine and
+// replays every witness on the explicit model. A stop (the memory budget,
+// a cancelled ctx) leaves both unknown, with what the engine had done.
+func (r *Request) runSymbolic(ctx context.Context, res *Result) error {
+	start := time.Now()
+	opts := r.symbolicOptions(res.Options)
+	if r.SymbolicProgress != nil {
+		opts.Progress = r.SymbolicProgress
+	}
+	var done symbolic.Progress
+	progress := opts.Progress
+	opts.Progress = func(p symbolic.Progress) {
+		done = p
+		if progress != nil {
+			progress(p)
+		}
+	}
+	search := &explore.Result{Stop: explore.Exhausted}
+	res.Report = &invariants.Report{Search: search}
+	inst, err := r.Spec.Instance(res.Values)
+	if err != nil {
+		return err
+	}
+	if r.TimeLimit > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, r.TimeLimit, errTimeLimit)
+		defer cancel()
+	}
+	var out *symbolic.Result
+	enc, err := symbolic.Encode(inst, opts)
+	if err == nil {
+		out, err = enc.Analyse(ctx)
+	}
+	search.Elapsed = time.Since(start)
+	if err != nil {
+		var exceeded *budget.Exceeded
+		switch {
+		case errors.As(err, &exceeded):
+			search.Stop, search.Exceeded = explore.MemoryBound, exceeded
+		case errors.Is(context.Cause(ctx), errTimeLimit):
+			search.Stop = explore.TimeBound
+		case ctx.Err() != nil:
+			search.Stop = explore.Interrupted
+		default:
+			return err
+		}
+		reason := fmt.Sprintf("the symbolic engine stopped (%s) while it encoded the spec", search.Stop)
+		if done.Phase != "" {
+			reason = fmt.Sprintf("the symbolic engine stopped (%s) in %s, iteration %d", search.Stop, done.Phase, done.Iteration)
+		}
+		for _, p := range res.Options.Properties {
+			res.Report.Outcomes = append(res.Report.Outcomes, invariants.Outcome{Property: p, Verdict: invariants.Unknown, Reason: reason})
+		}
+		return nil
+	}
+	res.Symbolic = out
+	return r.symbolicReport(res, out)
+}
+
+// symbolicReport turns the symbolic engine's result into outcomes, each
+// witness replayed on the explicit model.
+func (r *Request) symbolicReport(res *Result, out *symbolic.Result) error {
+	sys := res.System
+	for _, p := range res.Options.Properties {
+		o := invariants.Outcome{Property: p, Verdict: invariants.Holds}
+		switch p {
+		case invariants.Closure:
+			if !out.Closure {
+				ce, err := symbolic.Execution(sys, out.ClosureWitness, false)
+				if err != nil {
+					return fmt.Errorf("the symbolic engine's closure witness: %w", err)
+				}
+				o.Verdict, o.Reason, o.Counterexample = invariants.Violated, "a step from a legitimate configuration leaves L", ce
+			}
+		case invariants.Convergence:
+			if !out.Convergence {
+				ce, err := symbolic.Execution(sys, out.Violation, out.Cycle)
+				if err != nil {
+					return fmt.Errorf("the symbolic engine's convergence witness: %w", err)
+				}
+				o.Verdict, o.Counterexample = invariants.Violated, ce
+				o.Reason = "a configuration outside L has no enabled step"
+				if out.Cycle {
+					o.Reason = "a cycle of configurations outside L"
+					if res.Options.Fairness == invariants.WeakFairness {
+						o.Reason = "a weakly fair cycle of configurations outside L"
+					}
+				}
+				o.Reason += fmt.Sprintf("; %s configurations do not converge", out.Stuck)
+				break
+			}
+			st := &invariants.Stabilization{Unbounded: out.Unbounded, WorstSteps: len(out.Layers),
+				RoundsNote: "rounds are not computed by the symbolic engine"}
+			if out.Configurations.IsUint64() {
+				st.Configurations, st.Legitimate = out.Configurations.Uint64(), out.Legitimate.Uint64()
+			}
+			if !out.Unbounded && len(out.Worst) > 1 {
+				ce, err := symbolic.Execution(sys, out.Worst, false)
+				if err != nil {
+					return fmt.Errorf("the symbolic engine's worst-case execution: %w", err)
+				}
+				st.Witness = ce
+			}
+			res.Report.Stabilization = st
+		}
+		res.Report.Outcomes = append(res.Report.Outcomes, o)
+	}
+	return nil
+}

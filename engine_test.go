@@ -1,0 +1,113 @@
+package ringcheck_test
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/ringcheck/ringcheck"
+	"github.com/ringcheck/ringcheck/fields"
+	"github.com/ringcheck/ringcheck/invariants"
+	"github.com/ringcheck/ringcheck/lang"
+	"github.com/ringcheck/ringcheck/model"
+	"github.com/ringcheck/ringcheck/specs"
+	"github.com/ringcheck/ringcheck/specs/dijkstra"
+)
+
+// ringSpec reads a .ring file of the repository.
+func ringSpec(t *testing.T, path string) *specs.Spec {
+	t.Helper()
+	f, err := lang.Read(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := f.Spec()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestSymbolicEngineRules: what the symbolic engine cannot run is a
+// fields error naming Engine, found before anything runs.
+func TestSymbolicEngineRules(t *testing.T) {
+	ring := ringSpec(t, "specs/ring/dijkstra.ring")
+	channels := ringSpec(t, "specs/ring/counterflush.ring")
+	convergence := props(invariants.Convergence)
+	for _, tt := range []struct {
+		name string
+		req  ringcheck.Request
+		msg  string
+	}{
+		{"a built-in spec", ringcheck.Request{Spec: dijkstra.Spec(), Properties: convergence},
+			"Engine symbolic: spec dijkstra is built into ringcheck; the engine reads specs written in the ring language (.ring files)"},
+		{"safety", ringcheck.Request{Spec: ring, Properties: props(invariants.Safety)},
+			"Engine symbolic: it decides closure and convergence, not safety"},
+		{"from random", ringcheck.Request{Spec: ring, Properties: convergence, From: invariants.FromRandom},
+			"Engine symbolic: it decides from every configuration, not from random"},
+		{"channels", ringcheck.Request{Spec: channels, Properties: convergence},
+			"Engine symbolic: spec counterflush passes messages: not supported by the symbolic engine (channels are not encoded yet)"},
+		{"strong fairness", ringcheck.Request{Spec: ring, Properties: convergence, Fairness: invariants.StrongFairness},
+			"Engine symbolic: strong fairness: not supported by the symbolic engine (none or weak)"},
+		{"weak fairness, distributed daemon", ringcheck.Request{Spec: ring, Properties: convergence, Fairness: invariants.WeakFairness, Daemon: model.Distributed},
+			"Engine symbolic: weak fairness under the distributed daemon: not supported by the symbolic engine (the central daemon only)"},
+		{"fingerprints", ringcheck.Request{Spec: ring, Properties: convergence, Fingerprints: true}, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.req.Engine, tt.req.Workers = ringcheck.EngineSymbolic, 1
+			err := tt.req.Validate()
+			var fe *fields.Error
+			if !errors.As(err, &fe) {
+				t.Fatalf("%v: not a fields error", err)
+			}
+			if tt.msg == "" {
+				return // another rule came first
+			}
+			if !slices.Equal(fe.Fields(), []string{"Engine"}) || err.Error() != tt.msg {
+				t.Errorf("got %q on %q, want %q", err, fe.Fields(), tt.msg)
+			}
+		})
+	}
+}
+
+// TestEngineAuto: auto runs the explicit engine where it can hold the
+// space, the symbolic one where it cannot (10^10 configurations); both
+// decide the same on an instance both can.
+func TestEngineAuto(t *testing.T) {
+	ring := ringSpec(t, "specs/ring/dijkstra.ring")
+	run := func(engine ringcheck.Engine, n int, limit time.Duration) *ringcheck.Result {
+		t.Helper()
+		req := ringcheck.Request{Spec: ring, Params: map[string]int{"n": n, "K": n}, Engine: engine, Workers: 1,
+			Properties: props(invariants.Closure, invariants.Convergence), TimeLimit: limit}
+		res, err := req.Run(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	explicit, symbolic := run(ringcheck.EngineAuto, 5, 0), run(ringcheck.EngineSymbolic, 5, 0)
+	if explicit.Engine != ringcheck.EngineExplicit || symbolic.Engine != ringcheck.EngineSymbolic || symbolic.Symbolic == nil {
+		t.Fatalf("engines %s and %s", explicit.Engine, symbolic.Engine)
+	}
+	for i, o := range explicit.Report.Outcomes {
+		if s := symbolic.Report.Outcomes[i]; s.Property != o.Property || s.Verdict != o.Verdict {
+			t.Errorf("explicit %s %s, symbolic %s %s", o.Property, o.Verdict, s.Property, s.Verdict)
+		}
+	}
+	e, s := explicit.Report.Stabilization, symbolic.Report.Stabilization
+	if e == nil || s == nil || e.WorstSteps != s.WorstSteps || e.Configurations != s.Configurations || e.Legitimate != s.Legitimate {
+		t.Errorf("stabilization: explicit %+v, symbolic %+v", e, s)
+	}
+	if s != nil && (s.Witness == nil || len(s.Witness.Steps) != s.WorstSteps) {
+		t.Errorf("the symbolic worst case has no witness of %d steps", s.WorstSteps)
+	}
+	large := run(ringcheck.EngineAuto, 10, time.Millisecond)
+	if large.Engine != ringcheck.EngineSymbolic {
+		t.Errorf("auto on 10^10 configurations ran the %s engine", large.Engine)
+	}
+	if !large.Report.Unknown() {
+		t.Errorf("a symbolic run stopped by its time limit decided: %+v", large.Report.Outcomes)
+	}
+}
