@@ -60,6 +60,12 @@ type Encoding struct {
 	procs []*local
 	trans rudd.Node
 	opts  Options
+	// carry, chans and incident encode the channels: what they carry,
+	// the channel of each link, and the channels each process sends or
+	// receives on.
+	carry    *carriage
+	chans    map[[2]int]*channel
+	incident [][]*channel
 }
 
 // Supports says why the engine cannot encode spec under opts, or nil: the
@@ -68,18 +74,10 @@ func Supports(spec *ir.Spec, opts Options) error {
 	if err := opts.validate(); err != nil {
 		return err
 	}
-	if spec.Channels != nil || len(spec.Messages) > 0 {
-		return fmt.Errorf("spec %s passes messages: %w (channels are not encoded yet)", spec.Name, ErrUnsupported)
-	}
-	for _, a := range spec.Actions {
-		// Under no fairness the explicit engine still obliges finite and
-		// timeout actions to move on a cycle; the fixpoints here do not.
-		if a.Liveness == model.Finite || a.Kind == model.Timeout {
-			return fmt.Errorf("spec %s: action %s is a finite or timeout action, whose fairness obligation is not encoded yet: %w", spec.Name, a.Name, ErrUnsupported)
-		}
-		if a.Recv != nil {
-			return fmt.Errorf("spec %s: action %s receives a message: %w", spec.Name, a.Name, ErrUnsupported)
-		}
+	if spec.Channels != nil && opts.Daemon != model.Central {
+		// The explicit model runs message passing under the central
+		// daemon only.
+		return fmt.Errorf("spec %s passes messages: the %s daemon: %w (the central daemon only)", spec.Name, opts.Daemon, ErrUnsupported)
 	}
 	if spec.Legitimate == nil {
 		return fmt.Errorf("spec %s declares no legitimacy predicate: closure and convergence mean nothing for it", spec.Name)
@@ -92,7 +90,11 @@ func Encode(spec *ir.Spec, opts Options) (*Encoding, error) {
 	if err := Supports(spec, opts); err != nil {
 		return nil, err
 	}
-	e := &Encoding{spec: spec, fields: make([][]*field, spec.N), opts: opts}
+	e := &Encoding{spec: spec, fields: make([][]*field, spec.N), opts: opts, chans: map[[2]int]*channel{}, incident: make([][]*channel, spec.N)}
+	topology := model.Topology{Kind: spec.Topology, N: spec.N}
+	if spec.Channels != nil {
+		e.carry = newCarriage(spec)
+	}
 	nvars := 0
 	for p := range spec.N {
 		e.fields[p] = make([]*field, len(spec.Vars))
@@ -109,6 +111,22 @@ func Encode(spec *ir.Spec, opts Options) (*Encoding, error) {
 				nvars += 2
 			}
 			e.fields[p][v.ID] = f
+		}
+		if e.carry == nil {
+			continue
+		}
+		// The channels from p, beside p's variables and before those of
+		// the processes they lead to.
+		for q := range spec.N {
+			if topology.Linked(p, q) {
+				e.chans[[2]int{p, q}] = e.allocChannel(p, q, &nvars)
+			}
+		}
+	}
+	for _, link := range topology.Links() {
+		if ch := e.chans[link]; ch != nil {
+			e.incident[link[0]] = append(e.incident[link[0]], ch)
+			e.incident[link[1]] = append(e.incident[link[1]], ch)
 		}
 	}
 	if nvars == 0 {
@@ -135,6 +153,11 @@ func Encode(spec *ir.Spec, opts Options) (*Encoding, error) {
 			}
 			e.valid = b.And(e.valid, e.inRange(f, 0))
 			e.configurationCount *= float64(f.hi - f.lo + 1)
+		}
+	}
+	for _, link := range topology.Links() {
+		if ch := e.chans[link]; ch != nil {
+			e.valid = b.And(e.valid, e.channelValid(ch))
 		}
 	}
 	e.validNext = b.Replace(e.valid, e.toNext)
@@ -216,6 +239,8 @@ type cases map[int]rudd.Node
 type env struct {
 	self   int
 	locals map[*ir.Local]int
+	// recv is the message the action receives (nil: none).
+	recv *receiving
 }
 
 func (v env) with(l *ir.Local, x int) env {
@@ -224,7 +249,7 @@ func (v env) with(l *ir.Local, x int) env {
 		locals[k] = y
 	}
 	locals[l] = x
-	return env{self: v.self, locals: locals}
+	return env{self: v.self, locals: locals, recv: v.recv}
 }
 
 // constant is the cases of the constant x.
@@ -307,9 +332,20 @@ func (e *Encoding) eval(x ir.Expr, in env) (cases, error) {
 	case *ir.LocalRef:
 		v, ok := in.locals[x.Local]
 		if !ok {
+			if in.recv != nil {
+				for k, l := range in.recv.locals {
+					if l == x.Local {
+						return e.received(in, k)
+					}
+				}
+			}
 			return nil, fmt.Errorf("local %s unbound", x.Local.Name)
 		}
 		return e.constant(v), nil
+	case *ir.FieldRef:
+		return e.received(in, x.Index)
+	case *ir.ChanLen, *ir.ChanPos, *ir.HeadField:
+		return e.channelExpr(x, in)
 	case *ir.VarRef:
 		p := in.self
 		if x.Proc != nil {

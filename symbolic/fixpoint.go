@@ -56,9 +56,11 @@ type Result struct {
 // time, so their number is the worst case in steps, and convergence holds
 // when W is every configuration. Under weak fairness, the configurations
 // with a fair execution that stays outside L for ever are the greatest
-// fixpoint of Emerson and Lei, Z = νZ. outside ∩ pre(Z) ∩ ⋂_p
-// pre(E[outside U (Z ∩ J_p(Z))]), where J_p(Z) holds in a configuration
-// where p's scheduled actions are disabled or one of them leads into Z;
+// fixpoint of Emerson and Lei, Z = νZ. outside ∩ pre(Z) ∩ ⋂_j
+// pre(E[outside U (Z ∩ J_j(Z))]), where J_j(Z) holds in a configuration
+// where constraint j's actions (a process's scheduled actions, and under
+// every fairness its finite and timeout ones) are disabled or one of them
+// leads into Z;
 // convergence holds when Z is empty and no configuration outside L is
 // dead. ctx stops it between iterations.
 func (e *Encoding) Analyse(ctx context.Context) (*Result, error) {
@@ -128,13 +130,7 @@ func (a *analysis) run() (*Result, error) {
 		res.Stuck = e.count(a.until(outside, dead))
 		return res, nil
 	}
-	var cycles rudd.Node
-	var err error
-	if e.opts.weak() {
-		cycles, err = a.fairCycles(outside)
-	} else {
-		cycles, err = a.infinite(outside)
-	}
+	cycles, err := a.fairCycles(outside)
 	if err != nil {
 		return nil, err
 	}
@@ -201,21 +197,49 @@ func (a *analysis) infinite(within rudd.Node) (rudd.Node, error) {
 	}
 }
 
-// fairCycles is the Emerson–Lei fixpoint of weak fairness (see Analyse):
-// the configurations with a weakly fair execution that stays in within
-// for ever.
+// justice is a weak-fairness constraint: an execution that keeps process
+// p's actions of class c enabled for ever takes one of them infinitely
+// often. Finite and timeout actions always carry one (as in the explicit
+// engine); scheduled actions under weak fairness.
+type justice struct {
+	p int
+	c class
+}
+
+// constraints lists the fairness constraints of the options, over the
+// classes of actions each process has.
+func (e *Encoding) constraints() []justice {
+	var out []justice
+	for p, l := range e.procs {
+		for c := range classes {
+			if c == scheduled && !e.opts.weak() || e.b.Equal(l.of[c], e.b.False()) {
+				continue
+			}
+			out = append(out, justice{p, c})
+		}
+	}
+	return out
+}
+
+// fairCycles is the Emerson–Lei fixpoint (see Analyse) of the fairness
+// constraints: the configurations with an execution that stays in within
+// for ever and meets every constraint. With none, every execution is
+// fair.
 func (a *analysis) fairCycles(within rudd.Node) (rudd.Node, error) {
 	b, e := a.b, a.e
+	constraints := e.constraints()
+	if len(constraints) == 0 {
+		return a.infinite(within)
+	}
 	z := within
 	for {
 		if err := a.tick("fair cycles outside L", z); err != nil {
 			return nil, err
 		}
 		next := b.And(z, e.pre(z))
-		for p := range e.procs {
-			next = b.And(next, e.pre(a.until(within, e.justice(p, z))))
+		for _, j := range constraints {
+			next = b.And(next, e.pre(a.until(within, e.met(j, z))))
 		}
-		next = b.And(next, z)
 		if b.Equal(next, z) {
 			return z, nil
 		}
@@ -223,11 +247,11 @@ func (a *analysis) fairCycles(within rudd.Node) (rudd.Node, error) {
 	}
 }
 
-// justice is J_p(Z): the configurations of z where p's scheduled actions
-// are disabled or one of them leads into z.
-func (e *Encoding) justice(p int, z rudd.Node) rudd.Node {
-	b, l := e.b, e.procs[p]
-	return b.And(z, b.Or(b.Not(l.enabledSched), e.preOf(l.sched, p, z)))
+// met is the configurations of z where constraint j is met: its actions
+// are disabled, or one of them leads into z.
+func (e *Encoding) met(j justice, z rudd.Node) rudd.Node {
+	b, l := e.b, e.procs[j.p]
+	return b.And(z, b.Or(b.Not(l.enabledOf[j.c]), e.preOf(l.of[j.c], j.p, z)))
 }
 
 // bddError is the error of a BDD operation that failed.

@@ -9,29 +9,58 @@ import (
 	"github.com/ringcheck/ringcheck/model"
 )
 
+// class is a set of actions a fairness constraint is about: a process's
+// scheduled, finite or timeout actions (as the explicit engine's classes).
+type class int
+
+const (
+	scheduled class = iota
+	finite
+	timer
+	classes
+)
+
 // local is one process's share of the transition relation. Its relations
 // range over the current configuration and the next values of the
-// process's own variables only: a step of p leaves every other process's
-// variables as they are, so the relation needs no frame for them.
+// process's own bits only (its variables and the channels it sends or
+// receives on): a step of p leaves every other bit as it is, so the
+// relation needs no frame for them.
 type local struct {
-	// rel is every step of the process; sched the steps of its scheduled
-	// actions, the ones weak fairness is about.
-	rel, sched rudd.Node
-	// enabled and enabledSched are the configurations where rel and
-	// sched have a step.
-	enabled, enabledSched rudd.Node
+	// rel is every step of the process; of[c] the steps of its actions of
+	// class c.
+	rel rudd.Node
+	of  [classes]rudd.Node
+	// enabled and enabledOf are the configurations where rel and of[c]
+	// have a step.
+	enabled   rudd.Node
+	enabledOf [classes]rudd.Node
 	// curSet and nextSet are the process's current and next bits;
 	// toNext renames the first into the second, toCurrent back.
 	curSet, nextSet   rudd.Node
 	toNext, toCurrent rudd.Replacer
-	// same is the steps that leave the process's variables unchanged.
+	// same is the steps that leave the process's bits unchanged.
 	same rudd.Node
 }
 
+// ownFields is every field of process p's share: its variables and the
+// channels it sends or receives on.
+func (e *Encoding) ownFields(p int) []*field {
+	var out []*field
+	for _, f := range e.fields[p] {
+		if f != nil {
+			out = append(out, f)
+		}
+	}
+	for _, ch := range e.incident[p] {
+		out = append(out, ch.fields()...)
+	}
+	return out
+}
+
 // locals builds every process's share of the relation: for each of its
-// actions and each value of the action's choice parameter, the guard and
-// the next values of the variables the effect writes; the process's other
-// variables keep their values.
+// actions and each value of the action's choice parameter, the guard (the
+// message at the head of the channel, for a receive) and the next values
+// of what the effect writes; the process's other bits keep their values.
 func (e *Encoding) locals() error {
 	b := e.b
 	first := map[int]bool{}
@@ -40,12 +69,12 @@ func (e *Encoding) locals() error {
 	}
 	e.procs = make([]*local, e.spec.N)
 	for p := range e.spec.N {
-		l := &local{rel: b.False(), sched: b.False(), same: b.True()}
+		l := &local{rel: b.False(), same: b.True()}
+		for c := range l.of {
+			l.of[c] = b.False()
+		}
 		var cur, next []int
-		for _, f := range e.fields[p] {
-			if f == nil {
-				continue
-			}
+		for _, f := range e.ownFields(p) {
 			l.same = b.And(l.same, e.unchanged(f))
 			for _, v := range f.bits {
 				cur, next = append(cur, v), append(next, v+1)
@@ -67,9 +96,6 @@ func (e *Encoding) locals() error {
 			if !declaresAction(a, p) {
 				continue
 			}
-			if a.Recv != nil {
-				return fmt.Errorf("action %s receives a message: %w", a.Name, ErrUnsupported)
-			}
 			alternatives := []int{0}
 			if a.Choice != nil {
 				alternatives = alternatives[:0]
@@ -83,21 +109,37 @@ func (e *Encoding) locals() error {
 				if a.Choice != nil {
 					in = in.with(a.Choice, k)
 				}
+				head := e.valid
+				if a.Recv != nil {
+					from, err := e.process(a.Recv.From, in)
+					if err != nil {
+						return fmt.Errorf("action %s of process %d: the channel it receives on: %w", a.Name, p, err)
+					}
+					ch, err := e.channelOf(from, p)
+					if err != nil {
+						return fmt.Errorf("action %s of process %d: %w", a.Name, p, err)
+					}
+					in.recv = &receiving{ch: ch, msg: a.Recv.Msg, locals: a.Recv.Fields}
+					head = b.And(head, e.holds(ch, 0, a.Recv.Msg))
+				}
 				guard, err := e.boolean(a.Guard, in)
 				if err != nil {
 					return fmt.Errorf("action %s of process %d: the guard: %w", a.Name, p, err)
 				}
-				guard = b.And(guard, e.valid)
+				guard = b.And(guard, head)
 				if first[p] && a.Kind != model.Environment {
 					guard = b.And(guard, b.Not(earlier))
 				}
-				step, err := e.step(a, p, in)
+				step, blocked, err := e.step(a, p, in)
 				if err != nil {
 					return fmt.Errorf("action %s of process %d: %w", a.Name, p, err)
 				}
-				l.rel = b.Or(l.rel, b.And(guard, step))
-				if a.Liveness == model.Scheduled {
-					l.sched = b.Or(l.sched, b.And(guard, step))
+				// A step a full channel blocks does not happen, though the
+				// action is enabled (first-enabled processes count it).
+				moves := b.And(b.And(guard, b.Not(blocked)), step)
+				l.rel = b.Or(l.rel, moves)
+				for _, c := range classesOf(a) {
+					l.of[c] = b.Or(l.of[c], moves)
 				}
 				guardAll = b.Or(guardAll, guard)
 			}
@@ -106,10 +148,27 @@ func (e *Encoding) locals() error {
 			}
 		}
 		l.enabled = b.Exist(l.rel, l.nextSet)
-		l.enabledSched = b.Exist(l.sched, l.nextSet)
+		for c := range l.of {
+			l.enabledOf[c] = b.Exist(l.of[c], l.nextSet)
+		}
 		e.procs[p] = l
 	}
 	return nil
+}
+
+// classesOf lists the classes of action a.
+func classesOf(a *ir.Action) []class {
+	var out []class
+	switch a.Liveness {
+	case model.Scheduled:
+		out = append(out, scheduled)
+	case model.Finite:
+		out = append(out, finite)
+	}
+	if a.Kind == model.Timeout {
+		out = append(out, timer)
+	}
+	return out
 }
 
 // concurrent builds the relation of the distributed daemon (any
@@ -140,22 +199,33 @@ func declaresAction(a *ir.Action, p int) bool {
 	return false
 }
 
+// effectState is what an action's effects have done so far: the next
+// values of the variables they assign, the messages they send, and the
+// configurations where a send to a full channel blocks the step.
+type effectState struct {
+	written map[int]cases
+	chans   map[*channel]*chanWrite
+	blocked rudd.Node
+}
+
 // step is the relation between a configuration and the next values of
-// process p's variables that action a's effects make: each variable p
-// writes takes its new value, read in the configuration before the step,
-// and p's other variables keep theirs.
-func (e *Encoding) step(a *ir.Action, p int, in env) (rudd.Node, error) {
+// process p's bits that action a's effects make (after the receive, if
+// the action receives): each variable p writes takes its new value, read
+// in the configuration before the step, each channel receives what p
+// sends, and everything else of p keeps its value. blocked is where a
+// send to a full channel blocks the step.
+func (e *Encoding) step(a *ir.Action, p int, in env) (rel, blocked rudd.Node, err error) {
 	b := e.b
-	written := map[int]cases{}
-	if err := e.effects(a.Effects, p, in, b.True(), written); err != nil {
-		return nil, err
+	st := &effectState{written: map[int]cases{}, chans: map[*channel]*chanWrite{}, blocked: b.False()}
+	if err := e.effects(a.Effects, p, in, b.True(), st); err != nil {
+		return nil, nil, err
 	}
-	rel := b.True()
+	rel = b.True()
 	for id, f := range e.fields[p] {
 		if f == nil {
 			continue
 		}
-		next, ok := written[id]
+		next, ok := st.written[id]
 		if !ok {
 			rel = b.And(rel, e.unchanged(f))
 			continue
@@ -165,19 +235,36 @@ func (e *Encoding) step(a *ir.Action, p int, in env) (rudd.Node, error) {
 		v := b.False()
 		for x, m := range next {
 			if x < f.lo || x > f.hi {
-				return nil, fmt.Errorf("it may set %s to %d, outside %d..%d (a range fault, for the explicit engine): %w", e.spec.Vars[id].Name, x, f.lo, f.hi, ErrUnsupported)
+				return nil, nil, fmt.Errorf("it may set %s to %d, outside %d..%d (a range fault, for the explicit engine): %w", e.spec.Vars[id].Name, x, f.lo, f.hi, ErrUnsupported)
 			}
 			v = b.Or(v, b.And(m, e.value(f, x, 1)))
 		}
 		rel = b.And(rel, v)
 	}
-	return rel, nil
+	for _, ch := range e.incident[p] {
+		w := st.chans[ch]
+		switch {
+		case in.recv != nil && in.recv.ch == ch:
+			if w != nil {
+				return nil, nil, fmt.Errorf("it receives from and sends to the channel %d→%d: %w", ch.from, ch.to, ErrUnsupported)
+			}
+			rel = b.And(rel, e.shifted(ch))
+		case w != nil:
+			rel = b.And(rel, e.written(ch, w))
+		default:
+			for _, f := range ch.fields() {
+				rel = b.And(rel, e.unchanged(f))
+			}
+		}
+	}
+	return rel, st.blocked, nil
 }
 
-// effects records in written, for each variable of p the statements
-// assign, its next value by cases, where cond holds (the branches taken
-// so far); a variable a branch leaves alone keeps its value there.
-func (e *Encoding) effects(stmts []ir.Stmt, p int, in env, cond rudd.Node, written map[int]cases) error {
+// effects records in st what stmts do where cond holds (the branches
+// taken so far): for each variable of p they assign, its next value by
+// cases (a variable a branch leaves alone keeps its value there), and
+// the messages they send.
+func (e *Encoding) effects(stmts []ir.Stmt, p int, in env, cond rudd.Node, st *effectState) error {
 	b := e.b
 	for _, s := range stmts {
 		switch s := s.(type) {
@@ -186,7 +273,7 @@ func (e *Encoding) effects(stmts []ir.Stmt, p int, in env, cond rudd.Node, writt
 			if err != nil {
 				return err
 			}
-			e.assign(s.Var, p, val, cond, written)
+			e.assign(s.Var, p, val, cond, st.written)
 		case *ir.AssignElem:
 			idx, err := e.eval(s.Index, in)
 			if err != nil {
@@ -201,17 +288,17 @@ func (e *Encoding) effects(stmts []ir.Stmt, p int, in env, cond rudd.Node, writt
 				if v == nil || e.fields[p][v.ID] == nil {
 					return fmt.Errorf("it may set entry %d of %s, which process %d lacks: %w", i, s.Array.Name, p, ErrUnsupported)
 				}
-				e.assign(v, p, val, b.And(cond, m), written)
+				e.assign(v, p, val, b.And(cond, m), st.written)
 			}
 		case *ir.If:
 			c, err := e.boolean(s.Cond, in)
 			if err != nil {
 				return err
 			}
-			if err := e.effects(s.Then, p, in, b.And(cond, c), written); err != nil {
+			if err := e.effects(s.Then, p, in, b.And(cond, c), st); err != nil {
 				return err
 			}
-			if err := e.effects(s.Else, p, in, b.And(cond, b.Not(c)), written); err != nil {
+			if err := e.effects(s.Else, p, in, b.And(cond, b.Not(c)), st); err != nil {
 				return err
 			}
 		case *ir.For:
@@ -223,9 +310,44 @@ func (e *Encoding) effects(stmts []ir.Stmt, p int, in env, cond rudd.Node, writt
 				}
 			}
 			for _, q := range s.Over.Members(of) {
-				if err := e.effects(s.Body, p, in.with(s.Var, q), cond, written); err != nil {
+				if err := e.effects(s.Body, p, in.with(s.Var, q), cond, st); err != nil {
 					return err
 				}
+			}
+		case *ir.Repeat:
+			count, err := e.eval(s.Count, in)
+			if err != nil {
+				return err
+			}
+			most := 0
+			for v := range count {
+				most = max(most, v)
+			}
+			for i := range most {
+				if err := e.effects(s.Body, p, in, b.And(cond, e.above(count, i)), st); err != nil {
+					return err
+				}
+			}
+		case *ir.Send:
+			if e.carry == nil {
+				return fmt.Errorf("a send in a spec without channels: %w", ErrUnsupported)
+			}
+			to, err := e.process(s.To, in)
+			if err != nil {
+				return err
+			}
+			ch, err := e.channelOf(p, to)
+			if err != nil {
+				return err
+			}
+			args := make([]cases, len(s.Args))
+			for k, x := range s.Args {
+				if args[k], err = e.eval(x, in); err != nil {
+					return err
+				}
+			}
+			if err := e.send(st, ch, s.Msg, args, cond); err != nil {
+				return err
 			}
 		default:
 			return fmt.Errorf("an effect of type %T: %w", s, ErrUnsupported)

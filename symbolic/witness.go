@@ -6,44 +6,83 @@ import (
 	"github.com/dalzilio/rudd"
 
 	"github.com/ringcheck/ringcheck/invariants"
+	"github.com/ringcheck/ringcheck/lang/ir"
 	"github.com/ringcheck/ringcheck/model"
 )
 
-// Configuration is one configuration drawn from a BDD: Configuration[p][v]
-// is process p's variable v (by the IR's variable ID), 0 where p does not
-// declare v.
-type Configuration [][]int
+// Configuration is one configuration drawn from a BDD.
+type Configuration struct {
+	// Vars[p][v] is process p's variable v (by the IR's variable ID), 0
+	// where p does not declare v.
+	Vars [][]int
+	// Chans lists the contents of every channel, in the order of the
+	// topology's links (by sender, then receiver).
+	Chans []Channel
+	// bits is the value of every current BDD variable.
+	bits map[int]bool
+}
+
+// Channel is the contents of the channel from one process to another,
+// head first.
+type Channel struct {
+	From, To int
+	Messages []Message
+}
+
+// Message is a message: its type and its fields' values.
+type Message struct {
+	Type   *ir.Message
+	Fields []int
+}
 
 // pick draws one configuration of s, which must not be empty and must lie
 // within the valid configurations: it follows a path of the BDD to true,
 // and a bit the path does not test is 0 (any value of it stays in s).
 func (e *Encoding) pick(s rudd.Node) Configuration {
 	b := e.b
-	bits := map[int]bool{}
+	c := Configuration{bits: map[int]bool{}}
 	for n := s; !b.Equal(n, b.True()); {
 		v := b.Label(n)
 		if low := b.Low(n); !b.Equal(low, b.False()) {
 			n = low
 			continue
 		}
-		bits[v] = true
+		c.bits[v] = true
 		n = b.High(n)
 	}
-	c := make(Configuration, e.spec.N)
-	for p, fs := range e.fields {
-		c[p] = make([]int, len(fs))
-		for v, f := range fs {
-			if f == nil {
-				continue
+	decode := func(f *field) int {
+		code := 0
+		for i, bit := range f.bits {
+			if c.bits[bit] {
+				code |= 1 << i
 			}
-			code := 0
-			for i, bit := range f.bits {
-				if bits[bit] {
-					code |= 1 << i
-				}
-			}
-			c[p][v] = f.lo + code
 		}
+		return f.lo + code
+	}
+	c.Vars = make([][]int, e.spec.N)
+	for p, fs := range e.fields {
+		c.Vars[p] = make([]int, len(fs))
+		for v, f := range fs {
+			if f != nil {
+				c.Vars[p][v] = decode(f)
+			}
+		}
+	}
+	for _, link := range (model.Topology{Kind: e.spec.Topology, N: e.spec.N}).Links() {
+		ch := e.chans[link]
+		if ch == nil {
+			continue
+		}
+		out := Channel{From: ch.from, To: ch.to}
+		for i := range decode(ch.length) {
+			m := e.carry.types[decode(ch.typ[i])]
+			msg := Message{Type: m}
+			for k, f := range m.Fields {
+				msg.Fields = append(msg.Fields, f.Type.Lo+decode(ch.args[i][k]))
+			}
+			out.Messages = append(out.Messages, msg)
+		}
+		c.Chans = append(c.Chans, out)
 	}
 	return c
 }
@@ -51,11 +90,11 @@ func (e *Encoding) pick(s rudd.Node) Configuration {
 // point is the BDD of the one configuration c.
 func (e *Encoding) point(c Configuration) rudd.Node {
 	n := e.b.True()
-	for p, fs := range e.fields {
-		for v, f := range fs {
-			if f != nil {
-				n = e.b.And(n, e.value(f, c[p][v], 0))
-			}
+	for _, v := range e.current {
+		if c.bits[v] {
+			n = e.b.And(n, e.b.Ithvar(v))
+		} else {
+			n = e.b.And(n, e.b.NIthvar(v))
 		}
 	}
 	return n
@@ -85,10 +124,10 @@ func (a *analysis) worst(layers []rudd.Node) []Configuration {
 // lasso draws a cycle from z, a non-empty set of configurations each with
 // a successor in z (under weak fairness: z is the Emerson–Lei fixpoint).
 // It moves to a configuration t whose strongly connected component C is
-// terminal within z, then walks inside C: under weak fairness through,
-// for each process, a configuration where its scheduled actions are
-// disabled or a step of one of them; at least one step; and back to t by
-// a shortest path. The cycle is one, not a shortest one.
+// terminal within z, then walks inside C: through, for each fairness
+// constraint, a configuration where its actions are disabled or a step of
+// one of them; at least one step; and back to t by a shortest path. The
+// cycle is one, not a shortest one.
 func (a *analysis) lasso(z rudd.Node) ([]Configuration, error) {
 	e, b := a.e, a.b
 	t := e.pick(z)
@@ -107,15 +146,13 @@ func (a *analysis) lasso(z rudd.Node) ([]Configuration, error) {
 		t = e.pick(rest)
 	}
 	cycle, cur := []Configuration{t}, t
-	if e.opts.weak() {
-		for p, l := range e.procs {
-			target := b.Or(b.And(comp, b.Not(l.enabledSched)), b.And(comp, e.preOf(l.sched, p, comp)))
-			path := a.shortestPath(cur, target, comp)
-			cycle, cur = append(cycle, path[1:]...), path[len(path)-1]
-			if !b.Equal(b.And(e.point(cur), l.enabledSched), b.False()) {
-				cur = e.pick(b.And(e.postOf(l.sched, p, e.point(cur)), comp))
-				cycle = append(cycle, cur)
-			}
+	for _, j := range e.constraints() {
+		l := e.procs[j.p]
+		path := a.shortestPath(cur, e.met(j, comp), comp)
+		cycle, cur = append(cycle, path[1:]...), path[len(path)-1]
+		if !b.Equal(b.And(e.point(cur), l.enabledOf[j.c]), b.False()) {
+			cur = e.pick(b.And(e.postOf(l.of[j.c], j.p, e.point(cur)), comp))
+			cycle = append(cycle, cur)
 		}
 	}
 	if len(cycle) == 1 {
@@ -150,17 +187,42 @@ func (a *analysis) shortestPath(c Configuration, target, within rudd.Node) []Con
 // State is configuration c as a state of sys, the explicit model compiled
 // from the same spec.
 func State(sys *model.System, c Configuration) (*model.State, error) {
-	if len(c) != sys.N() {
-		return nil, fmt.Errorf("a configuration of %d processes for a system of %d", len(c), sys.N())
+	if len(c.Vars) != sys.N() {
+		return nil, fmt.Errorf("a configuration of %d processes for a system of %d", len(c.Vars), sys.N())
 	}
 	st := sys.NewState()
-	for p, vals := range c {
+	for p, vals := range c.Vars {
 		for v, x := range vals {
 			if v >= len(sys.Vars) {
 				return nil, fmt.Errorf("process %d has variable %d, the system %d", p, v, len(sys.Vars))
 			}
 			if sys.HasVar(p, model.VarID(v)) {
 				st.Set(p, model.VarID(v), x)
+			}
+		}
+	}
+	for _, ch := range c.Chans {
+		id := -1
+		for i, mc := range sys.Channels {
+			if mc.From == ch.From && mc.To == ch.To {
+				id = i
+			}
+		}
+		if id < 0 {
+			return nil, fmt.Errorf("the system has no channel from process %d to process %d", ch.From, ch.To)
+		}
+		for _, m := range ch.Messages {
+			t := -1
+			for i, mt := range sys.Messages {
+				if mt.Name == m.Type.Name {
+					t = i
+				}
+			}
+			if t < 0 {
+				return nil, fmt.Errorf("the system has no message type %s", m.Type.Name)
+			}
+			if !st.Push(model.ChanID(id), sys.Msg(model.MsgType(t), m.Fields...)) {
+				return nil, fmt.Errorf("channel %d→%d of the system holds fewer messages than the configuration's", ch.From, ch.To)
 			}
 		}
 	}
