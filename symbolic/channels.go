@@ -311,8 +311,7 @@ func (e *Encoding) plus(x, y cases) cases {
 	return out
 }
 
-// received is the field of the message an action receives that local l
-// or field index k names.
+// received is field k of the message an action receives.
 func (e *Encoding) received(in env, k int) (cases, error) {
 	r := in.recv
 	if r == nil || k < 0 || k >= len(r.msg.Fields) {
@@ -355,8 +354,8 @@ func (e *Encoding) send(st *effectState, ch *channel, m *ir.Message, args []case
 	}
 	for k, arg := range args {
 		ft := m.Fields[k].Type
-		for v := range arg {
-			if v < ft.Lo || v > ft.Hi {
+		for v, c := range arg {
+			if (v < ft.Lo || v > ft.Hi) && !b.Equal(b.And(c, cond), b.False()) {
 				return fmt.Errorf("a %s whose field %s may be %d, outside %d..%d (a range fault, for the explicit engine): %w", m.Name, m.Fields[k].Name, v, ft.Lo, ft.Hi, ErrUnsupported)
 			}
 		}

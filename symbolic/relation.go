@@ -130,7 +130,7 @@ func (e *Encoding) locals() error {
 				if first[p] && a.Kind != model.Environment {
 					guard = b.And(guard, b.Not(earlier))
 				}
-				step, blocked, err := e.step(a, p, in)
+				step, blocked, err := e.step(a, p, in, guard)
 				if err != nil {
 					return fmt.Errorf("action %s of process %d: %w", a.Name, p, err)
 				}
@@ -208,16 +208,16 @@ type effectState struct {
 	blocked rudd.Node
 }
 
-// step is the relation between a configuration and the next values of
-// process p's bits that action a's effects make (after the receive, if
-// the action receives): each variable p writes takes its new value, read
-// in the configuration before the step, each channel receives what p
-// sends, and everything else of p keeps its value. blocked is where a
-// send to a full channel blocks the step.
-func (e *Encoding) step(a *ir.Action, p int, in env) (rel, blocked rudd.Node, err error) {
+// step is the relation between a configuration where guard holds and the
+// next values of process p's bits that action a's effects make (after
+// the receive, if the action receives): each variable p writes takes its
+// new value, read in the configuration before the step, each channel
+// receives what p sends, and everything else of p keeps its value.
+// blocked is where a send to a full channel blocks the step.
+func (e *Encoding) step(a *ir.Action, p int, in env, guard rudd.Node) (rel, blocked rudd.Node, err error) {
 	b := e.b
 	st := &effectState{written: map[int]cases{}, chans: map[*channel]*chanWrite{}, blocked: b.False()}
-	if err := e.effects(a.Effects, p, in, b.True(), st); err != nil {
+	if err := e.effects(a.Effects, p, in, guard, st); err != nil {
 		return nil, nil, err
 	}
 	rel = b.True()
@@ -234,6 +234,9 @@ func (e *Encoding) step(a *ir.Action, p int, in env) (rel, blocked rudd.Node, er
 		// fault the explicit engine reports, not a step here.
 		v := b.False()
 		for x, m := range next {
+			if m = b.And(m, guard); b.Equal(m, b.False()) {
+				continue
+			}
 			if x < f.lo || x > f.hi {
 				return nil, nil, fmt.Errorf("it may set %s to %d, outside %d..%d (a range fault, for the explicit engine): %w", e.spec.Vars[id].Name, x, f.lo, f.hi, ErrUnsupported)
 			}
