@@ -38,7 +38,11 @@ func convergenceFromGiven(ctx context.Context, res *explore.Result, opts Options
 		return err == nil && !sys.Legitimate.Holds(st)
 	})
 	progress := throttledProgress(opts.Search, time.Now(), res.Transitions)
-	viol, err := findWaiting(ctx, g, ruleFor(fairness, sys.N()), outside, sys.ValidEnd, progress)
+	rule, err := ruleFor(sys, fairness)
+	if err != nil {
+		return o, err
+	}
+	viol, err := findWaiting(ctx, g, rule, outside, sys.ValidEnd, progress)
 	if why, stopped := stopReason(err); stopped {
 		o.Reason = why.String()
 		return o, nil

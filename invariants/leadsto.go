@@ -38,7 +38,10 @@ func checkLeadsTo(ctx context.Context, g *explore.ReachGraph, fairness Fairness,
 	if !ok1 || !ok2 {
 		return o, fmt.Errorf("spec %s has no per-process predicates %q and %q", sys.Name, lt.From, lt.To)
 	}
-	rule := ruleFor(fairness, sys.N())
+	rule, err := ruleFor(sys, fairness)
+	if err != nil {
+		return o, err
+	}
 	n := g.Size()
 	for p := 0; p < sys.N(); p++ {
 		w := g.NewWalker()

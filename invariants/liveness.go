@@ -11,59 +11,151 @@ import (
 	"github.com/ringcheck/ringcheck/statespace"
 )
 
-// classSet is a set of fairness classes: for every process p, its
-// scheduled actions (bit p of sched), its finite actions (bit p of fin)
-// and its timeouts (bit p of timer; a timeout is also a scheduled action
-// of its process, so its step is in both classes). Optional actions belong
-// to no class: nothing obliges them.
-type classSet struct{ sched, fin, timer uint64 }
+// classSet is a set of fairness classes, a bit set over the class ids a
+// fairnessRule assigns (at most maxClasses). Per process, process p has
+// three classes: its scheduled actions (id 3p), its finite actions (3p+1)
+// and its timeouts (3p+2; a timeout is also a scheduled action of its
+// process, so its step is in both classes). Per action, every action of
+// every process that fairness may oblige is a class of its own. Optional
+// actions belong to no class: nothing obliges them.
+type classSet [classWords]uint64
+
+// classWords is the size of a classSet in words; maxClasses the number of
+// classes it can hold.
+const (
+	classWords = 4
+	maxClasses = 64 * classWords
+)
+
+// single is the set of class id alone.
+func single(id int) classSet {
+	var c classSet
+	c[id/64] = 1 << (id % 64)
+	return c
+}
+
+// allClasses is the set of every class.
+func allClasses() classSet {
+	var c classSet
+	for i := range c {
+		c[i] = ^uint64(0)
+	}
+	return c
+}
 
 func (a classSet) or(b classSet) classSet {
-	return classSet{a.sched | b.sched, a.fin | b.fin, a.timer | b.timer}
+	for i := range a {
+		a[i] |= b[i]
+	}
+	return a
 }
 func (a classSet) and(b classSet) classSet {
-	return classSet{a.sched & b.sched, a.fin & b.fin, a.timer & b.timer}
+	for i := range a {
+		a[i] &= b[i]
+	}
+	return a
 }
 func (a classSet) andNot(b classSet) classSet {
-	return classSet{a.sched &^ b.sched, a.fin &^ b.fin, a.timer &^ b.timer}
+	for i := range a {
+		a[i] &^= b[i]
+	}
+	return a
 }
-func (a classSet) empty() bool { return a.sched == 0 && a.fin == 0 && a.timer == 0 }
+func (a classSet) empty() bool { return a == classSet{} }
 
-// fairnessRule says which classes are weakly and which strongly fair.
-type fairnessRule struct{ weak, strong classSet }
+// fairnessRule says which classes are weakly and which strongly fair, and
+// which classes each move belongs to.
+type fairnessRule struct {
+	weak, strong classSet
+	// perAction: every action is a class of its own, numbered from
+	// base[p] for process p's actions; otherwise a process's actions share
+	// its three classes.
+	perAction bool
+	base      []int
+}
 
-// ruleFor is the rule of a fairness assumption: the chosen fairness for
-// scheduled actions, and at least weak fairness for finite ones (critical
-// sections are finite whatever the scheduler does) and for each process's
+// ruleFor is the rule of a fairness assumption over sys: the chosen
+// fairness for scheduled actions, and at least weak fairness for finite
+// ones (critical sections are finite whatever the scheduler does) and for
 // timeouts (a timer whose condition holds expires, whatever else its
-// process does).
-func ruleFor(f Fairness, n int) fairnessRule {
-	all := uint64(1)<<n - 1
-	if n == 64 {
-		all = ^uint64(0)
+// process does). WeakActionFairness and StrongActionFairness make every
+// action a class of its own; the others group a process's actions by
+// role.
+func ruleFor(sys *model.System, f Fairness) (fairnessRule, error) {
+	if !f.perAction() {
+		if n := sys.N(); 3*n > maxClasses {
+			return fairnessRule{}, fmt.Errorf("fairness over %d processes: at most %d are supported", n, maxClasses/3)
+		}
+		return processRule(f, sys.N()), nil
 	}
+	r := fairnessRule{perAction: true, base: make([]int, sys.N())}
+	var sched, fin, timer classSet
+	id := 0
+	for p := range sys.Processes {
+		r.base[p] = id
+		for _, a := range sys.Processes[p].Actions {
+			if id >= maxClasses {
+				return fairnessRule{}, fmt.Errorf("fairness per action over more than %d actions (all processes together): not supported", maxClasses)
+			}
+			switch a.Liveness {
+			case model.Scheduled:
+				sched = sched.or(single(id))
+			case model.Finite:
+				fin = fin.or(single(id))
+			}
+			if a.Kind == model.Timeout {
+				timer = timer.or(single(id))
+			}
+			id++
+		}
+	}
+	r.weak, r.strong = roleRule(f, sched, fin, timer)
+	return r, nil
+}
+
+// processRule is the per-process rule of fairness f over n processes.
+func processRule(f Fairness, n int) fairnessRule {
+	var sched, fin, timer classSet
+	for p := 0; p < n; p++ {
+		sched = sched.or(single(3 * p))
+		fin = fin.or(single(3*p + 1))
+		timer = timer.or(single(3*p + 2))
+	}
+	var r fairnessRule
+	r.weak, r.strong = roleRule(f, sched, fin, timer)
+	return r
+}
+
+// roleRule returns the weakly and the strongly fair classes of fairness f,
+// given the classes of scheduled actions, of finite actions and of
+// timeouts.
+func roleRule(f Fairness, sched, fin, timer classSet) (weak, strong classSet) {
 	switch f {
-	case WeakFairness:
-		return fairnessRule{weak: classSet{sched: all, fin: all, timer: all}}
-	case StrongFairness:
-		return fairnessRule{strong: classSet{sched: all, fin: all}, weak: classSet{timer: all}}
+	case WeakFairness, WeakActionFairness:
+		return sched.or(fin).or(timer), classSet{}
+	case StrongFairness, StrongActionFairness:
+		return timer, sched.or(fin)
 	}
-	return fairnessRule{weak: classSet{fin: all, timer: all}}
+	return fin.or(timer), classSet{}
 }
 
 // classesOf returns the classes whose actions the step executes.
-func classesOf(sys *model.System, step *model.Step) classSet {
+func (r *fairnessRule) classesOf(sys *model.System, step *model.Step) classSet {
 	var c classSet
 	for _, m := range step.Moves {
 		act := sys.ActionOf(m)
+		if r.perAction {
+			c = c.or(single(r.base[m.Proc] + int(m.Action)))
+			continue
+		}
 		switch act.Liveness {
 		case model.Scheduled:
-			c.sched |= 1 << m.Proc
+			c = c.or(single(3 * int(m.Proc)))
 		case model.Finite:
-			c.fin |= 1 << m.Proc
+			c = c.or(single(3*int(m.Proc) + 1))
 		}
 		if act.Kind == model.Timeout {
-			c.timer |= 1 << m.Proc
+			c = c.or(single(3*int(m.Proc) + 2))
 		}
 	}
 	return c
@@ -83,8 +175,9 @@ type localEdge struct {
 	taken classSet
 }
 
-// buildLocal expands the members of a component with walker w.
-func buildLocal(g statespace.Graph, w statespace.Walker, members []uint32) (*localGraph, error) {
+// buildLocal expands the members of a component with walker w, each step
+// in the classes of rule.
+func buildLocal(g statespace.Graph, w statespace.Walker, members []uint32, rule *fairnessRule) (*localGraph, error) {
 	sys := g.System()
 	lg := &localGraph{ids: slices.Clone(members)}
 	slices.Sort(lg.ids)
@@ -98,7 +191,7 @@ func buildLocal(g statespace.Graph, w statespace.Walker, members []uint32) (*loc
 			return nil, err
 		}
 		n, err := w.Successors(st, func(step *model.Step, to uint32, _ *model.State) {
-			c := classesOf(sys, step)
+			c := rule.classesOf(sys, step)
 			lg.enabled[i] = lg.enabled[i].or(c)
 			if j, ok := slices.BinarySearch(lg.ids, to); ok {
 				lg.out[i] = append(lg.out[i], localEdge{to: int32(j), taken: c})
@@ -213,7 +306,7 @@ func (lg *localGraph) fairPart(rule fairnessRule) []int32 {
 			in[v] = true
 		}
 		var some, taken classSet
-		every := classSet{^uint64(0), ^uint64(0), ^uint64(0)}
+		every := allClasses()
 		for _, v := range part {
 			some = some.or(lg.enabled[v])
 			every = every.and(lg.enabled[v])
@@ -286,20 +379,19 @@ func (lg *localGraph) fairCycle(part []int32, start int32, rule fairnessRule) ([
 		cycle = append(cycle, path...)
 		cur = cycle[len(cycle)-1]
 	}
-	for p := 0; p < 64; p++ {
-		for _, class := range []classSet{{sched: 1 << p}, {fin: 1 << p}, {timer: 1 << p}} {
-			if obliged.and(class).empty() {
-				continue
-			}
-			if !taken.and(class).empty() {
-				visit(class, func(_ int32, e localEdge) bool { return !e.taken.and(class).empty() })
-				continue
-			}
-			if lg.enabled[cur].and(class).empty() {
-				continue
-			}
-			visit(classSet{}, func(_ int32, e localEdge) bool { return lg.enabled[e.to].and(class).empty() })
+	for id := 0; id < maxClasses; id++ {
+		class := single(id)
+		if obliged.and(class).empty() {
+			continue
 		}
+		if !taken.and(class).empty() {
+			visit(class, func(_ int32, e localEdge) bool { return !e.taken.and(class).empty() })
+			continue
+		}
+		if lg.enabled[cur].and(class).empty() {
+			continue
+		}
+		visit(classSet{}, func(_ int32, e localEdge) bool { return lg.enabled[e.to].and(class).empty() })
 	}
 	if cur != start || len(cycle) == 1 {
 		visit(classSet{}, func(_ int32, e localEdge) bool { return e.to == start })
@@ -342,6 +434,7 @@ type livenessViolation struct {
 	prefix   []uint32 // from an initial state to the cycle's first state
 	cycle    []uint32 // the cycle (empty for a deadlock)
 	wants    []classSet
+	rule     fairnessRule // the classes of wants
 }
 
 // findWaiting looks, in the reachable graph g, for a way to stay forever
@@ -378,7 +471,7 @@ func findWaiting(ctx context.Context, g *explore.ReachGraph, rule fairnessRule, 
 		if len(members) == 1 && !slices.Contains(succs, members[0]) {
 			return nil
 		}
-		lg, err := buildLocal(g, lw, members)
+		lg, err := buildLocal(g, lw, members, &rule)
 		if err != nil {
 			return err
 		}
@@ -393,7 +486,7 @@ func findWaiting(ctx context.Context, g *explore.ReachGraph, rule fairnessRule, 
 			cycle[i] = lg.ids[v]
 		}
 		mu.Lock()
-		found = &livenessViolation{prefix: g.PathTo(cycle[0]), cycle: cycle, wants: wants}
+		found = &livenessViolation{prefix: g.PathTo(cycle[0]), cycle: cycle, wants: wants, rule: rule}
 		mu.Unlock()
 		return statespace.ErrStop
 	}
@@ -415,12 +508,12 @@ func (v *livenessViolation) counterexample(g *explore.ReachGraph) (*Counterexamp
 		}
 		return &Counterexample{Kind: Path, States: states, Steps: steps}, nil
 	}
-	return lassoOf(g, v.prefix, v.cycle, v.wants)
+	return lassoOf(g, v.prefix, v.cycle, v.wants, &v.rule)
 }
 
 // lassoOf builds a lasso from a prefix (ending at the cycle's first
 // vertex) and a cycle whose i-th step must take the classes wants[i].
-func lassoOf(g statespace.Graph, prefix, cycle []uint32, wants []classSet) (*Counterexample, error) {
+func lassoOf(g statespace.Graph, prefix, cycle []uint32, wants []classSet, rule *fairnessRule) (*Counterexample, error) {
 	states, steps, err := g.Trace(prefix, false)
 	if err != nil {
 		return nil, err
@@ -436,7 +529,7 @@ func lassoOf(g statespace.Graph, prefix, cycle []uint32, wants []classSet) (*Cou
 		var chosen *model.Step
 		var next *model.State
 		_, err = w.Successors(st, func(step *model.Step, id uint32, succ *model.State) {
-			if chosen == nil && id == to && wants[i].andNot(classesOf(sys, step)).empty() {
+			if chosen == nil && id == to && wants[i].andNot(rule.classesOf(sys, step)).empty() {
 				c := step.Clone()
 				chosen, next = &c, succ.Clone()
 			}
@@ -467,7 +560,10 @@ func checkStarvation(ctx context.Context, g *explore.ReachGraph, fairness Fairne
 	if !ok1 || !ok2 {
 		return o, fmt.Errorf("spec %s declares no \"requesting\" and \"inCS\" predicates, which starvation needs", sys.Name)
 	}
-	rule := ruleFor(fairness, sys.N())
+	rule, err := ruleFor(sys, fairness)
+	if err != nil {
+		return o, err
+	}
 	var starving []int
 	var first *Counterexample
 	for p := 0; p < sys.N(); p++ {

@@ -32,13 +32,13 @@ func randomGraph(t *rapid.T) *localGraph {
 		var c classSet
 		switch rapid.IntRange(0, 4).Draw(t, "class") {
 		case 0:
-			c.sched = 1
+			c = single(0) // process 0's scheduled actions
 		case 1:
-			c.sched = 2
+			c = single(3) // process 1's
 		case 2:
-			c.fin = 1
+			c = single(1) // process 0's finite actions
 		case 3:
-			c.fin = 2
+			c = single(4) // process 1's
 		} // 4: an optional action, in no class
 		lg.out[from] = append(lg.out[from], localEdge{to: int32(to), taken: c})
 		lg.enabled[from] = lg.enabled[from].or(c)
@@ -52,7 +52,7 @@ func randomGraph(t *rapid.T) *localGraph {
 // often is fair under rule.
 func fairSet(lg *localGraph, inS []bool, taken classSet, rule fairnessRule) bool {
 	var some classSet
-	every := classSet{^uint64(0), ^uint64(0), ^uint64(0)}
+	every := allClasses()
 	for v, ok := range inS {
 		if ok {
 			some = some.or(lg.enabled[v])
@@ -142,7 +142,7 @@ func TestFairPartMatchesOracle(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		lg := randomGraph(t)
 		for _, f := range []Fairness{NoFairness, WeakFairness, StrongFairness} {
-			rule := ruleFor(f, 2)
+			rule := processRule(f, 2)
 			part := lg.fairPart(rule)
 			if want := oracleFairCycle(lg, rule); (part != nil) != want {
 				t.Fatalf("%s fairness: fairPart found %v, oracle says %v", f, part, want)

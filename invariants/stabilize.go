@@ -164,7 +164,11 @@ func analyseStability(ctx context.Context, sys *model.System, opts Options, want
 	outsideL := sp.Size() - res.stab.Legitimate
 	search := Phase{Name: "search of the configurations outside L (convergence)", Total: outsideL}
 	partial.phases = append(partial.phases, search)
-	a := &componentAnalysis{sp: sp, inL: inL, fairness: fairness, rule: ruleFor(fairness, sys.N()), cur: sp.NewCursor(), h: make([]uint16, sp.Size()),
+	rule, err := ruleFor(sys, fairness)
+	if err != nil {
+		return nil, err
+	}
+	a := &componentAnalysis{sp: sp, inL: inL, fairness: fairness, rule: rule, cur: sp.NewCursor(), h: make([]uint16, sp.Size()),
 		shortest: true, work: shortestCycleWork}
 	report := throttledProgress(opts.Search, start, res.transitions)
 	var searched atomic.Uint64
@@ -209,7 +213,7 @@ func analyseStability(ctx context.Context, sys *model.System, opts Options, want
 		}
 	}
 	if a.cycle != nil {
-		ce, err := lassoOf(sp, a.cycle[:1], a.cycle, a.wants)
+		ce, err := lassoOf(sp, a.cycle[:1], a.cycle, a.wants, &a.rule)
 		if err != nil {
 			return nil, err
 		}
@@ -313,7 +317,7 @@ func (a *componentAnalysis) component(members []uint32, succs []uint32) error {
 	// A cycle outside L: a violation if some cycle in the component is
 	// fair (every cycle, under no fairness, unless finite actions such as
 	// leaving a critical section are starved on it).
-	lg, err := buildLocal(a.sp, a.cur, members)
+	lg, err := buildLocal(a.sp, a.cur, members, &a.rule)
 	if err != nil {
 		return err
 	}

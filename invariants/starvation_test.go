@@ -226,3 +226,85 @@ func TestStarvationOverFiniteExecutions(t *testing.T) {
 		}
 	}
 }
+
+// busy: one process that, once requesting, can enter its critical section
+// (a step continuously enabled while it waits) or keep ticking a counter
+// of its own (another scheduled action). Per-process fairness is met by
+// ticking for ever, so the process may starve under weak and strong
+// fairness; fairness per action obliges the entry.
+func busy(t *testing.T) *model.System {
+	t.Helper()
+	b := model.NewBuilder("busy", model.UniRing, 1)
+	st := b.Var("st", model.Enum("idle", "want", "cs"))
+	tick := b.Var("tick", model.IntRange(0, 1))
+	b.Action(model.Action{
+		Name: "request", Kind: model.Environment, Liveness: model.Optional,
+		Guard:  func(c *model.Ctx) bool { return c.Get(st) == 0 },
+		Effect: func(c *model.Ctx, _ int) { c.Set(st, 1) },
+	})
+	b.Action(model.Action{
+		Name:   "enter",
+		Guard:  func(c *model.Ctx) bool { return c.Get(st) == 1 },
+		Effect: func(c *model.Ctx, _ int) { c.Set(st, 2) },
+	})
+	b.Action(model.Action{
+		Name:   "tick",
+		Guard:  func(c *model.Ctx) bool { return true },
+		Effect: func(c *model.Ctx, _ int) { c.Set(tick, 1-c.Get(tick)) },
+	})
+	b.Action(model.Action{
+		Name: "leave", Kind: model.Environment, Liveness: model.Finite,
+		Guard:  func(c *model.Ctx) bool { return c.Get(st) == 2 },
+		Effect: func(c *model.Ctx, _ int) { c.Set(st, 0) },
+	})
+	b.ProcessPredicate(model.ProcessPredicate{Name: "requesting", Holds: func(s *model.State, p int) bool { return s.Get(p, st) == 1 }})
+	b.ProcessPredicate(model.ProcessPredicate{Name: "inCS", Holds: func(s *model.State, p int) bool { return s.Get(p, st) == 2 }})
+	b.Initial(func(*model.System, *model.State) {})
+	sys, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sys
+}
+
+// TestFairnessPerAction: per process, a process that keeps moving by one
+// action is treated fairly though another stays enabled; per action, each
+// enabled action must be taken (weakly: if continuously enabled; strongly:
+// if infinitely often enabled).
+func TestFairnessPerAction(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		sys      func(*testing.T) *model.System
+		fairness invariants.Fairness
+		verdict  invariants.Verdict
+	}{
+		{"busy, weak", busy, invariants.WeakFairness, invariants.Violated},
+		{"busy, strong", busy, invariants.StrongFairness, invariants.Violated},
+		{"busy, weak-action", busy, invariants.WeakActionFairness, invariants.Holds},
+		{"busy, strong-action", busy, invariants.StrongActionFairness, invariants.Holds},
+		{"greedy, weak-action", func(t *testing.T) *model.System { s, _ := greedy(t); return s }, invariants.WeakActionFairness, invariants.Violated},
+		{"greedy, strong-action", func(t *testing.T) *model.System { s, _ := greedy(t); return s }, invariants.StrongActionFairness, invariants.Holds},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			sys := tt.sys(t)
+			rep, err := invariants.Check(context.Background(), sys, invariants.Options{
+				Properties: []invariants.Property{invariants.Starvation},
+				From:       invariants.FromInit,
+				Fairness:   tt.fairness,
+				Search:     explore.Options{Workers: 2},
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			o := rep.Outcomes[0]
+			if o.Verdict != tt.verdict {
+				t.Fatalf("%s (%s), want %s", o.Verdict, o.Reason, tt.verdict)
+			}
+			if o.Verdict == invariants.Violated {
+				if err := o.Counterexample.Replay(sys); err != nil {
+					t.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -139,7 +139,7 @@ Exit status: 0 every checked property holds and the search was complete;
 	fl.IntVar(&f.samples, "samples", 10, "with --from random: how many random configurations convergence is decided from, one after the other")
 	fl.Uint64Var(&f.seed, "seed", 1, "with --from random: the seed of the random configurations (sample i is drawn from a PCG seeded with (seed, i))")
 	fl.StringVar(&f.daemon, "daemon", "central", "scheduler: central, distributed or synchronous (state-reading specs only for the last two)")
-	fl.StringVar(&f.fairness, "fairness", "none", "fairness for starvation and convergence: none, weak (no process continuously enabled without moving) or strong (no process infinitely often enabled without moving); leaving the critical section is always weakly fair")
+	fl.StringVar(&f.fairness, "fairness", "none", "fairness for starvation and convergence: none, weak (no process continuously enabled without moving), strong (no process infinitely often enabled without moving), or weak-action and strong-action, the same for each action of each process (a message at a channel's head whose receive is enabled is received: reliable links with finite delay); leaving the critical section is always weakly fair")
 	fl.StringVar(&f.overflow, "overflow", "", "override every channel's overflow policy: block, drop or error")
 	fl.IntVar(&f.maxDepth, "max-depth", 0, "explore at most this many steps from the start (0: no bound)")
 	fl.Int64Var(&f.maxStates, "max-states", 0, "keep at most this many states (0: no bound)")
@@ -156,7 +156,7 @@ Exit status: 0 every checked property holds and the search was complete;
 	fl.IntVar(&f.startState, "start-state", 0, "with --start: the index of the trace's state to start from (negative counts from the end: -1 is the last)")
 	fl.StringVar(&f.graphPath, "graph", "", fmt.Sprintf("also write the whole state graph (reachable from init, or every configuration with --from all) to this Graphviz DOT file, up to %d states", reports.StateGraphLimit))
 	fl.BoolVar(&f.progress, "progress", false, "report progress on stderr every 2s even when it is not a terminal")
-	fl.StringVar(&f.engine, "engine", "explicit", "what decides closure and convergence from all: explicit (every configuration one by one), symbolic (BDD fixpoints, for a .ring spec without channels; no fairness or weak, witnesses replayed on the explicit model, no rounds) or auto (symbolic where it applies and the explicit engine could not hold the space within --max-memory)")
+	fl.StringVar(&f.engine, "engine", "explicit", "what decides closure and convergence from all: explicit (every configuration one by one), symbolic (BDD fixpoints, for a .ring spec, channel contents included; no fairness or weak, witnesses replayed on the explicit model, no rounds) or auto (symbolic where it applies and the explicit engine could not hold the space within --max-memory)")
 	return cmd
 }
 

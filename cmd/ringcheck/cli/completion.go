@@ -248,6 +248,8 @@ var (
 		cobra.CompletionWithDesc(string(invariants.NoFairness), "every execution counts"),
 		cobra.CompletionWithDesc(string(invariants.WeakFairness), "no process continuously enabled without moving"),
 		cobra.CompletionWithDesc(string(invariants.StrongFairness), "no process infinitely often enabled without moving"),
+		cobra.CompletionWithDesc(string(invariants.WeakActionFairness), "no action continuously enabled without being taken (every message at a channel's head is received)"),
+		cobra.CompletionWithDesc(string(invariants.StrongActionFairness), "no action infinitely often enabled without being taken"),
 	}
 	fromValues = []cobra.Completion{
 		cobra.CompletionWithDesc(string(invariants.FromInit), "the spec's initial configurations"),

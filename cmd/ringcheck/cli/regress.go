@@ -50,7 +50,7 @@ with what the manifest expects: a regression gate.
       samples: 10                    # optional, with from: random (as check --samples,
       seed: 1                        #   --seed)
       daemon: central                # optional: central, distributed, synchronous
-      fairness: weak                 # optional: none, weak, strong
+      fairness: weak                 # optional: none, weak, strong, weak-action, strong-action
       leads_to: requesting,inCS      # optional, with a leads-to entry in expect
       overflow: block                # optional, as check --overflow
       max_depth: 0                   # optional bounds, as check's:
