@@ -10,6 +10,7 @@ import (
 	"github.com/ringcheck/ringcheck/explore"
 	"github.com/ringcheck/ringcheck/fields"
 	"github.com/ringcheck/ringcheck/invariants"
+	"github.com/ringcheck/ringcheck/lang/ir"
 	"github.com/ringcheck/ringcheck/statespace"
 	"github.com/ringcheck/ringcheck/symbolic"
 )
@@ -23,8 +24,9 @@ const (
 	// EngineExplicit walks every configuration one by one (the default).
 	EngineExplicit Engine = "explicit"
 	// EngineSymbolic computes fixpoints over BDDs (package symbolic): a
-	// spec written in the ring language without channels, closure and
-	// convergence from every configuration, no fairness or weak fairness.
+	// spec written in the ring language, closure and convergence from
+	// every configuration (channel contents included), no fairness or
+	// weak fairness.
 	EngineSymbolic Engine = "symbolic"
 	// EngineAuto is the symbolic engine where it applies and the explicit
 	// one could not hold the full space (past statespace.MaxSpace
@@ -88,11 +90,25 @@ func (r *Request) symbolicApplies(res *Result) error {
 	if r.Spec.Instance == nil {
 		return fmt.Errorf("spec %s is built into ringcheck; the engine reads specs written in the ring language (.ring files)", r.Spec.Name)
 	}
-	inst, err := r.Spec.Instance(res.Values)
+	inst, err := r.instance(res)
 	if err != nil {
 		return err
 	}
 	return symbolic.Supports(inst, r.symbolicOptions(opts))
+}
+
+// instance is the ring-language instance the symbolic engine encodes: the
+// spec's at the check's values, with the request's overflow policy on its
+// channels when it replaces the spec's (as for the explicit model).
+func (r *Request) instance(res *Result) (*ir.Spec, error) {
+	inst, err := r.Spec.Instance(res.Values)
+	if err != nil || r.Overflow == nil || inst.Channels == nil {
+		return inst, err
+	}
+	ch := *inst.Channels
+	ch.Overflow = *r.Overflow
+	inst.Channels = &ch
+	return inst, nil
 }
 
 // symbolicOptions are the symbolic engine's options for the check.
@@ -122,7 +138,7 @@ func (r *Request) runSymbolic(ctx context.Context, res *Result) error {
 	}
 	search := &explore.Result{Stop: explore.Exhausted}
 	res.Report = &invariants.Report{Search: search}
-	inst, err := r.Spec.Instance(res.Values)
+	inst, err := r.instance(res)
 	if err != nil {
 		return err
 	}

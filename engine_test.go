@@ -34,7 +34,6 @@ func ringSpec(t *testing.T, path string) *specs.Spec {
 // fields error naming Engine, found before anything runs.
 func TestSymbolicEngineRules(t *testing.T) {
 	ring := ringSpec(t, "specs/ring/dijkstra.ring")
-	channels := ringSpec(t, "specs/ring/counterflush.ring")
 	convergence := props(invariants.Convergence)
 	for _, tt := range []struct {
 		name string
@@ -47,8 +46,6 @@ func TestSymbolicEngineRules(t *testing.T) {
 			"Engine symbolic: it decides closure and convergence, not safety"},
 		{"from random", ringcheck.Request{Spec: ring, Properties: convergence, From: invariants.FromRandom},
 			"Engine symbolic: it decides from every configuration, not from random"},
-		{"channels", ringcheck.Request{Spec: channels, Properties: convergence},
-			"Engine symbolic: spec counterflush passes messages: not supported by the symbolic engine (channels are not encoded yet)"},
 		{"strong fairness", ringcheck.Request{Spec: ring, Properties: convergence, Fairness: invariants.StrongFairness},
 			"Engine symbolic: strong fairness: not supported by the symbolic engine (none or weak)"},
 		{"weak fairness, distributed daemon", ringcheck.Request{Spec: ring, Properties: convergence, Fairness: invariants.WeakFairness, Daemon: model.Distributed},
@@ -67,6 +64,37 @@ func TestSymbolicEngineRules(t *testing.T) {
 			}
 			if !slices.Equal(fe.Fields(), []string{"Engine"}) || err.Error() != tt.msg {
 				t.Errorf("got %q on %q, want %q", err, fe.Fields(), tt.msg)
+			}
+		})
+	}
+}
+
+// TestSymbolicOverflow: the request's overflow policy replaces the spec's
+// in the symbolic encoding as in the explicit model, so both engines
+// decide the same: counter flushing converges when a send to a full
+// channel is dropped (the spec's policy) and not when it blocks.
+func TestSymbolicOverflow(t *testing.T) {
+	spec := ringSpec(t, "specs/ring/counterflush.ring")
+	block := model.Block
+	for _, tt := range []struct {
+		name     string
+		overflow *model.Overflow
+		want     invariants.Verdict
+	}{
+		{"the spec's policy", nil, invariants.Holds},
+		{"block", &block, invariants.Violated},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, engine := range []ringcheck.Engine{ringcheck.EngineExplicit, ringcheck.EngineSymbolic} {
+				req := ringcheck.Request{Spec: spec, Params: map[string]int{"n": 2, "Cmax": 1}, Engine: engine, Workers: 1,
+					Properties: props(invariants.Convergence), Overflow: tt.overflow}
+				res, err := req.Run(context.Background())
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := res.Report.Outcomes[0].Verdict; got != tt.want {
+					t.Errorf("%s engine: convergence %s, want %s", engine, got, tt.want)
+				}
 			}
 		})
 	}

@@ -13,8 +13,10 @@
 // symbolically by cases: an integer expression is a map from each value it
 // may take to the BDD of the configurations where it takes it.
 //
-// The engine covers state-reading specs (no channels) under the central
-// daemon: every step is one action of one process.
+// The engine covers state-reading specs under the central, distributed and
+// synchronous daemons, and message-passing specs (FIFO channels, each slot
+// of a channel beside its endpoints in the order) under the central
+// daemon.
 package symbolic
 
 import (

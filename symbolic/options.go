@@ -21,8 +21,9 @@ type Options struct {
 	// actions enabled in every configuration of a cycle without moving
 	// it is not a counterexample.
 	Fairness invariants.Fairness
-	// Memory is the budget on the heap, checked between the iterations
-	// of every fixpoint (nil: no limit); an analysis over it ends with
+	// Memory is the budget on the heap (nil: no limit), checked between
+	// the iterations of the convergence fixpoint and of the searches for
+	// cycles outside L, where the BDDs grow; an analysis over it ends with
 	// the budget's *budget.Exceeded error.
 	Memory *budget.Memory
 	// Progress, if set, is called after every iteration of a fixpoint.
