@@ -60,6 +60,36 @@
 // check (requesting(p) ~> inCS(p), requesting = scdem, inCS = ok) reports it
 // whatever the fairness.
 //
+// Recurring requests (requests=0). To make starvation freedom more than
+// deadlock freedom, an idle process may request again for ever (reqs_i is
+// not used), and the clocks h_i, maxh_i and the h of req(h) are kept
+// modulo W = 2·window+3 and compared by their difference taken in
+// -(W-1)/2..(W-1)/2 (raynalcore.Algo.Diff). The invariant clock-window
+// checks that the live clock values (every maxh_i, h_i while requesting or
+// in the critical section, h of every req in transit) lie on an arc of at
+// most window. Wherever it holds in every reachable configuration, the
+// modular model is exactly the unbounded one up to a common shift of every
+// clock (raynalcore's AddPredicates gives the induction), so its deadlock
+// and starvation verdicts are the unbounded algorithm's;
+// TestModularClocksMatchUnbounded checks that correspondence step by step
+// against the bounded-R model where the clocks wrap. Where clock-window
+// fails, the live clocks spread further than window and the other verdicts
+// of that run say nothing about the paper: the spread is not bounded by the
+// algorithm when n ≥ 3 and M ≥ 2 (a process waiting with an old timestamp
+// that has not yet received a free stays live while two others overtake
+// it again and again with rising timestamps; n=3, M=2 fails at every
+// window tried, 6, 9 and 12), so those instances are out of reach of this
+// abstraction. The channels hold at most one req and three frees at once
+// (capacity 4 by default).
+//
+// Starvation with recurring requests is decided under fairness per action
+// (check --fairness weak-action): every receive handler is an action per
+// sender, so a message at the head of a channel is eventually received,
+// the paper's reliable links with finite delay. Per-process fairness is
+// weaker than that: a process may keep receiving one sender's requests
+// while a free from another waits at its channel's head for ever, a
+// starvation lasso that the paper's link model excludes (n=3, M=2).
+//
 // Choices the paper leaves open, pinned by tests:
 //   - maxh_i is updated only on receiving a request, as the paper writes
 //     it ("maxh_i represents the highest logical clock value ever
@@ -103,7 +133,14 @@
 // the invariant count-sound checks, so msgs_i while ok_i is the exact
 // count for that use. The ghost changes no behaviour (TestGhostIsInert).
 //
-// Results (exhaustive from init, for at most R requests per process):
+// Results (exhaustive from init; for at most R requests per process unless
+// recurring):
+//   - With recurring requests, §3 is safe (clock-window included),
+//     deadlock-free and starvation-free under weak and strong fairness per
+//     action for n=2 and M = 1, 2, 3 and for n=3, M=1 (48,495 states; it
+//     is starvation-free there even with no fairness: a request with
+//     priority is overtaken a bounded number of times); n=3, M=2 is out of
+//     reach (clock-window fails, see above).
 //   - §3 is safe (units-allocated and used-nonnegative), deadlock-free and
 //     starvation-free (weak fairness) for n=3, M=2, R=2 (1,096,552
 //     states, the issue's done criterion), n=4, M=1, R=1 (1,405,161
@@ -147,16 +184,18 @@ const MaxN = 5
 func Spec() *specs.Spec {
 	base := map[string]int{"n": 3, "M": 2, "K": 2, "requests": 2, "asked": 0}
 	variant := map[string]int{"n": 3, "M": 2, "K": 2, "requests": 2, "asked": 1}
+	recurring := map[string]int{"n": 3, "M": 1, "requests": 0}
 	return &specs.Spec{
 		Name:          "raynal",
-		Summary:       "Raynal's k-out-of-M permission algorithm (seed 003, §3; §5.1 with asked=1), for at most R requests per process",
+		Summary:       "Raynal's k-out-of-M permission algorithm (seed 003, §3; §5.1 with asked=1), for at most R requests per process or, with requests=0, recurring requests",
 		Source:        "M. Raynal, A distributed solution to the k-out of-M resources allocation problem, INRIA RR-1342 (IRISA PI 559), 1990, §3 and §5.1",
 		Communication: "message-passing",
 		Params: []specs.Param{
 			{Name: "n", Default: 3, Min: 2, Max: MaxN, Doc: "number of processes (complete graph, one FIFO channel per ordered pair)"},
 			{Name: "M", Default: 2, Min: 1, Max: 4, Doc: "number of identical resources"},
 			{Name: "K", Default: 0, Min: 0, Max: 4, Doc: "largest request k, 1 ≤ K ≤ M (0: K = M, any k in 1..M as the paper allows)"},
-			{Name: "requests", Default: 2, Min: 1, Max: 4, Doc: "R, the number of requests each process makes, after which it stays idle for ever; every result holds for at most R requests per process, and timestamps range over 0..nR"},
+			{Name: "requests", Default: 2, Min: 0, Max: 4, Doc: "R ≥ 1: the number of requests each process makes, after which it stays idle for ever; every result holds for at most R requests per process, and timestamps range over 0..nR. 0: requests recur for ever (a process that leaves may request again), with timestamps kept modulo 2·window+3 under the invariant clock-window (see the package comment)"},
+			{Name: "window", Default: 0, Min: 0, Max: 30, Doc: "with requests=0, the largest spread of the live timestamps the modular clocks represent exactly, checked by the invariant clock-window (0: 2n)"},
 			{Name: "asked", Default: 0, Min: 0, Max: 1, Doc: "1: the reduced-message variant of §5.1 (asked_i), unsafe for M ≥ 2 and R ≥ 2 (see the package comment); 0: the algorithm of §3"},
 			{Name: "count", Default: 0, Min: 0, Max: 1, Doc: "1: add the ghost counter of messages per critical-section use (msgs_i, and a ghost field in free)"},
 			{Name: "Cmax", Default: 0, Min: 0, Max: 64, Doc: "channel capacity (0: 3R, R requests and 2R frees, so no send ever finds a channel full)"},
@@ -176,6 +215,8 @@ func Spec() *specs.Spec {
 				Source: "§4.5 (P5): each request is satisfied within finite time, so no process waits for ever"},
 			{Property: "starvation", Verdict: "holds", Params: base, From: "init", Fairness: "weak",
 				Source: "§4.5 (P5): each request will be satisfied within finite time"},
+			{Property: "starvation", Verdict: "holds", Params: recurring, From: "init", Fairness: "weak-action",
+				Source: "§4.5 (P5), with requests recurring for ever and every message received in finite time: each request will be satisfied within finite time"},
 			{Property: "safety", Verdict: "holds", Params: variant, From: "init", Found: "violated",
 				Source: "§5.1: P_i \"knows already the number of resources used by P_j if used_i[j] ≠ 0\", so it need not ask P_j"},
 			{Property: "deadlock", Verdict: "holds", Params: variant, From: "init",
@@ -200,9 +241,15 @@ type Vars struct {
 	// Req carries field 0, h. Free carries field 0, y, and with count=1
 	// field 1, the ghost count of its answer (0 for a later free).
 	Req, Free model.MsgType
-	// N, M, KMax, R, Clock are n, M, K (resolved), R and nR.
+	// N, M, KMax, R, Clock are n, M, K (resolved), R (0 with recurring
+	// requests) and the largest timestamp (nR, or W-1 with recurring
+	// requests).
 	N, M, KMax, R, Clock int
-	Variant, Count       bool
+	// W is the modulus of the clocks with recurring requests (0 without),
+	// Window the spread clock-window allows.
+	W, Window      int
+	Variant, Count bool
+	Recurring      bool
 
 	algo *raynalcore.Algo
 }
@@ -218,17 +265,21 @@ func Build(p specs.Values) (*model.System, error) {
 // and statements are specs/internal/raynalcore's, with one type in §3's
 // layout.
 func BuildVars(p specs.Values) (*model.System, Vars, error) {
-	n, m, kmax, r, cmax := p["n"], p["M"], p["K"], p["requests"], p["Cmax"]
+	n, m, kmax, r, cmax, window := p["n"], p["M"], p["K"], p["requests"], p["Cmax"], p["window"]
 	var v Vars
 	if kmax == 0 {
 		kmax = m
 	}
-	if n < 2 || n > MaxN || m < 1 || r < 1 || kmax < 1 || kmax > m {
-		return nil, v, fmt.Errorf("raynal: need 2 ≤ n ≤ %d, M ≥ 1, 1 ≤ K ≤ M, requests ≥ 1; got n=%d M=%d K=%d requests=%d", MaxN, n, m, kmax, r)
+	if window == 0 {
+		window = 2 * n
+	}
+	if n < 2 || n > MaxN || m < 1 || r < 0 || kmax < 1 || kmax > m {
+		return nil, v, fmt.Errorf("raynal: need 2 ≤ n ≤ %d, M ≥ 1, 1 ≤ K ≤ M, requests ≥ 0; got n=%d M=%d K=%d requests=%d", MaxN, n, m, kmax, r)
 	}
 	b, a, err := raynalcore.Begin("raynal", raynalcore.Config{
 		N: n, Types: 1, M: m, KMax: kmax, R: r, Cmax: cmax,
 		Variant: p["asked"] == 1, Count: p["count"] == 1,
+		Recurring: r == 0, Window: window,
 	})
 	if err != nil {
 		return nil, v, err
@@ -238,8 +289,9 @@ func BuildVars(p specs.Values) (*model.System, Vars, error) {
 		Scdem: t.Scdem, Ok: t.Ok, K: t.K, H: a.H, MaxH: a.MaxH, Reqs: a.Reqs,
 		Used: t.Used, Delayed: t.Delayed, Asked: t.Asked, Msgs: a.Msgs,
 		Req: a.Req, Free: a.Free,
-		N: n, M: m, KMax: kmax, R: r, Clock: a.Clock,
-		Variant: a.Variant, Count: a.Count,
+		N: n, M: m, KMax: kmax, R: a.R, Clock: a.Clock,
+		W: a.W, Window: a.Window,
+		Variant: a.Variant, Count: a.Count, Recurring: a.Recurring,
 		algo: a,
 	}
 
@@ -261,7 +313,7 @@ func BuildVars(p specs.Values) (*model.System, Vars, error) {
 		Requesting:      "scdem_i: the process waits for its k_i resources",
 		InCS:            "ok_i: the process uses its k_i resources",
 	}, extra...)
-	built, err := b.Build()
+	built, err := a.Build(b)
 	if err != nil {
 		return nil, v, err
 	}
@@ -272,6 +324,13 @@ func BuildVars(p specs.Values) (*model.System, Vars, error) {
 // Allocated is the number of units allocated in s: Σ k_i over the
 // processes with ok_i.
 func Allocated(v Vars, s *model.State) int { return v.algo.Allocated(s, 0) }
+
+// ClockSpread is the spread of the live timestamps of s (every maxh_i,
+// h_i while requesting or in the critical section, h of every req in
+// transit): the largest minus the smallest, or with recurring requests the
+// shortest arc of the circle of W residues that holds them all, which the
+// invariant clock-window bounds by Window.
+func ClockSpread(v Vars, s *model.State) int { return v.algo.ClockSpread(s) }
 
 // AllServed reports whether s is a valid end state: every process idle
 // with its R requests made, every channel empty.

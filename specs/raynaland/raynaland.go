@@ -11,6 +11,13 @@
 // specs/internal/raynalcore, shared with specs/raynal; this model is
 // raynalcore's AND layout.
 //
+// With requests=0, demands recur for ever and the clocks are kept modulo
+// W under the invariant clock-window, as in specs/raynal (whose package
+// comment gives the argument and its limit): for n=2, types=2, M = 1 and
+// 2, clock-window holds and the spec is deadlock- and starvation-free
+// under weak fairness per action; for n=3, types=2, M=1 clock-window fails
+// (17,683,320 states), so that instance is out of reach.
+//
 // n processes on a complete graph, reliable FIFO channels, one per ordered
 // pair; every process shares every type (GR(α) is every process). Every
 // type has the same number M of units (parameter M) and a demand asks for
@@ -93,9 +100,10 @@ const (
 // Spec returns the catalogue entry.
 func Spec() *specs.Spec {
 	claim := map[string]int{"n": 3, "types": 2, "M": 1, "K": 1, "requests": 1}
+	recurring := map[string]int{"n": 2, "types": 2, "M": 2, "requests": 0}
 	return &specs.Spec{
 		Name:          "raynal-and",
-		Summary:       "Raynal's generalized AND-allocation over several resource types (seed 003, §6), for at most R requests per process",
+		Summary:       "Raynal's generalized AND-allocation over several resource types (seed 003, §6), for at most R requests per process or, with requests=0, recurring demands",
 		Source:        "M. Raynal, A distributed solution to the k-out of-M resources allocation problem, INRIA RR-1342 (IRISA PI 559), 1990, §6",
 		Communication: "message-passing",
 		Params: []specs.Param{
@@ -103,7 +111,8 @@ func Spec() *specs.Spec {
 			{Name: "types", Default: 2, Min: 1, Max: MaxTypes, Doc: "number of resource types"},
 			{Name: "M", Default: 1, Min: 1, Max: 3, Doc: "number of identical units of each type"},
 			{Name: "K", Default: 0, Min: 0, Max: 3, Doc: "largest number of units of one type a demand asks for, K ≤ M (0: K = M); a demand asks for 0..K of each type, at least one unit in all"},
-			{Name: "requests", Default: 1, Min: 1, Max: 3, Doc: "R, the number of demands each process makes, after which it stays idle for ever; every result holds for at most R requests per process, and timestamps range over 0..nR"},
+			{Name: "requests", Default: 1, Min: 0, Max: 3, Doc: "R ≥ 1: the number of demands each process makes, after which it stays idle for ever; every result holds for at most R requests per process, and timestamps range over 0..nR. 0: demands recur for ever (a process that leaves may demand again), with timestamps kept modulo 2·window+3 under the invariant clock-window (see the package comment)"},
+			{Name: "window", Default: 0, Min: 0, Max: 30, Doc: "with requests=0, the largest spread of the live timestamps the modular clocks represent exactly, checked by the invariant clock-window (0: 2n)"},
 			{Name: "Cmax", Default: 0, Min: 0, Max: 64, Doc: "channel capacity (0: 3R per type, so no send ever finds a channel full)"},
 		},
 		Invariants: []string{
@@ -118,6 +127,8 @@ func Spec() *specs.Spec {
 				Source: "§6: a unique timestamp per demand resolves every conflict the same way for all types, so no circular wait"},
 			{Property: "starvation", Verdict: "holds", Params: claim, From: "init", Fairness: "weak",
 				Source: "§6 with §4.5: every demand is satisfied within finite time"},
+			{Property: "starvation", Verdict: "holds", Params: recurring, From: "init", Fairness: "weak-action",
+				Source: "§6 with §4.5, with demands recurring for ever and every message received in finite time"},
 		},
 		Build: Build,
 	}
@@ -132,7 +143,12 @@ type Vars struct {
 	Used, Delayed [][]model.VarID
 	Req, Free     model.MsgType
 	N, T, M, KMax int
-	R, Clock      int
+	// R is 0 and Clock W-1 with recurring demands (Recurring), whose
+	// clocks are kept modulo W under the invariant clock-window, which
+	// allows a spread of Window.
+	R, Clock  int
+	W, Window int
+	Recurring bool
 	// Demands lists the request alternatives: Demands[c][α] is k(α) of
 	// choice c.
 	Demands [][]int
@@ -149,23 +165,30 @@ func Build(p specs.Values) (*model.System, error) {
 // BuildVars is Build, also returning the handles. The variables, actions
 // and statements are specs/internal/raynalcore's, in §6's layout.
 func BuildVars(p specs.Values) (*model.System, Vars, error) {
-	n, nt, m, kmax, r, cmax := p["n"], p["types"], p["M"], p["K"], p["requests"], p["Cmax"]
+	n, nt, m, kmax, r, cmax, window := p["n"], p["types"], p["M"], p["K"], p["requests"], p["Cmax"], p["window"]
 	var v Vars
 	if kmax == 0 {
 		kmax = m
 	}
-	if n < 2 || n > MaxN || nt < 1 || nt > MaxTypes || m < 1 || r < 1 || kmax < 1 || kmax > m {
-		return nil, v, fmt.Errorf("raynal-and: need 2 ≤ n ≤ %d, 1 ≤ types ≤ %d, M ≥ 1, 1 ≤ K ≤ M, requests ≥ 1; got n=%d types=%d M=%d K=%d requests=%d",
+	if window == 0 {
+		window = 2 * n
+	}
+	if n < 2 || n > MaxN || nt < 1 || nt > MaxTypes || m < 1 || r < 0 || kmax < 1 || kmax > m {
+		return nil, v, fmt.Errorf("raynal-and: need 2 ≤ n ≤ %d, 1 ≤ types ≤ %d, M ≥ 1, 1 ≤ K ≤ M, requests ≥ 0; got n=%d types=%d M=%d K=%d requests=%d",
 			MaxN, MaxTypes, n, nt, m, kmax, r)
 	}
-	b, a, err := raynalcore.Begin("raynal-and", raynalcore.Config{N: n, Types: nt, M: m, KMax: kmax, R: r, Cmax: cmax, AND: true})
+	b, a, err := raynalcore.Begin("raynal-and", raynalcore.Config{
+		N: n, Types: nt, M: m, KMax: kmax, R: r, Cmax: cmax, AND: true,
+		Recurring: r == 0, Window: window,
+	})
 	if err != nil {
 		return nil, v, err
 	}
 	v = Vars{
 		H: a.H, MaxH: a.MaxH, Reqs: a.Reqs,
 		Req: a.Req, Free: a.Free,
-		N: n, T: nt, M: m, KMax: kmax, R: r, Clock: a.Clock,
+		N: n, T: nt, M: m, KMax: kmax, R: a.R, Clock: a.Clock,
+		W: a.W, Window: a.Window, Recurring: a.Recurring,
 		Demands: a.Demands,
 		algo:    a,
 	}
@@ -183,7 +206,7 @@ func BuildVars(p specs.Values) (*model.System, Vars, error) {
 		Requesting:      "some scdem_i(α): the process waits for resources",
 		InCS:            "the process has a demand and ok_i(α) for every type it names",
 	})
-	sys, err := b.Build()
+	sys, err := a.Build(b)
 	return sys, v, err
 }
 

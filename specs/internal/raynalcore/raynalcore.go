@@ -31,8 +31,23 @@ type Config struct {
 	// requests (demands).
 	N, Types, M, KMax, R int
 	// Cmax is the channel capacity; 0 means 3R per type (R reqs and 2R
-	// frees), with which no send ever finds a channel full.
+	// frees), with which no send ever finds a channel full, or with
+	// Recurring 4 per type (see Recurring).
 	Cmax int
+	// Recurring makes requests recur for ever: R is not used, an idle
+	// process may always request again, and the clocks h_i, maxh_i and the
+	// h of req(h) are kept modulo W = 2·Window+3 (Algo.W) and compared by
+	// their difference taken in -(W-1)/2..(W-1)/2. The invariant
+	// clock-window checks that the live clock values (every maxh_i, h_i of
+	// every process requesting or in its critical section, the h of every
+	// req in transit) lie on an arc of at most Window; while they do the
+	// modular clocks behave exactly as the unbounded ones (see
+	// AddPredicates). used_i(α)[j] ranges over [-2M, 2M] and an assignment
+	// outside it is an error of the search, not a silent wrap.
+	Recurring bool
+	// Window is the largest spread of the live clock values that the
+	// modular clocks of Recurring represent exactly; it must be ≥ 1.
+	Window int
 	// AND is §6's layout (specs/raynaland): the variables of type α are
 	// named scdem(α), ok(α), k(α), used(α)[j], delayed(α)[j] and declared
 	// after h, maxh and reqs; req and free carry the type as their field
@@ -69,8 +84,18 @@ type Algo struct {
 	// its answer, 0 for a later free); with AND both carry the type
 	// first.
 	Req, Free model.MsgType
-	// N, M, R and Clock are n, M, R and nR, the largest timestamp.
+	// N, M, R and Clock are n, M, R and the largest timestamp: nR, or
+	// with Recurring W-1.
 	N, M, R, Clock int
+	// W is the modulus of the clocks with Recurring, 0 without (the
+	// clocks are then plain integers); Window is Config.Window.
+	W, Window int
+	// Recurring is Config.Recurring.
+	Recurring bool
+
+	// sys is the built system (Build), through which ClockSpread reads
+	// the messages in transit.
+	sys *model.System
 	// Demands lists the request alternatives: Demands[c][α] is the
 	// number of units of type α that alternative c asks for.
 	Demands        [][]int
@@ -81,7 +106,7 @@ type Algo struct {
 // Begin starts the model of instance cfg, named name: a builder on the
 // complete graph of cfg.N processes, with the algorithm's variables,
 // messages and channels (declare) and its actions (addActions). The spec
-// then adds its predicates (AddPredicates) and builds.
+// then adds its predicates (AddPredicates) and builds (Algo.Build).
 func Begin(name string, cfg Config) (*model.Builder, *Algo, error) {
 	b := model.NewBuilder(name, model.Complete, cfg.N)
 	a, err := declare(b, cfg)
@@ -101,12 +126,21 @@ func declare(b *model.Builder, cfg Config) (*Algo, error) {
 		return nil, fmt.Errorf("raynalcore: the variant and the ghost are for §3's layout only")
 	case !cfg.AND && nt != 1:
 		return nil, fmt.Errorf("raynalcore: §3's layout has one type, not %d", nt)
+	case cfg.Recurring && (cfg.Window < 1 || cfg.Window > 30):
+		return nil, fmt.Errorf("raynalcore: recurring requests need a clock window in 1..30, not %d", cfg.Window)
 	}
 	a := &Algo{
 		Types: make([]Type, nt), Msgs: -1,
 		N: n, M: m, R: r, Clock: n * r,
 		Demands: demands(nt, kmax),
 		AND:     cfg.AND, Variant: cfg.Variant, Count: cfg.Count,
+		Recurring: cfg.Recurring,
+	}
+	usedMax := r * m
+	if cfg.Recurring {
+		a.Window, a.W = cfg.Window, 2*cfg.Window+3
+		a.R, a.Clock, r = 0, a.W-1, 0
+		usedMax = 2 * m
 	}
 	process := func() {
 		a.H = b.Var("h", model.IntRange(0, a.Clock))
@@ -126,7 +160,7 @@ func declare(b *model.Builder, cfg Config) (*Algo, error) {
 		}
 		for j := 0; j < n; j++ {
 			others, at := othersThan(n, j), "["+strconv.Itoa(j)+"]"
-			t.Used[j] = b.Var("used"+tag+at, model.IntRange(-r*m, r*m), others...)
+			t.Used[j] = b.Var("used"+tag+at, model.IntRange(-usedMax, usedMax), others...)
 			t.Delayed[j] = b.Var("delayed"+tag+at, model.Bool(), others...)
 			if a.Variant {
 				t.Asked[j] = b.Var("asked"+tag+at, model.Bool(), others...)
@@ -134,6 +168,9 @@ func declare(b *model.Builder, cfg Config) (*Algo, error) {
 		}
 	}
 	h := model.Var{Name: "h", Domain: model.IntRange(1, a.Clock)}
+	if a.Recurring {
+		h.Domain = model.IntRange(0, a.Clock)
+	}
 	y := model.Var{Name: "y", Domain: model.IntRange(1, m)}
 	if cfg.AND {
 		process()
@@ -160,7 +197,10 @@ func declare(b *model.Builder, cfg Config) (*Algo, error) {
 		}
 	}
 	cmax := cfg.Cmax
-	if cmax == 0 {
+	switch {
+	case cmax == 0 && a.Recurring:
+		cmax = 4 * nt
+	case cmax == 0:
 		cmax = 3 * r * nt
 	}
 	b.LinkChannels(cmax, model.Error, a.Req, a.Free)
@@ -247,10 +287,29 @@ type Docs struct {
 }
 
 // AddPredicates declares the invariants units-allocated and
-// used-nonnegative, then extra, the valid end states
-// (all-requests-served), the process predicates requesting and inCS, and
-// the initial configuration (used_i(α)[j] = 0, every other variable at
-// its least value, every channel empty).
+// used-nonnegative, with Recurring clock-window, then extra, the valid end
+// states (all-requests-served; none with Recurring, where an idle process
+// can always request), the process predicates requesting and inCS, and the
+// initial configuration (used_i(α)[j] = 0, every other variable at its
+// least value, every channel empty).
+//
+// clock-window is what makes the modular clocks of Recurring sound. The
+// statements use clock values only in h_i := maxh_i + 1, maxh_i :=
+// max(maxh_i, h) and the comparison of (h_i, i) with (h, j), and the
+// values they read are live ones (LiveClocks). If the live values of a
+// configuration of the unbounded model lie within Window of each other, so
+// do their residues modulo W on the circle, every difference the
+// statements take is in -(W-1)/2..(W-1)/2 and the modular step is the
+// unbounded step taken modulo W; one step widens the spread by at most 1
+// (a new h_i is maxh_i + 1; max and the reset of h_i on release add no new
+// value), and W = 2·Window+3 leaves that margin, so the arc computed from
+// the residues of the next configuration is its true spread again. By
+// induction on the length of an execution, as long as clock-window holds
+// the modular model is the unbounded one with its clocks taken modulo W;
+// a search that finds clock-window never violated has therefore explored
+// exactly that quotient of the unbounded model, whose configurations
+// differ only by a common shift of every clock, which no statement can
+// tell apart.
 func (a *Algo) AddPredicates(b *model.Builder, docs Docs, extra ...model.Predicate) {
 	b.Invariant(model.Predicate{
 		Name: "units-allocated",
@@ -280,14 +339,24 @@ func (a *Algo) AddPredicates(b *model.Builder, docs Docs, extra ...model.Predica
 			return true
 		},
 	})
+	if a.Recurring {
+		b.Invariant(model.Predicate{
+			Name: "clock-window",
+			Doc: fmt.Sprintf("the live clock values (every maxh_i, h_i while requesting or in the critical section, h of every req in transit) lie within %d of each other, so the clocks kept modulo %d compare as unbounded ones",
+				a.Window, a.W),
+			Holds: func(s *model.State) bool { return a.ClockSpread(s) <= a.Window },
+		})
+	}
 	for _, p := range extra {
 		b.Invariant(p)
 	}
-	b.ValidEnd(model.Predicate{
-		Name:  "all-requests-served",
-		Doc:   docs.ValidEnd,
-		Holds: a.AllServed,
-	})
+	if !a.Recurring {
+		b.ValidEnd(model.Predicate{
+			Name:  "all-requests-served",
+			Doc:   docs.ValidEnd,
+			Holds: a.AllServed,
+		})
+	}
 	b.ProcessPredicate(model.ProcessPredicate{
 		Name:  "requesting",
 		Doc:   docs.Requesting,
@@ -309,6 +378,79 @@ func (a *Algo) AddPredicates(b *model.Builder, docs Docs, extra ...model.Predica
 			}
 		}
 	})
+}
+
+// LiveClocks calls f with every live clock value of s: maxh_i of every
+// process, h_i of every process requesting or in its critical section for
+// some type, and the h of every req in transit. These are the values the
+// statements may read as clocks; h_i of an idle process is not one.
+func (a *Algo) LiveClocks(sys *model.System, s *model.State, f func(h int)) {
+	for i := 0; i < a.N; i++ {
+		f(s.Get(i, a.MaxH))
+		live := false
+		for x := range a.Types {
+			if s.Get(i, a.Types[x].Scdem) == 1 || s.Get(i, a.Types[x].Ok) == 1 {
+				live = true
+			}
+		}
+		if live {
+			f(s.Get(i, a.H))
+		}
+	}
+	at := 0
+	if a.AND {
+		at = 1
+	}
+	for c := range sys.Channels {
+		ch := model.ChanID(c)
+		for x := 0; x < s.Len(ch); x++ {
+			if m := s.At(ch, x); s.TypeOf(m) == a.Req {
+				f(sys.Field(m, at))
+			}
+		}
+	}
+}
+
+// ClockSpread is the spread of the live clock values of s (LiveClocks),
+// in the system a built (Build): without Recurring, the largest minus the
+// smallest; with Recurring, the length of the shortest arc of the circle
+// of W residues that holds them all, which is the spread of the unbounded
+// values they stand for while that spread is below W/2.
+func (a *Algo) ClockSpread(s *model.State) int {
+	sys := a.sys
+	if !a.Recurring {
+		lo, hi := a.Clock, 0
+		a.LiveClocks(sys, s, func(h int) { lo, hi = min(lo, h), max(hi, h) })
+		return max(hi-lo, 0)
+	}
+	// seen is a bit set of residues: W ≤ 63 (Window ≤ 30) is checked by
+	// declare.
+	var seen uint64
+	a.LiveClocks(sys, s, func(h int) { seen |= 1 << uint(h) })
+	// The largest run of residues not seen, around the circle, is the
+	// complement of the shortest arc holding every value seen.
+	gap, run := 0, 0
+	for x := 0; x < 2*a.W; x++ {
+		if seen&(1<<uint(x%a.W)) != 0 {
+			run = 0
+			continue
+		}
+		run++
+		gap = max(gap, min(run, a.W))
+	}
+	return a.W - 1 - gap
+}
+
+// Build builds b, the builder Begin returned, and records the system, through
+// which ClockSpread (and so the invariant clock-window) reads the messages
+// in transit. The specs build through it rather than through b.Build.
+func (a *Algo) Build(b *model.Builder) (*model.System, error) {
+	sys, err := b.Build()
+	if err != nil {
+		return nil, err
+	}
+	a.sys = sys
+	return sys, nil
 }
 
 // Allocated is the number of units of type x allocated in s: Σ k_i(x)
@@ -375,9 +517,10 @@ func (a *Algo) AllServed(s *model.State) bool {
 
 // The guards and statements below are those of the executing process.
 
-// canRequest: requests left, and idle (no type requested or granted).
+// canRequest: requests left (always, with Recurring), and idle (no type
+// requested or granted).
 func (a *Algo) canRequest(c *model.Ctx) bool {
-	if c.Get(a.Reqs) >= a.R {
+	if !a.Recurring && c.Get(a.Reqs) >= a.R {
 		return false
 	}
 	for x := range a.Types {
@@ -438,8 +581,12 @@ func (a *Algo) free(c *model.Ctx, x, y int, first bool) model.Msg {
 func (a *Algo) request(c *model.Ctx, choice int) {
 	d := a.Demands[choice]
 	h := c.Get(a.MaxH) + 1
+	if a.Recurring {
+		h %= a.W
+	} else {
+		c.Set(a.Reqs, c.Get(a.Reqs)+1)
+	}
 	c.Set(a.H, h)
-	c.Set(a.Reqs, c.Get(a.Reqs)+1)
 	for x, k := range d {
 		c.Set(a.Types[x].K, k)
 		if k > 0 {
@@ -528,11 +675,11 @@ func (a *Algo) receiveReq(c *model.Ctx, j int) {
 	x, at := a.fields(c, msg)
 	h := c.Field(msg, at)
 	t := &a.Types[x]
-	if mh := c.Get(a.MaxH); h > mh {
+	if a.Diff(h, c.Get(a.MaxH)) > 0 {
 		c.Set(a.MaxH, h)
 	}
-	hi := c.Get(a.H)
-	prio := (c.Get(t.Scdem) == 1 || c.Get(t.Ok) == 1) && (hi < h || hi == h && i < j)
+	d := a.Diff(h, c.Get(a.H))
+	prio := (c.Get(t.Scdem) == 1 || c.Get(t.Ok) == 1) && (d > 0 || d == 0 && i < j)
 	out := c.Out(j)
 	switch {
 	case !prio:
@@ -584,6 +731,21 @@ func (a *Algo) receiveFree(c *model.Ctx, j int) {
 		c.Set(t.Scdem, 0)
 		c.Set(t.Ok, 1)
 	}
+}
+
+// Diff is the clock difference x - y: the plain difference without
+// Recurring; with it, the difference modulo W taken in
+// -(W-1)/2..(W-1)/2, which is the unbounded difference while the live
+// clocks lie within Window of each other (see AddPredicates).
+func (a *Algo) Diff(x, y int) int {
+	if !a.Recurring {
+		return x - y
+	}
+	d := ((x-y)%a.W + a.W) % a.W
+	if d > a.W/2 {
+		d -= a.W
+	}
+	return d
 }
 
 func b2i(b bool) int {

@@ -175,3 +175,119 @@ func Channels(sys *model.System, s *model.State, text func(model.Msg) string) st
 	}
 	return b.String()
 }
+
+// Clocks describes the clocks of a pair of raynalcore models for
+// ModularMatchesUnbounded: the handles of h_i, maxh_i and reqs_i, the req
+// message and the index of its field h, the unbounded model's R, the
+// modular model's W and Window, and each model's ClockSpread.
+type Clocks struct {
+	H, MaxH, Reqs model.VarID
+	Req           model.MsgType
+	HField        int
+	R, W, Window  int
+	// Spread is the unbounded model's ClockSpread, ModSpread the modular
+	// one's.
+	Spread, ModSpread func(s *model.State) int
+}
+
+// ModularMatchesUnbounded checks the recurring model mod (clocks modulo
+// k.W) against the unbounded model unb (at most k.R requests per process,
+// plain clocks) on every configuration c that unb reaches. alpha(c) is c
+// with h_i, maxh_i and the h of every req taken modulo W and reqs_i := 0;
+// the test requires that
+//   - every c has a spread of its live clocks of at most Window, and
+//     mod's ClockSpread of alpha(c) is that spread (clock-window holds in
+//     alpha(c) exactly when it holds in c);
+//   - the steps of mod from alpha(c) are those of unb from c, with their
+//     successors mapped by alpha: the same enabled process, action and
+//     alternative, and the same successor up to alpha; the only steps of
+//     mod left out are the requests of the processes that have made their
+//     R requests in c, which unb no longer allows;
+//   - some c has a clock of at least W, so the modulo is exercised.
+//
+// It returns the number of configurations compared.
+func ModularMatchesUnbounded(t testing.TB, unb, mod *model.System, k Clocks) int {
+	t.Helper()
+	alpha := func(c *model.State) *model.State {
+		a := mod.NewState()
+		for p := range unb.Processes {
+			for _, v := range unb.Processes[p].Vars {
+				x := c.Get(p, v)
+				switch v {
+				case k.H, k.MaxH:
+					x %= k.W
+				case k.Reqs:
+					x = 0
+				}
+				a.Set(p, v, x)
+			}
+		}
+		for ch := range unb.Channels {
+			id := model.ChanID(ch)
+			for x := 0; x < c.Len(id); x++ {
+				m := c.At(id, x)
+				typ := unb.TypeOf(m)
+				fields := make([]int, len(unb.Messages[typ].Fields))
+				for f := range fields {
+					fields[f] = unb.Field(m, f)
+					if typ == k.Req && f == k.HField {
+						fields[f] %= k.W
+					}
+				}
+				if !a.Push(id, mod.Msg(typ, fields...)) {
+					t.Fatalf("channel %d overflows in the modular model", ch)
+				}
+			}
+		}
+		return a
+	}
+	words := make([]uint64, mod.Words())
+	key := func(st *model.Step, next *model.State) string {
+		mod.Pack(next, words)
+		m := st.Moves[0]
+		return fmt.Sprintf("p%d %s faulty=%v %v", m.Proc, unb.Label(st), st.Faulty(), words)
+	}
+	compared, wrapped := 0, false
+	Visit(t, unb, func(c *model.State) {
+		compared++
+		for p := range unb.Processes {
+			if c.Get(p, k.MaxH) >= k.W || c.Get(p, k.H) >= k.W {
+				wrapped = true
+			}
+		}
+		a := alpha(c)
+		if sp := k.Spread(c); sp > k.Window || k.ModSpread(a) != sp {
+			t.Fatalf("spread %d unbounded, %d modular; want equal and at most %d", sp, k.ModSpread(a), k.Window)
+		}
+		want := map[string]int{}
+		if _, err := unb.NewExpander().Expand(c, func(st *model.Step, next *model.State) bool {
+			want[key(st, alpha(next))]++
+			return true
+		}); err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]int{}
+		if _, err := mod.NewExpander().Expand(a, func(st *model.Step, next *model.State) bool {
+			m := st.Moves[0]
+			if mod.ActionOf(m).Name == "request" && c.Get(int(m.Proc), k.Reqs) >= k.R {
+				return true
+			}
+			got[key(st, next)]++
+			return true
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(want) {
+			t.Fatalf("%d steps unbounded, %d modular", len(want), len(got))
+		}
+		for s, n := range want {
+			if got[s] != n {
+				t.Fatalf("step %s: %d unbounded, %d modular", s, n, got[s])
+			}
+		}
+	})
+	if !wrapped {
+		t.Errorf("no clock reaches W=%d: the modulo is not exercised", k.W)
+	}
+	return compared
+}
