@@ -141,6 +141,15 @@
 //     is starvation-free there even with no fairness: a request with
 //     priority is overtaken a bounded number of times); n=3, M=2 is out of
 //     reach (clock-window fails, see above).
+//   - Propositions P2 and P4 as leads-to properties (process predicates
+//     overtaken and first-fits, --leads-to overtaken,inCS and
+//     first-fits,inCS), with recurring requests under fairness per action:
+//     both hold for n=2, M=1 and 2, and n=3, M=1 (TestPropositionsP2P4).
+//     With M=1 the remark after P2 holds as the invariant timestamp-order
+//     (the process in its critical section has priority over every waiting
+//     one), so P2 is vacuous there; with M ≥ 2 a process is overtaken by a
+//     later request (TestP2PredicatesAreNotVacuous) and is still
+//     eventually served.
 //   - §3 is safe (units-allocated and used-nonnegative), deadlock-free and
 //     starvation-free (weak fairness) for n=3, M=2, R=2 (1,096,552
 //     states, the done criterion), n=4, M=1, R=1 (1,405,161
@@ -203,6 +212,8 @@ func Spec() *specs.Spec {
 		Invariants: []string{
 			"units-allocated: the units allocated, Σ k_i over processes with ok_i, never exceed M",
 			"used-nonnegative: used_i[j] ≥ 0 for every i ≠ j (the paper's proposition P1)",
+			"timestamp-order (M=1): a process in its critical section has priority over every waiting one (§4.2, the remark after P2)",
+			"clock-window (requests=0): the live timestamps lie within window of each other, so the modular clocks compare as unbounded ones",
 		},
 		DefaultChecks: []string{"safety", "deadlock", "starvation"},
 		// §5.1 also implies the variant is safe; ringcheck refutes that
@@ -306,6 +317,29 @@ func BuildVars(p specs.Values) (*model.System, Vars, error) {
 			},
 		})
 	}
+	if m == 1 {
+		extra = append(extra, model.Predicate{
+			Name: "timestamp-order",
+			Doc:  "with M=1 (§4.2, the remark after P2: actual and virtual orders are the same) a process in its critical section has priority, (h_i, i) < (h_j, j), over every process waiting",
+			Holds: func(s *model.State) bool {
+				return timestampOrder(v, s)
+			},
+		})
+	}
+	b.ProcessPredicate(model.ProcessPredicate{
+		Name: "overtaken",
+		Doc:  "§4.2 (P2): the process waits while a process whose request has a later timestamp is in its critical section (with --leads-to overtaken,inCS: its condition eventually holds)",
+		Holds: func(s *model.State, p int) bool {
+			return overtaken(v, s, p)
+		},
+	})
+	b.ProcessPredicate(model.ProcessPredicate{
+		Name: "first-fits",
+		Doc:  "§4.4 (P4): the process waits, its request has the lowest timestamp of every waiting one, and k_i ≤ the units not granted (with --leads-to first-fits,inCS: it is eventually granted)",
+		Holds: func(s *model.State, p int) bool {
+			return firstFits(v, s, p)
+		},
+	})
 	a.AddPredicates(b, raynalcore.Docs{
 		UnitsAllocated:  "the units allocated, Σ k_i over processes with ok_i, never exceed M",
 		UsedNonnegative: "used_i[j] ≥ 0 for every i ≠ j (proposition P1)",
@@ -319,6 +353,59 @@ func BuildVars(p specs.Values) (*model.System, Vars, error) {
 	}
 	sys = built
 	return sys, v, nil
+}
+
+// before reports whether process i's request has priority over process
+// j's in s: (h_i, i) < (h_j, j), the clocks compared by their difference
+// (modular with recurring requests).
+func before(v Vars, s *model.State, i, j int) bool {
+	d := v.algo.Diff(s.Get(i, v.H), s.Get(j, v.H))
+	return d < 0 || d == 0 && i < j
+}
+
+// timestampOrder reports whether every process in its critical section in
+// s has priority over every waiting process.
+func timestampOrder(v Vars, s *model.State) bool {
+	for i := 0; i < v.N; i++ {
+		if s.Get(i, v.Ok) == 0 {
+			continue
+		}
+		for j := 0; j < v.N; j++ {
+			if s.Get(j, v.Scdem) == 1 && !before(v, s, i, j) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// overtaken reports whether process p waits in s while a process whose
+// request p has priority over is in its critical section.
+func overtaken(v Vars, s *model.State, p int) bool {
+	if s.Get(p, v.Scdem) == 0 {
+		return false
+	}
+	for g := 0; g < v.N; g++ {
+		if s.Get(g, v.Ok) == 1 && before(v, s, p, g) {
+			return true
+		}
+	}
+	return false
+}
+
+// firstFits reports whether process p waits in s with the request of
+// lowest timestamp among the waiting ones, asking for no more units than
+// are not granted.
+func firstFits(v Vars, s *model.State, p int) bool {
+	if s.Get(p, v.Scdem) == 0 || s.Get(p, v.K) > v.M-Allocated(v, s) {
+		return false
+	}
+	for j := 0; j < v.N; j++ {
+		if j != p && s.Get(j, v.Scdem) == 1 && before(v, s, j, p) {
+			return false
+		}
+	}
+	return true
 }
 
 // Allocated is the number of units allocated in s: Σ k_i over the

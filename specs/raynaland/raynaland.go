@@ -118,6 +118,7 @@ func Spec() *specs.Spec {
 		Invariants: []string{
 			"units-allocated: for every type α, Σ k_i(α) over processes with ok_i(α) never exceeds M",
 			"used-nonnegative: used_i(α)[j] ≥ 0 for every type and i ≠ j (proposition P1 per type)",
+			"clock-window (requests=0): the live timestamps lie within window of each other, so the modular clocks compare as unbounded ones",
 		},
 		DefaultChecks: []string{"safety", "deadlock", "starvation"},
 		Claims: []specs.Claim{
