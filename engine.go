@@ -11,6 +11,7 @@ import (
 	"github.com/ringcheck/ringcheck/fields"
 	"github.com/ringcheck/ringcheck/invariants"
 	"github.com/ringcheck/ringcheck/lang/ir"
+	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/statespace"
 	"github.com/ringcheck/ringcheck/symbolic"
 )
@@ -170,12 +171,35 @@ func (r *Request) runSymbolic(ctx context.Context, res *Result) error {
 			reason = fmt.Sprintf("the symbolic engine stopped (%s) in %s, iteration %d", search.Stop, done.Phase, done.Iteration)
 		}
 		for _, p := range res.Options.Properties {
+			if p == invariants.Closure && out != nil {
+				// Closure is decided before the fixpoints.
+				o, err := closureOutcome(res.System, out)
+				if err != nil {
+					return err
+				}
+				res.Report.Outcomes = append(res.Report.Outcomes, o)
+				continue
+			}
 			res.Report.Outcomes = append(res.Report.Outcomes, invariants.Outcome{Property: p, Verdict: invariants.Unknown, Reason: reason})
 		}
 		return nil
 	}
 	res.Symbolic = out
 	return r.symbolicReport(res, out)
+}
+
+// closureOutcome is the closure verdict of the symbolic engine's result,
+// its witness replayed on sys.
+func closureOutcome(sys *model.System, out *symbolic.Result) (invariants.Outcome, error) {
+	o := invariants.Outcome{Property: invariants.Closure, Verdict: invariants.Holds}
+	if !out.Closure {
+		ce, err := symbolic.Execution(sys, out.ClosureWitness, false)
+		if err != nil {
+			return o, fmt.Errorf("the symbolic engine's closure witness: %w", err)
+		}
+		o.Verdict, o.Reason, o.Counterexample = invariants.Violated, "a step from a legitimate configuration leaves L", ce
+	}
+	return o, nil
 }
 
 // symbolicReport turns the symbolic engine's result into outcomes, each
@@ -186,12 +210,9 @@ func (r *Request) symbolicReport(res *Result, out *symbolic.Result) error {
 		o := invariants.Outcome{Property: p, Verdict: invariants.Holds}
 		switch p {
 		case invariants.Closure:
-			if !out.Closure {
-				ce, err := symbolic.Execution(sys, out.ClosureWitness, false)
-				if err != nil {
-					return fmt.Errorf("the symbolic engine's closure witness: %w", err)
-				}
-				o.Verdict, o.Reason, o.Counterexample = invariants.Violated, "a step from a legitimate configuration leaves L", ce
+			var err error
+			if o, err = closureOutcome(sys, out); err != nil {
+				return err
 			}
 		case invariants.Convergence:
 			if !out.Convergence {

@@ -62,15 +62,21 @@ type Result struct {
 // every fairness its finite and timeout ones) are disabled or one of them
 // leads into Z;
 // convergence holds when Z is empty and no configuration outside L is
-// dead. ctx stops it between iterations.
+// dead. ctx and the memory budget stop it between iterations: it then
+// returns their error with the result decided before the fixpoints (the
+// counts, Closure and its witness; Convergence false, not decided), or
+// with a nil result if the BDD failed.
 func (e *Encoding) Analyse(ctx context.Context) (*Result, error) {
 	a := &analysis{e: e, b: e.b, ctx: ctx}
 	res, err := a.run()
-	if err == nil && e.b.Errored() {
-		err = e.bddError()
+	if e.b.Errored() {
+		return nil, e.bddError()
 	}
 	if err != nil {
-		return nil, err
+		if res == nil {
+			res = a.res
+		}
+		return res, err
 	}
 	return res, nil
 }
