@@ -1,7 +1,8 @@
 // Package thiare encodes the several-tokens mutual exclusion algorithm of
 // O. Thiare, "Several-Tokens Distributed Mutual Exclusion Algorithm in a
 // Logical Ring Network", section 4, Rules 1–4, for at most R
-// requests per process.
+// requests per process or, with requests=0, recurring requests (see
+// Recurring requests below).
 //
 // Every request generates its own token T_i^r = (SeqNum, PID, ResourceID,
 // Resend) that travels once around a logical ring; the requester enters
@@ -23,7 +24,8 @@
 // Actions of node i, for each resource r (atomic, interleaving; the suffix
 // [r] of names is left out when resources = 1); on every receipt
 // H := max(H, SN) first (section 3: "When a token is received, HSeqNumSeen
-// is updated"):
+// is updated"); with requests=0, max, < and +1 are those of SeqNums modulo
+// W (Recurring requests, below) and the guard used < R is dropped:
 //
 //	request[r]  environment, optional  used < R ∧ state[r] = idle → H := H+1; seq[r] := H;
 //	                                    state[r] := waiting; send (H, i, r, 0)   (Rule 1, relation (4))
@@ -86,8 +88,9 @@
 //   - Leaving CS(r) sends every token of Q_i^r to the successor in one
 //     atomic step, highest priority first ("it releases the tokens to the
 //     next node sequentially"), and deletes the node's copy.
-//   - Bounds. Each process makes at most R requests (parameter requests);
-//     afterwards it stays idle and only relays. Every SeqNum ever created or
+//   - Bounds. Each process makes at most R requests (parameter requests,
+//     R ≥ 1; requests=0 is Recurring requests, below); afterwards it stays
+//     idle and only relays. Every SeqNum ever created or
 //     written is at most the number of requests made so far (H+1 on a
 //     request, max or H elsewhere), so SeqNum and H range over 0..n·R and
 //     the bound never truncates anything. At most n·R·(1+resend) tokens are
@@ -107,13 +110,135 @@
 //     every resource since they are symmetric.
 //   - A configuration is a valid end state iff every process has used up its
 //     R requests and is idle for every resource, and no token is in transit.
-//     Any other configuration with no enabled step is a deadlock.
+//     Any other configuration with no enabled step is a deadlock. With
+//     recurring requests there is no valid end state: an idle node can
+//     always request.
 //   - The initial configuration has every node idle, H = 0, used = 0 and
 //     every channel empty.
 //
+// Recurring requests (requests=0). With R bounded every execution is
+// finite, so starvation freedom says no more than deadlock freedom. With
+// requests=0 an idle node may request again for ever (used is neither
+// incremented nor tested; it stays 0) and starvation freedom becomes a
+// property of its own. SeqNum and H then grow without bound; they are kept
+// modulo W = 2·window+3 (parameter window, 0 for 2n; SeqNum, H and seq[r]
+// range over 0..W-1) and compared by their difference taken in
+// -(W-1)/2..(W-1)/2 (Vars.Diff), the design of
+// specs/internal/raynalcore for Raynal's clocks. Every statement that uses a
+// SeqNum goes through it: Rule 1's H := H+1, seq[r] := H (Vars.Next, which
+// wraps at W), H := max(H, SN) on every receipt (Vars.Max), Rule 2's SN :=
+// H with replace=1 (the H just updated, so max(H, SN) again), the priority
+// Pri of Rule 2 and relation (6), SN then PID (Vars.Higher), and the order
+// of Q_i^r, which Rule 3 releases highest priority first (Vars.Before; the
+// queue stays sorted by it, a function of the set of tokens, so equal
+// queues are still equal states). Rule 4 resends seq[r] unchanged; Rule
+// 3's recognition of the own token and Rule 4's duplicate test compare
+// PIDs only.
+//
+// The live sequence values of a configuration are H of every node, seq[r]
+// of every node waiting for or in CS(r), and the SN of every token in a
+// channel or a queue (Vars.LiveSeqs); seq[r] of an idle node is 0 and read
+// by nothing. The invariant seq-window checks that they lie on an arc of at
+// most window of the circle of W residues (Vars.SeqSpread). Soundness: the
+// statements compare live values only (a receipt compares H and the
+// head's SN, and the head's SN with seq[r] of a waiting receiver; inserting
+// into Q_i^r compares queued SNs), and the only value a step creates is
+// the request's H+1, H being live. A receipt sets H to one of two live
+// values; Rule 2's replacement writes that same value, already live, into
+// the token; forward, queue, leave and Rule 4's resend move or copy live
+// values; enter keeps seq[r] live and leave makes it dead. So one step
+// widens the spread by at most 1, Rule 2's replacement by H included, and
+// W = 2·window+3 leaves that margin: if the live values of a configuration
+// of the unbounded model lie within window of each other, every
+// difference a statement takes is in -(W-1)/2..(W-1)/2, hence the
+// unbounded one, and the modular step is the unbounded step taken modulo W;
+// the next configuration's spread is at most window+1 < W/2, so the arc
+// computed from its residues is its true spread and the first
+// configuration violating seq-window is reported as such. By induction on
+// the length of an execution, as long as seq-window holds the modular model
+// is the unbounded one with SeqNum and H taken modulo W; a search that
+// finds seq-window never violated has therefore explored exactly the
+// quotient of the unbounded model by a common shift of every live
+// sequence value, which no statement can tell apart, and since that map
+// keeps every step with its process and action, the deadlock and
+// starvation verdicts, under every fairness, are the unbounded algorithm's.
+// The state counts show the quotient: W times the number of configurations
+// up to a shift (18, 177, 2,052 and 28,558 for n = 2, 3, 4, 5).
+// TestModularMatchesUnbounded checks the correspondence step by step on
+// every configuration the bounded-R model reaches, with windows small
+// enough that H wraps (n=2 with R = 4, 5 and window 1; n=3 with R=3 and
+// window 2, replace = 1 and 0; n=4 with R=3 and window 3): the same steps,
+// the same successors up to SeqNum and H modulo W, the same spread, and no
+// step widening it by more than 1.
+//
+// With one resource (and resend=0) the spread is bounded by the algorithm:
+// seq-window holds with window n-1 and fails with n-2 (n = 3, 4, 5), since
+// a waiting node queues every token of lower priority than its own, so
+// the others cannot raise H far past its SeqNum. With two resources it is
+// not: a node may stay in CS(0) as long as it likes while requests for
+// resource 1 go round and raise every H, its seq[0] (and the SN of any
+// token it holds in Q^0) staying behind; n=2 with two resources fails
+// seq-window at window 4, 6 and 8 (2n, 3n, 4n; n=3 at 6), so those
+// instances are out of reach of this abstraction and their other verdicts
+// say nothing about the paper.
+//
+// Capacities. With resend=0 a node has at most one token per resource:
+// request creates it when the node is idle for r, only enter deletes it
+// (stale and discard need a second token of the same node, which only Rule
+// 4 makes), and the node waits for r exactly while it exists. So at most
+// n·resources tokens exist at once, the default channel capacity, and
+// Q_i^r holds at most the n-1 tokens of the other nodes (an own token is
+// never queued): n-1 slots per resource. With resend=1 there is no bound:
+// Rule 4's duplicates outlive their requests and pile up (with R bounded,
+// n=2 has at most 2, 2, 3, 3, 4, 4 tokens of one node at once for R = 1..6),
+// and the defaults, 2·n·resources per channel and 2(n-1) slots, bound the
+// model, not the algorithm. Either way an overflow is reported as a
+// safety violation (the channels' policy is error, and a queue overflow
+// is a range fault), never silent; with resend=1 mutual exclusion fails
+// first (15 steps for n=2, 19 for n=3: Rule 4's stale duplicate).
+//
+// Starvation with recurring requests is decided under fairness per action
+// (check --fairness weak-action): each receipt case of each node is its
+// own obligation, so a token at the head of a channel is eventually taken,
+// the paper's network where tokens are never lost and every token is
+// received in finite time. Per-process fairness is weaker in general (a
+// process may meet it by steps other than the receipt), but here, with
+// one resource, a node with a token at its head can make at most two
+// environment steps (leave, request) before receipts are all it has left
+// (its own new token comes back behind that head), so weak and
+// weak-action agree; and on the
+// instances decided the verdicts are the same even with no fairness: a
+// waiting node is overtaken only by tokens of higher priority, which the
+// other nodes stop making once their H has passed its SeqNum, and it
+// queues the others, so the other nodes soon all wait and the only steps
+// left carry tokens on.
+//
+// Verdicts with recurring requests (resend=0, one resource; command
+// `ringcheck check thiare -p requests=0 -p n=N --check
+// safety,deadlock,starvation --fairness weak-action`, with -p replace=0 or
+// -p window=w; safety is mutex and seq-window; TestRecurringVerdicts pins
+// the rows with a state count at the smallest window, and the defaults for
+// n ≤ 4):
+//
+//	instance       window (W)  states   safety  deadlock  starvation (none, weak, weak-action, strong-action)
+//	n=2            4 (11)          198  holds   holds     holds
+//	n=2            1 (5)            90  holds   holds     holds
+//	n=3            6 (15)        2,655  holds   holds     holds
+//	n=3            2 (7)         1,239  holds   holds     holds
+//	n=3 replace=0  6 (15)        2,655  holds   holds     holds
+//	n=4            8 (19)       38,988  holds   holds     holds
+//	n=4            3 (9)        18,468  holds   holds     holds
+//	n=5           10 (23)      656,834  holds   violated  violated (Rule 2's deadlock, 17 steps)
+//	n=5            4 (11)      314,138  holds   violated  violated
+//	n=5 replace=0 10 (23)      617,458  holds   holds     holds
+//	n=5 replace=0  4 (11)      295,306  holds   holds     holds
+//	n=2 resources=2  4, 6, 8        -   seq-window violated: out of reach
+//	n=2 resend=1   4 (11)           -   mutex violated (15 steps)
+//
 // The paper claims safety (Theorem 4.1), and deadlock and starvation freedom
 // (Theorem 4.2). What the checker decides, from init, exhaustively, under
-// weak fairness (the tests pin these verdicts and state counts, except
+// weak fairness for at most R requests and weak fairness per action for
+// recurring requests (the tests pin these verdicts and state counts, except
 // n=4 with R=3: 646,582 states, about 16 s for the three properties):
 //
 //   - All three hold for n=2 and n=3 with R ≤ 3, n=4 with R ≤ 3, n=3 with
@@ -129,6 +254,14 @@
 //     of a node's token outlives the request it was sent for and, by Rule 3,
 //     lets the node enter its CS during its next request while another node
 //     is in its CS (TestRule4StaleTokenBreaksSafety).
+//   - With recurring requests (requests=0), where seq-window holds in every
+//     reachable configuration, all three hold for n = 2, 3, 4 and, with
+//     replace=0, for n=3 and n=5; starvation freedom there is Theorem 4.2's
+//     liveness with requests recurring for ever, and holds even with no
+//     fairness. Rule 2's deadlock comes back for n=5 (17 steps, with every
+//     node starving). Rule 4 breaks mutual exclusion already for n=2 (15
+//     steps). Two resources are out of reach (seq-window fails at every
+//     window tried).
 package thiare
 
 import (
@@ -159,19 +292,21 @@ func Spec() *specs.Spec {
 	n3 := map[string]int{"n": 3}
 	return &specs.Spec{
 		Name:          "thiare",
-		Summary:       "several-tokens mutual exclusion on a logical ring (seed 002), Rules 1–4, for at most R requests per process",
+		Summary:       "several-tokens mutual exclusion on a logical ring (seed 002), Rules 1–4, for at most R requests per process or, with requests=0, recurring requests",
 		Source:        "O. Thiare, Several-Tokens Distributed Mutual Exclusion Algorithm in a Logical Ring Network, §3 (token, SeqNum, HSeqNumSeen, priorities) and §4 (Rules 1–4, Theorems 4.1 and 4.2)",
 		Communication: "message-passing",
 		Params: []specs.Param{
 			{Name: "n", Default: 3, Min: 2, Max: 5, Doc: "number of nodes on the logical ring"},
-			{Name: "requests", Default: 2, Min: 1, Max: 3, Doc: "R: at most R requests per process, after which it stays idle; SeqNum and HSeqNumSeen range over 0..n·R"},
+			{Name: "requests", Default: 2, Min: 0, Max: 3, Doc: "R ≥ 1: at most R requests per process, after which it stays idle; SeqNum and HSeqNumSeen range over 0..n·R. 0: requests recur for ever (an idle node may always request again), with SeqNum and HSeqNumSeen kept modulo 2·window+3 under the invariant seq-window (see the package comment)"},
+			{Name: "window", Default: 0, Min: 0, Max: 30, Doc: "with requests=0, the largest spread of the live sequence values the modular SeqNums represent exactly, checked by the invariant seq-window (0: 2n)"},
 			{Name: "resources", Default: 1, Min: 1, Max: 2, Doc: "number of resource types (one queue and one mutual exclusion per resource)"},
 			{Name: "resend", Default: 0, Min: 0, Max: 1, Doc: "1: Rule 4, a waiting node whose token is held in a queue may time out and resend it once with Resend = 1 (0: no timeout, the failure-free setting)"},
 			{Name: "replace", Default: 1, Min: 0, Max: 1, Doc: "1: Rule 2 as written, a node with no intention replaces the token's SeqNum by HSeqNumSeen; 0: it leaves SeqNum unchanged (not the paper)"},
-			{Name: "Cmax", Default: 0, Min: 0, Max: 64, Doc: "channel capacity (0: n·R·(1+resend), every token that can exist, so no send ever blocks)"},
+			{Name: "Cmax", Default: 0, Min: 0, Max: 64, Doc: "channel capacity (0: n·R·(1+resend), every token that can exist, so no send ever blocks; with requests=0, n·resources·(1+resend), every token that can exist with resend=0, and a send to a full channel is a safety violation)"},
 		},
 		Invariants: []string{
 			"mutex: for every resource r, at most one node is in CS(r)",
+			"seq-window (requests=0 only): the live sequence values lie within window of each other, so SeqNums kept modulo 2·window+3 compare as unbounded ones",
 		},
 		DefaultChecks: []string{"safety", "deadlock", "starvation"},
 		Claims: []specs.Claim{
@@ -185,6 +320,8 @@ func Spec() *specs.Spec {
 				Source: "Theorem 4.2: \"the proposed algorithm is deadlock free\" (Rule 2 as written: an idle node raises a token's SeqNum)"},
 			{Property: "safety", Verdict: "holds", Params: map[string]int{"n": 3, "requests": 2, "resend": 1}, From: "init", Found: "violated",
 				Source: "Theorem 4.1 with Rule 4: a resent token whose duplicate is discarded keeps mutual exclusion"},
+			{Property: "starvation", Verdict: "holds", Params: map[string]int{"n": 3, "requests": 0}, From: "init", Fairness: "weak-action",
+				Source: "Theorem 4.2 (liveness), with requests recurring for ever and every token received in finite time"},
 		},
 		Build: Build,
 	}
@@ -195,7 +332,8 @@ func Spec() *specs.Spec {
 type Vars struct {
 	// State[r] is idle, waiting or cs for resource r.
 	State []model.VarID
-	// Seq[r] is the SeqNum of the node's copy of its own token (0: none).
+	// Seq[r] is the SeqNum of the node's copy of its own token (0 while
+	// idle for r; with recurring requests 0 is also a SeqNum).
 	Seq []model.VarID
 	// Resent[r] is whether the current request's token was resent (Rule 4);
 	// declared only when resend = 1.
@@ -208,25 +346,94 @@ type Vars struct {
 	H, Used model.VarID
 	// Token is the only message type: fields seq, pid, res, resend.
 	Token model.MsgType
-	// N, S (largest SeqNum, n·R), F (1+resend) size the token codes.
-	N, S, F int
+	// N, S (largest SeqNum: n·R, or W-1 with recurring requests), F
+	// (1+resend) size the token codes; Lo is the smallest SeqNum a token
+	// carries (1, or 0 with recurring requests).
+	N, S, F, Lo int
+	// Recurring is requests=0: requests recur for ever and SeqNum and H
+	// are kept modulo W = 2·Window+3 (0 without), Window being the spread
+	// of the live sequence values the invariant seq-window allows.
+	Recurring bool
+	W, Window int
+	// Slots is the number of queue slots per resource, Cap the channel
+	// capacity.
+	Slots, Cap int
+
+	// sys is the built system, through which SeqSpread reads the tokens in
+	// transit.
+	sys *model.System
 }
 
-// Code is the queue code of token (seq, pid, resend): 1 + ((seq-1)·n +
-// pid)·F + resend. Codes increase as priority decreases.
-func (v Vars) Code(seq, pid, resend int) int { return 1 + ((seq-1)*v.N+pid)*v.F + resend }
+// Code is the queue code of token (seq, pid, resend): 1 + ((seq-Lo)·n +
+// pid)·F + resend. Without recurring requests codes increase as priority
+// decreases; with them, the queue order is Before's.
+func (v Vars) Code(seq, pid, resend int) int { return 1 + ((seq-v.Lo)*v.N+pid)*v.F + resend }
 
 // Decode is the inverse of Code.
 func (v Vars) Decode(code int) (seq, pid, resend int) {
 	c := code - 1
 	resend = c % v.F
 	c /= v.F
-	return c/v.N + 1, c % v.N, resend
+	return c/v.N + v.Lo, c % v.N, resend
 }
 
 // Higher reports whether token (s1, p1) has a higher priority than (s2, p2):
-// SN_1 < SN_2 or (SN_1 = SN_2 and PID_1 < PID_2).
+// SN_1 < SN_2 or (SN_1 = SN_2 and PID_1 < PID_2), on unbounded SeqNums.
 func Higher(s1, p1, s2, p2 int) bool { return s1 < s2 || (s1 == s2 && p1 < p2) }
+
+// Diff is the SeqNum difference x - y: the plain difference without
+// recurring requests; with them, the difference modulo W taken in
+// -(W-1)/2..(W-1)/2, which is the unbounded difference while the live
+// sequence values lie within Window of each other (see the package
+// comment, Recurring requests).
+func (v Vars) Diff(x, y int) int {
+	if !v.Recurring {
+		return x - y
+	}
+	d := ((x-y)%v.W + v.W) % v.W
+	if d > v.W/2 {
+		d -= v.W
+	}
+	return d
+}
+
+// Higher is the package's Higher on the SeqNums of the model, compared by
+// Diff: Pri(s1, p1) > Pri(s2, p2).
+func (v Vars) Higher(s1, p1, s2, p2 int) bool {
+	d := v.Diff(s1, s2)
+	return d < 0 || d == 0 && p1 < p2
+}
+
+// Max is max(x, y) on SeqNums, compared by Diff.
+func (v Vars) Max(x, y int) int {
+	if v.Diff(y, x) > 0 {
+		return y
+	}
+	return x
+}
+
+// Next is x+1, modulo W with recurring requests.
+func (v Vars) Next(x int) int {
+	if v.Recurring {
+		return (x + 1) % v.W
+	}
+	return x + 1
+}
+
+// Before is the queue order of token codes c1 and c2: higher priority
+// first (Higher), then Resend = 0 before Resend = 1. Without recurring
+// requests it is c1 < c2.
+func (v Vars) Before(c1, c2 int) bool {
+	s1, p1, r1 := v.Decode(c1)
+	s2, p2, r2 := v.Decode(c2)
+	if d := v.Diff(s1, s2); d != 0 {
+		return d < 0
+	}
+	if p1 != p2 {
+		return p1 < p2
+	}
+	return r1 < r2
+}
 
 // Build returns the model for parameters n, requests, resources, resend,
 // replace and Cmax.
@@ -248,19 +455,35 @@ const (
 
 // BuildVars is Build, also returning the handles.
 func BuildVars(p specs.Values) (*model.System, Vars, error) {
-	n, rq, nres, resend, replace, cmax := p["n"], p["requests"], p["resources"], p["resend"], p["replace"], p["Cmax"]
+	n, rq, nres, resend, replace, cmax, window := p["n"], p["requests"], p["resources"], p["resend"], p["replace"], p["Cmax"], p["window"]
 	var v Vars
-	if n < 2 || rq < 1 || nres < 1 || resend < 0 || resend > 1 || replace < 0 || replace > 1 {
-		return nil, v, fmt.Errorf("thiare: need n ≥ 2, requests ≥ 1, resources ≥ 1, resend and replace in 0..1; got %v", p)
+	if n < 2 || rq < 0 || nres < 1 || resend < 0 || resend > 1 || replace < 0 || replace > 1 || window < 0 || window > 30 {
+		return nil, v, fmt.Errorf("thiare: need n ≥ 2, requests ≥ 0, resources ≥ 1, resend and replace in 0..1, window in 0..30; got %v", p)
 	}
-	s := n * rq
+	recurring := rq == 0
 	f := 1 + resend
-	tokens := n * rq * f
+	v.N, v.F, v.Lo = n, f, 1
+	var tokens, qcap int
+	if recurring {
+		// SeqNum and H modulo W; every token that can exist at once (see
+		// the package comment, Recurring requests).
+		if window == 0 {
+			window = 2 * n
+		}
+		v.Recurring, v.Window, v.W = true, window, 2*window+3
+		v.S, v.Lo = v.W-1, 0
+		tokens = n * nres * f
+		qcap = (n - 1) * f
+	} else {
+		v.S = n * rq
+		tokens = n * rq * f
+		qcap = (n - 1) * rq * f
+	}
+	s := v.S
 	if cmax == 0 {
 		cmax = min(tokens, 255)
 	}
-	qcap := (n - 1) * rq * f
-	v.N, v.S, v.F = n, s, f
+	v.Slots, v.Cap = qcap, cmax
 
 	b := model.NewBuilder("thiare", model.UniRing, n)
 	sfx := func(r int) string {
@@ -270,6 +493,7 @@ func BuildVars(p specs.Values) (*model.System, Vars, error) {
 		return "[" + strconv.Itoa(r) + "]"
 	}
 	v.H = b.Var("H", model.IntRange(0, s))
+	// With recurring requests used stays 0 (its domain is 0..0).
 	v.Used = b.Var("used", model.IntRange(0, rq))
 	v.State = make([]model.VarID, nres)
 	v.Seq = make([]model.VarID, nres)
@@ -300,12 +524,19 @@ func BuildVars(p specs.Values) (*model.System, Vars, error) {
 		}
 	}
 	v.Token = b.Message("Token",
-		model.Var{Name: "seq", Domain: model.IntRange(1, s)},
+		model.Var{Name: "seq", Domain: model.IntRange(v.Lo, s)},
 		model.Var{Name: "pid", Domain: model.IntRange(0, n-1)},
 		model.Var{Name: "res", Domain: model.IntRange(0, nres-1)},
 		model.Var{Name: "resend", Domain: model.IntRange(0, resend)},
 	)
-	b.LinkChannels(cmax, model.Block, v.Token)
+	if recurring {
+		// A full channel or queue is reported (a safety violation), never
+		// silent.
+		b.LinkChannels(cmax, model.Error, v.Token)
+		b.ReportRangeFaults()
+	} else {
+		b.LinkChannels(cmax, model.Block, v.Token)
+	}
 
 	hv, used, state, seq, queue, token := v.H, v.Used, v.State, v.Seq, v.Queue, v.Token
 	vv := v
@@ -341,7 +572,7 @@ func BuildVars(p specs.Values) (*model.System, Vars, error) {
 		case InCS:
 			return caseQueue
 		}
-		if Higher(sn, pid, c.Get(seq[r]), c.P) {
+		if vv.Higher(sn, pid, c.Get(seq[r]), c.P) {
 			return caseForward
 		}
 		return caseQueue
@@ -351,7 +582,7 @@ func BuildVars(p specs.Values) (*model.System, Vars, error) {
 	receive := func(c *model.Ctx) (sn, pid, r, rs, h int) {
 		m := c.Receive(c.In(c.Pred()))
 		sn, pid, r, rs = c.Field(m, FieldSeq), c.Field(m, FieldPID), c.Field(m, FieldRes), c.Field(m, FieldResend)
-		h = max(c.Get(hv), sn)
+		h = vv.Max(c.Get(hv), sn)
 		c.Set(hv, h)
 		return
 	}
@@ -361,11 +592,15 @@ func BuildVars(p specs.Values) (*model.System, Vars, error) {
 			Name:     "request" + sfx(r),
 			Kind:     model.Environment,
 			Liveness: model.Optional,
-			Guard:    func(c *model.Ctx) bool { return c.Get(used) < rq && c.Get(state[r]) == Idle },
+			Guard: func(c *model.Ctx) bool {
+				return (recurring || c.Get(used) < rq) && c.Get(state[r]) == Idle
+			},
 			Effect: func(c *model.Ctx, _ int) {
-				h := c.Get(hv) + 1
+				h := vv.Next(c.Get(hv))
 				c.Set(hv, h)
-				c.Set(used, c.Get(used)+1)
+				if !recurring {
+					c.Set(used, c.Get(used)+1)
+				}
 				c.Set(state[r], Waiting)
 				c.Set(seq[r], h)
 				if resend == 1 {
@@ -418,7 +653,7 @@ func BuildVars(p specs.Values) (*model.System, Vars, error) {
 					c.Set(slot, code)
 					return
 				}
-				if code < cur {
+				if vv.Before(code, cur) {
 					c.Set(slot, code)
 					code = cur
 				}
@@ -499,28 +734,38 @@ func BuildVars(p specs.Values) (*model.System, Vars, error) {
 			return true
 		},
 	})
-	b.ValidEnd(model.Predicate{
-		Name: "all-served",
-		Doc:  "every node has made its R requests and is idle for every resource, and no token is in transit",
-		Holds: func(st *model.State) bool {
-			for q := range n {
-				if st.Get(q, used) != rq {
-					return false
+	if recurring {
+		b.Invariant(model.Predicate{
+			Name: "seq-window",
+			Doc: fmt.Sprintf("the live sequence values (every H, seq[r] while waiting or in CS(r), the SN of every token in a channel or a queue) lie within %d of each other, so SeqNum and H kept modulo %d compare as unbounded ones",
+				v.Window, v.W),
+			Holds: func(st *model.State) bool { return vv.SeqSpread(st) <= vv.Window },
+		})
+	}
+	if !recurring {
+		b.ValidEnd(model.Predicate{
+			Name: "all-served",
+			Doc:  "every node has made its R requests and is idle for every resource, and no token is in transit",
+			Holds: func(st *model.State) bool {
+				for q := range n {
+					if st.Get(q, used) != rq {
+						return false
+					}
+					for r := range nres {
+						if st.Get(q, state[r]) != Idle {
+							return false
+						}
+					}
 				}
-				for r := range nres {
-					if st.Get(q, state[r]) != Idle {
+				for c := range st.Lens {
+					if st.Lens[c] != 0 {
 						return false
 					}
 				}
-			}
-			for c := range st.Lens {
-				if st.Lens[c] != 0 {
-					return false
-				}
-			}
-			return true
-		},
-	})
+				return true
+			},
+		})
+	}
 	b.ProcessPredicate(model.ProcessPredicate{
 		Name:  "requesting",
 		Doc:   "the node waits for its token for resource 0 (state[0] = waiting)",
@@ -536,7 +781,66 @@ func BuildVars(p specs.Values) (*model.System, Vars, error) {
 	if err != nil {
 		return nil, v, err
 	}
+	v.sys, vv.sys = sys, sys
 	return sys, v, nil
+}
+
+// LiveSeqs calls f with every live sequence value of s: H of every node,
+// seq[r] of every node waiting for or in CS(r), and the SN of every token
+// in a queue or in a channel. These are the values the statements may read
+// as SeqNums; seq[r] of a node idle for r is not one. The system must be
+// the one BuildVars returned with v.
+func (v Vars) LiveSeqs(s *model.State, f func(sn int)) {
+	for p := range v.N {
+		f(s.Get(p, v.H))
+		for r := range v.State {
+			if s.Get(p, v.State[r]) != Idle {
+				f(s.Get(p, v.Seq[r]))
+			}
+			for _, slot := range v.Queue[r] {
+				code := s.Get(p, slot)
+				if code <= 0 {
+					break
+				}
+				sn, _, _ := v.Decode(code)
+				f(sn)
+			}
+		}
+	}
+	for c := range v.sys.Channels {
+		ch := model.ChanID(c)
+		for x := 0; x < s.Len(ch); x++ {
+			f(v.sys.Field(s.At(ch, x), FieldSeq))
+		}
+	}
+}
+
+// SeqSpread is the spread of the live sequence values of s (LiveSeqs):
+// without recurring requests, the largest minus the smallest; with them,
+// the length of the shortest arc of the circle of W residues that holds
+// them all, which is the spread of the unbounded values they stand for
+// while that spread is below W/2.
+func (v Vars) SeqSpread(s *model.State) int {
+	if !v.Recurring {
+		lo, hi := v.S, 0
+		v.LiveSeqs(s, func(sn int) { lo, hi = min(lo, sn), max(hi, sn) })
+		return max(hi-lo, 0)
+	}
+	// seen is a bit set of residues: W ≤ 63 (window ≤ 30).
+	var seen uint64
+	v.LiveSeqs(s, func(sn int) { seen |= 1 << uint(sn) })
+	// The largest run of residues not seen, around the circle, is the
+	// complement of the shortest arc holding every value seen.
+	gap, run := 0, 0
+	for x := 0; x < 2*v.W; x++ {
+		if seen&(1<<uint(x%v.W)) != 0 {
+			run = 0
+			continue
+		}
+		run++
+		gap = max(gap, min(run, v.W))
+	}
+	return v.W - 1 - gap
 }
 
 // inTransit reports whether a token of node p for resource r is in some
