@@ -145,7 +145,9 @@ func TestRule2Starvation(t *testing.T) {
 // enters while its real token is still travelling, and a node whose token
 // it released earlier enters too.
 func TestRule4StaleTokenBreaksSafety(t *testing.T) {
-	vals := params(t, "n", 3, "requests", 2, "resend", 1)
+	// Mutual exclusion alone: with Property 4.1's order checked too, the
+	// same duplicate breaks the order first (TestPriorityOrder).
+	vals := params(t, "n", 3, "requests", 2, "resend", 1, "order", 0)
 	sys, v := build(t, vals)
 	o, _ := outcome(t, sys, invariants.Safety)
 	if o.Verdict != invariants.Violated {
@@ -225,4 +227,44 @@ func enabledAll(t testing.TB, sys *model.System, s *model.State) []string {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// TestPriorityOrder: Property 4.1, a request is served after every request
+// of higher priority, as the invariant priority-order (a node in CS(r) has
+// priority over every node waiting for r). It holds in the failure-free
+// setting on every instance below, with bounded and with recurring
+// requests, Rule 2 as written or not. With Rule 4's resend (n=3, R=2) the
+// stale duplicate of TestRule4StaleTokenBreaksSafety breaks it first: its
+// originator enters on it during its next request, whose own token (a
+// copy with a later SeqNum) has lower priority than a waiting node's, 16
+// steps in, three before a second node enters.
+func TestPriorityOrder(t *testing.T) {
+	for _, tc := range []struct {
+		kv     []any
+		states int64
+	}{
+		{[]any{"n", 3, "requests", 2}, 3100},
+		{[]any{"n", 4, "requests", 2}, 0},
+		{[]any{"n", 5, "requests", 1}, 44231},
+		{[]any{"n", 3, "requests", 2, "replace", 0}, 0},
+		{[]any{"n", 3, "requests", 1, "resources", 2}, 2089},
+		{[]any{"n", 4, "requests", 0}, 38988},
+	} {
+		sys, _ := build(t, params(t, tc.kv...))
+		rep := check(t, sys, invariants.Safety)
+		if o := rep.Outcomes[0]; o.Verdict != invariants.Holds {
+			t.Errorf("%v: safety %s (%s), want priority-order to hold", tc.kv, o.Verdict, o.Reason)
+		}
+		if tc.states != 0 && rep.Search.States != tc.states {
+			t.Errorf("%v: %d states, want %d", tc.kv, rep.Search.States, tc.states)
+		}
+	}
+	sys, _ := build(t, params(t, "n", 3, "requests", 2, "resend", 1))
+	o, _ := outcome(t, sys, invariants.Safety)
+	if o.Verdict != invariants.Violated || o.Reason != "invariant priority-order is false" || len(o.Counterexample.Steps) != 16 {
+		t.Fatalf("resend=1: safety %s (%s), want priority-order violated in 16 steps", o.Verdict, o.Reason)
+	}
+	if err := o.Counterexample.Replay(sys); err != nil {
+		t.Fatal(err)
+	}
 }

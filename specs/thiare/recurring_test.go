@@ -515,7 +515,7 @@ func TestRecurringVerdicts(t *testing.T) {
 	}
 	// Rule 4 (resend=1) breaks mutual exclusion with recurring requests as
 	// with R=2 (TestRule4StaleTokenBreaksSafety), here already for n=2.
-	sys, _ := build(t, params(t, "n", 2, "requests", 0, "resend", 1))
+	sys, _ := build(t, params(t, "n", 2, "requests", 0, "resend", 1, "order", 0))
 	rep := check(t, sys, invariants.Safety)
 	if o := rep.Outcomes[0]; o.Verdict != invariants.Violated || o.Reason != "invariant mutex is false" || len(o.Counterexample.Steps) != 15 {
 		t.Errorf("resend=1: safety %s (%s), want mutex violated in 15 steps", o.Verdict, o.Reason)

@@ -253,7 +253,15 @@
 //   - Rule 4 breaks safety for n=3 with R=2 (19 steps): a resent duplicate
 //     of a node's token outlives the request it was sent for and, by Rule 3,
 //     lets the node enter its CS during its next request while another node
-//     is in its CS (TestRule4StaleTokenBreaksSafety).
+//     is in its CS (TestRule4StaleTokenBreaksSafety, with order=0).
+//   - Property 4.1 (fair mutual exclusion: a request is served after every
+//     request of higher priority) is the invariant priority-order (order=1,
+//     the default): a node in CS(r) has priority over every node waiting
+//     for r, their copies of their tokens compared. It holds wherever
+//     resend=0 on the instances tried (TestPriorityOrder: n=3, 4 with R=2,
+//     n=5 with R=1, replace=0, two resources, n=4 with recurring
+//     requests); with Rule 4 the same stale duplicate breaks it first, in
+//     16 steps.
 //   - With recurring requests (requests=0), where seq-window holds in every
 //     reachable configuration, all three hold for n = 2, 3, 4 and, with
 //     replace=0, for n=3 and n=5; starvation freedom there is Theorem 4.2's
@@ -302,10 +310,12 @@ func Spec() *specs.Spec {
 			{Name: "resources", Default: 1, Min: 1, Max: 2, Doc: "number of resource types (one queue and one mutual exclusion per resource)"},
 			{Name: "resend", Default: 0, Min: 0, Max: 1, Doc: "1: Rule 4, a waiting node whose token is held in a queue may time out and resend it once with Resend = 1 (0: no timeout, the failure-free setting)"},
 			{Name: "replace", Default: 1, Min: 0, Max: 1, Doc: "1: Rule 2 as written, a node with no intention replaces the token's SeqNum by HSeqNumSeen; 0: it leaves SeqNum unchanged (not the paper)"},
+			{Name: "order", Default: 1, Min: 0, Max: 1, Doc: "1: safety also checks Property 4.1's order of entry (invariant priority-order: a node in CS(r) has priority over every node waiting for r); 0: mutual exclusion alone"},
 			{Name: "Cmax", Default: 0, Min: 0, Max: 64, Doc: "channel capacity (0: n·R·(1+resend), every token that can exist, so no send ever blocks; with requests=0, n·resources·(1+resend), every token that can exist with resend=0, and a send to a full channel is a safety violation)"},
 		},
 		Invariants: []string{
 			"mutex: for every resource r, at most one node is in CS(r)",
+			"priority-order (order=1): a node in CS(r) has priority over every node waiting for r (Property 4.1, entry in the order of priority)",
 			"seq-window (requests=0 only): the live sequence values lie within window of each other, so SeqNums kept modulo 2·window+3 compare as unbounded ones",
 		},
 		DefaultChecks: []string{"safety", "deadlock", "starvation"},
@@ -402,6 +412,26 @@ func (v Vars) Diff(x, y int) int {
 func (v Vars) Higher(s1, p1, s2, p2 int) bool {
 	d := v.Diff(s1, s2)
 	return d < 0 || d == 0 && p1 < p2
+}
+
+// PriorityOrder reports whether, in st, every node in CS(r) has priority
+// over every node waiting for r, the priorities of their copies of their
+// own tokens compared (Property 4.1: a request is served after every
+// request of higher priority).
+func (v Vars) PriorityOrder(st *model.State) bool {
+	for r := range v.State {
+		for j := range v.N {
+			if st.Get(j, v.State[r]) != InCS {
+				continue
+			}
+			for i := range v.N {
+				if st.Get(i, v.State[r]) == Waiting && v.Higher(st.Get(i, v.Seq[r]), i, st.Get(j, v.Seq[r]), j) {
+					return false
+				}
+			}
+		}
+	}
+	return true
 }
 
 // Max is max(x, y) on SeqNums, compared by Diff.
@@ -734,6 +764,15 @@ func BuildVars(p specs.Values) (*model.System, Vars, error) {
 			return true
 		},
 	})
+	if p["order"] == 1 {
+		b.Invariant(model.Predicate{
+			Name: "priority-order",
+			Doc:  "Property 4.1: a node in CS(r) has priority over every node waiting for r, Pri(T_j^r) > Pri(T_i^r) by the nodes' copies of their tokens",
+			Holds: func(st *model.State) bool {
+				return vv.PriorityOrder(st)
+			},
+		})
+	}
 	if recurring {
 		b.Invariant(model.Predicate{
 			Name: "seq-window",
