@@ -278,6 +278,7 @@ import (
 
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/specs"
+	"github.com/ringcheck/ringcheck/specs/internal/modclock"
 )
 
 // The per-resource states of a node.
@@ -365,6 +366,8 @@ type Vars struct {
 	// of the live sequence values the invariant seq-window allows.
 	Recurring bool
 	W, Window int
+	// seqs keeps SeqNum and H modulo W with recurring requests.
+	seqs modclock.Ring
 	// Slots is the number of queue slots per resource, Cap the channel
 	// capacity.
 	Slots, Cap int
@@ -400,11 +403,7 @@ func (v Vars) Diff(x, y int) int {
 	if !v.Recurring {
 		return x - y
 	}
-	d := ((x-y)%v.W + v.W) % v.W
-	if d > v.W/2 {
-		d -= v.W
-	}
-	return d
+	return v.seqs.Diff(x, y)
 }
 
 // Higher is the package's Higher on the SeqNums of the model, compared by
@@ -436,16 +435,16 @@ func (v Vars) PriorityOrder(st *model.State) bool {
 
 // Max is max(x, y) on SeqNums, compared by Diff.
 func (v Vars) Max(x, y int) int {
-	if v.Diff(y, x) > 0 {
-		return y
+	if !v.Recurring {
+		return max(x, y)
 	}
-	return x
+	return v.seqs.Max(x, y)
 }
 
 // Next is x+1, modulo W with recurring requests.
 func (v Vars) Next(x int) int {
 	if v.Recurring {
-		return (x + 1) % v.W
+		return v.seqs.Next(x)
 	}
 	return x + 1
 }
@@ -500,7 +499,11 @@ func BuildVars(p specs.Values) (*model.System, Vars, error) {
 		if window == 0 {
 			window = 2 * n
 		}
-		v.Recurring, v.Window, v.W = true, window, 2*window+3
+		seqs, err := modclock.New(window)
+		if err != nil {
+			return nil, v, fmt.Errorf("thiare: recurring requests need %w", err)
+		}
+		v.Recurring, v.seqs, v.Window, v.W = true, seqs, seqs.Window, seqs.W
 		v.S, v.Lo = v.W-1, 0
 		tokens = n * nres * f
 		qcap = (n - 1) * f
@@ -865,21 +868,7 @@ func (v Vars) SeqSpread(s *model.State) int {
 		v.LiveSeqs(s, func(sn int) { lo, hi = min(lo, sn), max(hi, sn) })
 		return max(hi-lo, 0)
 	}
-	// seen is a bit set of residues: W ≤ 63 (window ≤ 30).
-	var seen uint64
-	v.LiveSeqs(s, func(sn int) { seen |= 1 << uint(sn) })
-	// The largest run of residues not seen, around the circle, is the
-	// complement of the shortest arc holding every value seen.
-	gap, run := 0, 0
-	for x := 0; x < 2*v.W; x++ {
-		if seen&(1<<uint(x%v.W)) != 0 {
-			run = 0
-			continue
-		}
-		run++
-		gap = max(gap, min(run, v.W))
-	}
-	return v.W - 1 - gap
+	return v.seqs.Spread(func(add func(int)) { v.LiveSeqs(s, add) })
 }
 
 // inTransit reports whether a token of node p for resource r is in some

@@ -22,6 +22,7 @@ import (
 	"strings"
 
 	"github.com/ringcheck/ringcheck/model"
+	"github.com/ringcheck/ringcheck/specs/internal/modclock"
 )
 
 // Config describes an instance.
@@ -92,6 +93,8 @@ type Algo struct {
 	W, Window int
 	// Recurring is Config.Recurring.
 	Recurring bool
+	// clock keeps the clocks modulo W with Recurring.
+	clock modclock.Ring
 
 	// sys is the built system (Build), through which ClockSpread reads
 	// the messages in transit.
@@ -126,8 +129,6 @@ func declare(b *model.Builder, cfg Config) (*Algo, error) {
 		return nil, fmt.Errorf("raynalcore: the variant and the ghost are for §3's layout only")
 	case !cfg.AND && nt != 1:
 		return nil, fmt.Errorf("raynalcore: §3's layout has one type, not %d", nt)
-	case cfg.Recurring && (cfg.Window < 1 || cfg.Window > 30):
-		return nil, fmt.Errorf("raynalcore: recurring requests need a clock window in 1..30, not %d", cfg.Window)
 	}
 	a := &Algo{
 		Types: make([]Type, nt), Msgs: -1,
@@ -138,7 +139,11 @@ func declare(b *model.Builder, cfg Config) (*Algo, error) {
 	}
 	usedMax := r * m
 	if cfg.Recurring {
-		a.Window, a.W = cfg.Window, 2*cfg.Window+3
+		clock, err := modclock.New(cfg.Window)
+		if err != nil {
+			return nil, fmt.Errorf("raynalcore: recurring requests need %w", err)
+		}
+		a.clock, a.Window, a.W = clock, clock.Window, clock.W
 		a.R, a.Clock, r = 0, a.W-1, 0
 		usedMax = 2 * m
 	}
@@ -423,22 +428,7 @@ func (a *Algo) ClockSpread(s *model.State) int {
 		a.LiveClocks(sys, s, func(h int) { lo, hi = min(lo, h), max(hi, h) })
 		return max(hi-lo, 0)
 	}
-	// seen is a bit set of residues: W ≤ 63 (Window ≤ 30) is checked by
-	// declare.
-	var seen uint64
-	a.LiveClocks(sys, s, func(h int) { seen |= 1 << uint(h) })
-	// The largest run of residues not seen, around the circle, is the
-	// complement of the shortest arc holding every value seen.
-	gap, run := 0, 0
-	for x := 0; x < 2*a.W; x++ {
-		if seen&(1<<uint(x%a.W)) != 0 {
-			run = 0
-			continue
-		}
-		run++
-		gap = max(gap, min(run, a.W))
-	}
-	return a.W - 1 - gap
+	return a.clock.Spread(func(add func(int)) { a.LiveClocks(sys, s, add) })
 }
 
 // Build builds b, the builder Begin returned, and records the system, through
@@ -582,7 +572,7 @@ func (a *Algo) request(c *model.Ctx, choice int) {
 	d := a.Demands[choice]
 	h := c.Get(a.MaxH) + 1
 	if a.Recurring {
-		h %= a.W
+		h = a.clock.Next(c.Get(a.MaxH))
 	} else {
 		c.Set(a.Reqs, c.Get(a.Reqs)+1)
 	}
@@ -741,11 +731,7 @@ func (a *Algo) Diff(x, y int) int {
 	if !a.Recurring {
 		return x - y
 	}
-	d := ((x-y)%a.W + a.W) % a.W
-	if d > a.W/2 {
-		d -= a.W
-	}
-	return d
+	return a.clock.Diff(x, y)
 }
 
 func b2i(b bool) int {
