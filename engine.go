@@ -27,7 +27,7 @@ const (
 	// EngineSymbolic computes fixpoints over BDDs (package symbolic): a
 	// spec written in the ring language, closure and convergence from
 	// every configuration (channel contents included), no fairness or
-	// weak fairness.
+	// weak fairness (per process or per action).
 	EngineSymbolic Engine = "symbolic"
 	// EngineAuto is the symbolic engine where it applies and the explicit
 	// one could not hold the full space (past statespace.MaxSpace
@@ -224,8 +224,11 @@ func (r *Request) symbolicReport(res *Result, out *symbolic.Result) error {
 				o.Reason = "a configuration outside L has no enabled step"
 				if out.Cycle {
 					o.Reason = "a cycle of configurations outside L"
-					if res.Options.Fairness == invariants.WeakFairness {
+					switch res.Options.Fairness {
+					case invariants.WeakFairness:
 						o.Reason = "a weakly fair cycle of configurations outside L"
+					case invariants.WeakActionFairness:
+						o.Reason = "a cycle of configurations outside L, weakly fair per action"
 					}
 				}
 				o.Reason += fmt.Sprintf("; %s configurations do not converge", out.Stuck)

@@ -47,7 +47,7 @@ func TestSymbolicEngineRules(t *testing.T) {
 		{"from random", ringcheck.Request{Spec: ring, Properties: convergence, From: invariants.FromRandom},
 			"Engine symbolic: it decides from every configuration, not from random"},
 		{"strong fairness", ringcheck.Request{Spec: ring, Properties: convergence, Fairness: invariants.StrongFairness},
-			"Engine symbolic: strong fairness: not supported by the symbolic engine (none or weak)"},
+			"Engine symbolic: strong fairness: not supported by the symbolic engine (none, weak or weak-action)"},
 		{"weak fairness, distributed daemon", ringcheck.Request{Spec: ring, Properties: convergence, Fairness: invariants.WeakFairness, Daemon: model.Distributed},
 			"Engine symbolic: weak fairness under the distributed daemon: not supported by the symbolic engine (the central daemon only)"},
 		{"fingerprints", ringcheck.Request{Spec: ring, Properties: convergence, Fingerprints: true}, ""},

@@ -203,25 +203,25 @@ func (a *analysis) infinite(within rudd.Node) (rudd.Node, error) {
 	}
 }
 
-// justice is a weak-fairness constraint: an execution that keeps process
-// p's actions of class c enabled for ever takes one of them infinitely
-// often. Finite and timeout actions always carry one (as in the explicit
-// engine); scheduled actions under weak fairness.
+// justice is a weak-fairness constraint: an execution that keeps one of
+// process p's obligations (obligation i: its actions of a class, or under
+// weak-action fairness one action) enabled for ever takes one of its steps
+// infinitely often. Finite and timeout actions always carry one (as in the
+// explicit engine); scheduled actions under weak fairness.
 type justice struct {
-	p int
-	c class
+	p, i int
 }
 
 // constraints lists the fairness constraints of the options, over the
-// classes of actions each process has.
+// obligations each process has.
 func (e *Encoding) constraints() []justice {
 	var out []justice
 	for p, l := range e.procs {
-		for c := range classes {
-			if c == scheduled && !e.opts.weak() || e.b.Equal(l.of[c], e.b.False()) {
+		for i, o := range l.obligations {
+			if o.class == scheduled && !e.opts.weak() || e.b.Equal(o.moves, e.b.False()) {
 				continue
 			}
-			out = append(out, justice{p, c})
+			out = append(out, justice{p, i})
 		}
 	}
 	return out
@@ -256,8 +256,8 @@ func (a *analysis) fairCycles(within rudd.Node) (rudd.Node, error) {
 // met is the configurations of z where constraint j is met: its actions
 // are disabled, or one of them leads into z.
 func (e *Encoding) met(j justice, z rudd.Node) rudd.Node {
-	b, l := e.b, e.procs[j.p]
-	return b.And(z, b.Or(b.Not(l.enabledOf[j.c]), e.preOf(l.of[j.c], j.p, z)))
+	b, o := e.b, e.procs[j.p].obligations[j.i]
+	return b.And(z, b.Or(b.Not(o.enabled), e.preOf(o.moves, j.p, z)))
 }
 
 // bddError is the error of a BDD operation that failed.

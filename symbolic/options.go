@@ -16,10 +16,12 @@ import (
 type Options struct {
 	// Daemon chooses which enabled processes move in a step.
 	Daemon model.Daemon
-	// Fairness is NoFairness (or empty) or WeakFairness: under weak
-	// fairness an execution outside L that keeps a process's scheduled
-	// actions enabled in every configuration of a cycle without moving
-	// it is not a counterexample.
+	// Fairness is NoFairness (or empty), WeakFairness or
+	// WeakActionFairness: under weak fairness an execution outside L that
+	// keeps a process's scheduled actions enabled in every configuration
+	// of a cycle without moving it is not a counterexample; under
+	// weak-action fairness, one that keeps any one action so enabled
+	// without taking it.
 	Fairness invariants.Fairness
 	// Memory is the budget on the heap (nil: no limit), checked between
 	// the iterations of the convergence fixpoint and of the searches for
@@ -47,18 +49,25 @@ func (o Options) validate() error {
 	}
 	switch o.Fairness {
 	case "", invariants.NoFairness:
-	case invariants.WeakFairness:
+	case invariants.WeakFairness, invariants.WeakActionFairness:
 		if o.Daemon != model.Central {
 			return fmt.Errorf("weak fairness under the %s daemon: %w (the central daemon only)", o.Daemon, ErrUnsupported)
 		}
 	default:
-		return fmt.Errorf("%s fairness: %w (none or weak)", o.Fairness, ErrUnsupported)
+		return fmt.Errorf("%s fairness: %w (none, weak or weak-action)", o.Fairness, ErrUnsupported)
 	}
 	return nil
 }
 
-// weak reports whether the options ask for weak fairness.
-func (o Options) weak() bool { return o.Fairness == invariants.WeakFairness }
+// weak reports whether the options ask for weak fairness, per process or
+// per action.
+func (o Options) weak() bool {
+	return o.Fairness == invariants.WeakFairness || o.Fairness == invariants.WeakActionFairness
+}
+
+// perAction reports whether every action is an obligation of its own
+// (weak-action fairness) rather than each class of a process's actions.
+func (o Options) perAction() bool { return o.Fairness == invariants.WeakActionFairness }
 
 // newBDD makes the BDD of nvars variables. The node table grows without
 // a bound of its own: rudd's bound (Maxnodesize) makes a node it cannot

@@ -20,20 +20,29 @@ const (
 	classes
 )
 
+// obligation is a set of a process's steps that a fairness constraint is
+// about: its actions of one class, or one action of that class.
+type obligation struct {
+	class class
+	// moves are the steps, enabled the configurations where one of them
+	// is enabled.
+	moves, enabled rudd.Node
+}
+
 // local is one process's share of the transition relation. Its relations
 // range over the current configuration and the next values of the
 // process's own bits only (its variables and the channels it sends or
 // receives on): a step of p leaves every other bit as it is, so the
 // relation needs no frame for them.
 type local struct {
-	// rel is every step of the process; of[c] the steps of its actions of
-	// class c.
-	rel rudd.Node
-	of  [classes]rudd.Node
-	// enabled and enabledOf are the configurations where rel and of[c]
-	// have a step.
-	enabled   rudd.Node
-	enabledOf [classes]rudd.Node
+	// rel is every step of the process, enabled the configurations where
+	// it has one.
+	rel     rudd.Node
+	enabled rudd.Node
+	// obligations are the sets of its steps fairness may oblige: per
+	// process, its actions of each class; per action (weak-action
+	// fairness), each action that has a class.
+	obligations []obligation
 	// curSet and nextSet are the process's current and next bits;
 	// toNext renames the first into the second, toCurrent back.
 	curSet, nextSet   rudd.Node
@@ -70,8 +79,9 @@ func (e *Encoding) locals() error {
 	e.procs = make([]*local, e.spec.N)
 	for p := range e.spec.N {
 		l := &local{rel: b.False(), same: b.True()}
-		for c := range l.of {
-			l.of[c] = b.False()
+		var of [classes]rudd.Node
+		for c := range of {
+			of[c] = b.False()
 		}
 		var cur, next []int
 		for _, f := range e.ownFields(p) {
@@ -103,7 +113,7 @@ func (e *Encoding) locals() error {
 					alternatives = append(alternatives, k)
 				}
 			}
-			guardAll := b.False()
+			guardAll, actMoves := b.False(), b.False()
 			for _, k := range alternatives {
 				in := env{self: p}
 				if a.Choice != nil {
@@ -138,18 +148,28 @@ func (e *Encoding) locals() error {
 				// action is enabled (first-enabled processes count it).
 				moves := b.And(b.And(guard, b.Not(blocked)), step)
 				l.rel = b.Or(l.rel, moves)
+				actMoves = b.Or(actMoves, moves)
 				for _, c := range classesOf(a) {
-					l.of[c] = b.Or(l.of[c], moves)
+					of[c] = b.Or(of[c], moves)
 				}
 				guardAll = b.Or(guardAll, guard)
 			}
 			if first[p] && a.Kind != model.Environment {
 				earlier = b.Or(earlier, guardAll)
 			}
+			if cs := classesOf(a); e.opts.perAction() && len(cs) > 0 {
+				// A timeout is obliged as a timer, whatever its role.
+				l.obligations = append(l.obligations, obligation{class: cs[len(cs)-1], moves: actMoves})
+			}
 		}
 		l.enabled = b.Exist(l.rel, l.nextSet)
-		for c := range l.of {
-			l.enabledOf[c] = b.Exist(l.of[c], l.nextSet)
+		if !e.opts.perAction() {
+			for c := range of {
+				l.obligations = append(l.obligations, obligation{class: class(c), moves: of[c]})
+			}
+		}
+		for i := range l.obligations {
+			l.obligations[i].enabled = b.Exist(l.obligations[i].moves, l.nextSet)
 		}
 		e.procs[p] = l
 	}

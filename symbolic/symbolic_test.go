@@ -46,6 +46,14 @@ var agreements = []agreement{
 		{"n": 2, "Cmax": 1}, {"n": 2, "Cmax": 2}, {"n": 3, "Cmax": 1},
 	}},
 	{"../specs/ring/counterflush.ring", model.Central, invariants.WeakFairness, []map[string]int{{"n": 2, "Cmax": 1}, {"n": 3, "Cmax": 1}}},
+	// Weak fairness per action: every action its own constraint. busy.ring
+	// converges under it and not under weak fairness per process.
+	{"testdata/busy.ring", model.Central, invariants.NoFairness, []map[string]int{{"n": 2}, {"n": 3}}},
+	{"testdata/busy.ring", model.Central, invariants.WeakFairness, []map[string]int{{"n": 2}, {"n": 3}}},
+	{"testdata/busy.ring", model.Central, invariants.WeakActionFairness, []map[string]int{{"n": 2}, {"n": 3}}},
+	{"../specs/ring/dijkstra.ring", model.Central, invariants.WeakActionFairness, []map[string]int{{"n": 3, "K": 2}, {"n": 4, "K": 2}, {"n": 4, "K": 4}}},
+	{"../examples/three-state.ring", model.Central, invariants.WeakActionFairness, []map[string]int{{"n": 3}, {"n": 4}, {"n": 5}}},
+	{"../specs/ring/counterflush.ring", model.Central, invariants.WeakActionFairness, []map[string]int{{"n": 2, "Cmax": 1}, {"n": 3, "Cmax": 1}}},
 }
 
 // TestAgreesWithTheExplicitEngine decides closure and convergence on

@@ -147,11 +147,11 @@ func (a *analysis) lasso(z rudd.Node) ([]Configuration, error) {
 	}
 	cycle, cur := []Configuration{t}, t
 	for _, j := range e.constraints() {
-		l := e.procs[j.p]
+		o := e.procs[j.p].obligations[j.i]
 		path := a.shortestPath(cur, e.met(j, comp), comp)
 		cycle, cur = append(cycle, path[1:]...), path[len(path)-1]
-		if !b.Equal(b.And(e.point(cur), l.enabledOf[j.c]), b.False()) {
-			cur = e.pick(b.And(e.postOf(l.of[j.c], j.p, e.point(cur)), comp))
+		if !b.Equal(b.And(e.point(cur), o.enabled), b.False()) {
+			cur = e.pick(b.And(e.postOf(o.moves, j.p, e.point(cur)), comp))
 			cycle = append(cycle, cur)
 		}
 	}

@@ -156,7 +156,7 @@ Exit status: 0 every checked property holds and the search was complete;
 	fl.IntVar(&f.startState, "start-state", 0, "with --start: the index of the trace's state to start from (negative counts from the end: -1 is the last)")
 	fl.StringVar(&f.graphPath, "graph", "", fmt.Sprintf("also write the whole state graph (reachable from init, or every configuration with --from all) to this Graphviz DOT file, up to %d states", reports.StateGraphLimit))
 	fl.BoolVar(&f.progress, "progress", false, "report progress on stderr every 2s even when it is not a terminal")
-	fl.StringVar(&f.engine, "engine", "explicit", "what decides closure and convergence from all: explicit (every configuration one by one), symbolic (BDD fixpoints, for a .ring spec, channel contents included; no fairness or weak, witnesses replayed on the explicit model, no rounds) or auto (symbolic where it applies and the explicit engine could not hold the space within --max-memory)")
+	fl.StringVar(&f.engine, "engine", "explicit", "what decides closure and convergence from all: explicit (every configuration one by one), symbolic (BDD fixpoints, for a .ring spec, channel contents included; no fairness, weak or weak-action, witnesses replayed on the explicit model, no rounds) or auto (symbolic where it applies and the explicit engine could not hold the space within --max-memory)")
 	return cmd
 }
 
