@@ -196,6 +196,12 @@ func livenessOutcome(ctx context.Context, res *explore.Result, p Property, opts 
 	if err := opts.Search.Memory.Grow(9 * g.Size()); err != nil {
 		return Outcome{Property: p, Verdict: Unknown, Reason: stopText(explore.MemoryBound, err)}, nil
 	}
+	if broken, err := brokenAbstraction(ctx, g); err != nil || broken != "" {
+		if why, stopped := stopReason(err); stopped {
+			return Outcome{Property: p, Verdict: Unknown, Reason: stopText(why, err)}, nil
+		}
+		return Outcome{Property: p, Verdict: Unknown, Reason: fmt.Sprintf("invariant %s, on which the model's abstraction of the algorithm rests, fails in a reachable state (safety shows a path), so the model does not stand for the algorithm there and %s is not decided", broken, p)}, err
+	}
 	fairness := opts.Fairness
 	if fairness == "" {
 		fairness = NoFairness
@@ -219,6 +225,39 @@ func livenessOutcome(ctx context.Context, res *explore.Result, p Property, opts 
 		return Outcome{Property: p, Verdict: Unknown, Reason: stopText(why, err)}, nil
 	}
 	return o, err
+}
+
+// brokenAbstraction returns the name of the first of the system's
+// abstraction invariants (model.Predicate.Abstraction) that fails in some
+// state of g, or "".
+func brokenAbstraction(ctx context.Context, g *explore.ReachGraph) (string, error) {
+	var guards []model.Predicate
+	for _, inv := range g.System().Invariants {
+		if inv.Abstraction {
+			guards = append(guards, inv)
+		}
+	}
+	if len(guards) == 0 {
+		return "", nil
+	}
+	w := g.NewWalker()
+	for v := range uint32(g.Size()) {
+		if v%(1<<16) == 0 {
+			if err := ctx.Err(); err != nil {
+				return "", err
+			}
+		}
+		st, err := w.Load(v)
+		if err != nil {
+			return "", err
+		}
+		for _, inv := range guards {
+			if !inv.Holds(st) {
+				return inv.Name, nil
+			}
+		}
+	}
+	return "", nil
 }
 
 // FiniteExecutions is the reason of a liveness verdict that holds over

@@ -308,3 +308,46 @@ func TestFairnessPerAction(t *testing.T) {
 		})
 	}
 }
+
+// TestBrokenAbstractionLeavesLivenessUnknown: a liveness verdict over
+// reachable states where an invariant the model's abstraction rests on
+// fails is unknown, whatever the graph says; the same invariant without
+// the mark leaves the verdict as the graph decides it.
+func TestBrokenAbstractionLeavesLivenessUnknown(t *testing.T) {
+	for _, tt := range []struct {
+		abstraction bool
+		want        invariants.Verdict
+	}{
+		{false, invariants.Holds},
+		{true, invariants.Unknown},
+	} {
+		b := model.NewBuilder("guarded", model.UniRing, 1)
+		st := b.Var("st", model.Enum("idle", "want", "cs"))
+		b.Action(model.Action{Name: "request", Kind: model.Environment, Liveness: model.Optional,
+			Guard: func(c *model.Ctx) bool { return c.Get(st) == 0 }, Effect: func(c *model.Ctx, _ int) { c.Set(st, 1) }})
+		b.Action(model.Action{Name: "enter",
+			Guard: func(c *model.Ctx) bool { return c.Get(st) == 1 }, Effect: func(c *model.Ctx, _ int) { c.Set(st, 2) }})
+		b.Action(model.Action{Name: "leave", Kind: model.Environment, Liveness: model.Finite,
+			Guard: func(c *model.Ctx) bool { return c.Get(st) == 2 }, Effect: func(c *model.Ctx, _ int) { c.Set(st, 0) }})
+		b.ProcessPredicate(model.ProcessPredicate{Name: "requesting", Holds: func(s *model.State, p int) bool { return s.Get(p, st) == 1 }})
+		b.ProcessPredicate(model.ProcessPredicate{Name: "inCS", Holds: func(s *model.State, p int) bool { return s.Get(p, st) == 2 }})
+		b.Invariant(model.Predicate{Name: "never-inside", Holds: func(s *model.State) bool { return s.Get(0, st) != 2 }, Abstraction: tt.abstraction})
+		b.Initial(func(*model.System, *model.State) {})
+		sys, err := b.Build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := invariants.Check(context.Background(), sys, invariants.Options{
+			Properties: []invariants.Property{invariants.Starvation},
+			From:       invariants.FromInit,
+			Fairness:   invariants.WeakFairness,
+			Search:     explore.Options{Workers: 1},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o := rep.Outcomes[0]; o.Verdict != tt.want {
+			t.Errorf("abstraction %v: starvation %s (%s), want %s", tt.abstraction, o.Verdict, o.Reason, tt.want)
+		}
+	}
+}

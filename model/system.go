@@ -215,6 +215,11 @@ type Predicate struct {
 	Name  string
 	Doc   string
 	Holds func(s *State) bool
+	// Abstraction marks an invariant on which the model's abstraction of
+	// the algorithm rests (counters kept modulo a bound, say): where it
+	// fails, the model no longer stands for the algorithm, so a liveness
+	// verdict over reachable states where it fails decides nothing.
+	Abstraction bool
 }
 
 // ProcessPredicate is a named predicate of one process in a configuration,

@@ -781,7 +781,8 @@ func BuildVars(p specs.Values) (*model.System, Vars, error) {
 			Name: "seq-window",
 			Doc: fmt.Sprintf("the live sequence values (every H, seq[r] while waiting or in CS(r), the SN of every token in a channel or a queue) lie within %d of each other, so SeqNum and H kept modulo %d compare as unbounded ones",
 				v.Window, v.W),
-			Holds: func(st *model.State) bool { return vv.SeqSpread(st) <= vv.Window },
+			Holds:       func(st *model.State) bool { return vv.SeqSpread(st) <= vv.Window },
+			Abstraction: true,
 		})
 	}
 	if !recurring {
