@@ -30,16 +30,7 @@ func TestStarvationUnderFairness(t *testing.T) {
 		{invariants.WeakFairness, invariants.Violated},
 		{invariants.StrongFairness, invariants.Holds},
 	} {
-		rep, err := invariants.Check(context.Background(), sys, invariants.Options{
-			Properties: []invariants.Property{invariants.Starvation},
-			From:       invariants.FromInit,
-			Fairness:   tt.fairness,
-			Search:     explore.Options{Workers: 2},
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		o := rep.Outcomes[0]
+		o := starvation(t, sys, tt.fairness)
 		if o.Verdict != tt.verdict {
 			t.Fatalf("%s fairness: %s (%s), want %s", tt.fairness, o.Verdict, o.Reason, tt.verdict)
 		}
@@ -47,6 +38,22 @@ func TestStarvationUnderFairness(t *testing.T) {
 			CheckStarvationLasso(t, sys, o.Counterexample, o.Starving[0], tt.fairness)
 		}
 	}
+}
+
+// starvation checks starvation on sys from its initial states under
+// fairness, with two workers.
+func starvation(t *testing.T, sys *model.System, fairness invariants.Fairness) invariants.Outcome {
+	t.Helper()
+	rep, err := invariants.Check(context.Background(), sys, invariants.Options{
+		Properties: []invariants.Property{invariants.Starvation},
+		From:       invariants.FromInit,
+		Fairness:   fairness,
+		Search:     explore.Options{Workers: 2},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep.Outcomes[0]
 }
 
 // CheckStarvationLasso checks a starvation counterexample: a real
@@ -227,6 +234,32 @@ func TestStarvationOverFiniteExecutions(t *testing.T) {
 	}
 }
 
+// oneProcess builds one process that requests (optional), enters and
+// leaves (finite), with the predicates requesting and inCS; more adds to
+// the builder, given the variable st (0 idle, 1 requesting, 2 inside).
+func oneProcess(t *testing.T, name string, more func(b *model.Builder, st model.VarID)) *model.System {
+	t.Helper()
+	b := model.NewBuilder(name, model.UniRing, 1)
+	st := b.Var("st", model.Enum("idle", "want", "cs"))
+	step := func(name string, kind model.ActionKind, role model.Liveness, from, to int) {
+		b.Action(model.Action{Name: name, Kind: kind, Liveness: role,
+			Guard:  func(c *model.Ctx) bool { return c.Get(st) == from },
+			Effect: func(c *model.Ctx, _ int) { c.Set(st, to) }})
+	}
+	step("request", model.Environment, model.Optional, 0, 1)
+	step("enter", model.Protocol, model.Scheduled, 1, 2)
+	step("leave", model.Environment, model.Finite, 2, 0)
+	b.ProcessPredicate(model.ProcessPredicate{Name: "requesting", Holds: func(s *model.State, p int) bool { return s.Get(p, st) == 1 }})
+	b.ProcessPredicate(model.ProcessPredicate{Name: "inCS", Holds: func(s *model.State, p int) bool { return s.Get(p, st) == 2 }})
+	more(b, st)
+	b.Initial(func(*model.System, *model.State) {})
+	sys, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sys
+}
+
 // busy: one process that, once requesting, can enter its critical section
 // (a step continuously enabled while it waits) or keep ticking a counter
 // of its own (another scheduled action). Per-process fairness is met by
@@ -234,37 +267,14 @@ func TestStarvationOverFiniteExecutions(t *testing.T) {
 // fairness; fairness per action obliges the entry.
 func busy(t *testing.T) *model.System {
 	t.Helper()
-	b := model.NewBuilder("busy", model.UniRing, 1)
-	st := b.Var("st", model.Enum("idle", "want", "cs"))
-	tick := b.Var("tick", model.IntRange(0, 1))
-	b.Action(model.Action{
-		Name: "request", Kind: model.Environment, Liveness: model.Optional,
-		Guard:  func(c *model.Ctx) bool { return c.Get(st) == 0 },
-		Effect: func(c *model.Ctx, _ int) { c.Set(st, 1) },
+	return oneProcess(t, "busy", func(b *model.Builder, _ model.VarID) {
+		tick := b.Var("tick", model.IntRange(0, 1))
+		b.Action(model.Action{
+			Name:   "tick",
+			Guard:  func(c *model.Ctx) bool { return true },
+			Effect: func(c *model.Ctx, _ int) { c.Set(tick, 1-c.Get(tick)) },
+		})
 	})
-	b.Action(model.Action{
-		Name:   "enter",
-		Guard:  func(c *model.Ctx) bool { return c.Get(st) == 1 },
-		Effect: func(c *model.Ctx, _ int) { c.Set(st, 2) },
-	})
-	b.Action(model.Action{
-		Name:   "tick",
-		Guard:  func(c *model.Ctx) bool { return true },
-		Effect: func(c *model.Ctx, _ int) { c.Set(tick, 1-c.Get(tick)) },
-	})
-	b.Action(model.Action{
-		Name: "leave", Kind: model.Environment, Liveness: model.Finite,
-		Guard:  func(c *model.Ctx) bool { return c.Get(st) == 2 },
-		Effect: func(c *model.Ctx, _ int) { c.Set(st, 0) },
-	})
-	b.ProcessPredicate(model.ProcessPredicate{Name: "requesting", Holds: func(s *model.State, p int) bool { return s.Get(p, st) == 1 }})
-	b.ProcessPredicate(model.ProcessPredicate{Name: "inCS", Holds: func(s *model.State, p int) bool { return s.Get(p, st) == 2 }})
-	b.Initial(func(*model.System, *model.State) {})
-	sys, err := b.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sys
 }
 
 // TestFairnessPerAction: per process, a process that keeps moving by one
@@ -287,16 +297,7 @@ func TestFairnessPerAction(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			sys := tt.sys(t)
-			rep, err := invariants.Check(context.Background(), sys, invariants.Options{
-				Properties: []invariants.Property{invariants.Starvation},
-				From:       invariants.FromInit,
-				Fairness:   tt.fairness,
-				Search:     explore.Options{Workers: 2},
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			o := rep.Outcomes[0]
+			o := starvation(t, sys, tt.fairness)
 			if o.Verdict != tt.verdict {
 				t.Fatalf("%s (%s), want %s", o.Verdict, o.Reason, tt.verdict)
 			}
@@ -321,32 +322,10 @@ func TestBrokenAbstractionLeavesLivenessUnknown(t *testing.T) {
 		{false, invariants.Holds},
 		{true, invariants.Unknown},
 	} {
-		b := model.NewBuilder("guarded", model.UniRing, 1)
-		st := b.Var("st", model.Enum("idle", "want", "cs"))
-		b.Action(model.Action{Name: "request", Kind: model.Environment, Liveness: model.Optional,
-			Guard: func(c *model.Ctx) bool { return c.Get(st) == 0 }, Effect: func(c *model.Ctx, _ int) { c.Set(st, 1) }})
-		b.Action(model.Action{Name: "enter",
-			Guard: func(c *model.Ctx) bool { return c.Get(st) == 1 }, Effect: func(c *model.Ctx, _ int) { c.Set(st, 2) }})
-		b.Action(model.Action{Name: "leave", Kind: model.Environment, Liveness: model.Finite,
-			Guard: func(c *model.Ctx) bool { return c.Get(st) == 2 }, Effect: func(c *model.Ctx, _ int) { c.Set(st, 0) }})
-		b.ProcessPredicate(model.ProcessPredicate{Name: "requesting", Holds: func(s *model.State, p int) bool { return s.Get(p, st) == 1 }})
-		b.ProcessPredicate(model.ProcessPredicate{Name: "inCS", Holds: func(s *model.State, p int) bool { return s.Get(p, st) == 2 }})
-		b.Invariant(model.Predicate{Name: "never-inside", Holds: func(s *model.State) bool { return s.Get(0, st) != 2 }, Abstraction: tt.abstraction})
-		b.Initial(func(*model.System, *model.State) {})
-		sys, err := b.Build()
-		if err != nil {
-			t.Fatal(err)
-		}
-		rep, err := invariants.Check(context.Background(), sys, invariants.Options{
-			Properties: []invariants.Property{invariants.Starvation},
-			From:       invariants.FromInit,
-			Fairness:   invariants.WeakFairness,
-			Search:     explore.Options{Workers: 1},
+		sys := oneProcess(t, "guarded", func(b *model.Builder, st model.VarID) {
+			b.Invariant(model.Predicate{Name: "never-inside", Holds: func(s *model.State) bool { return s.Get(0, st) != 2 }, Abstraction: tt.abstraction})
 		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if o := rep.Outcomes[0]; o.Verdict != tt.want {
+		if o := starvation(t, sys, invariants.WeakFairness); o.Verdict != tt.want {
 			t.Errorf("abstraction %v: starvation %s (%s), want %s", tt.abstraction, o.Verdict, o.Reason, tt.want)
 		}
 	}
