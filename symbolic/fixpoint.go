@@ -133,7 +133,11 @@ func (a *analysis) run() (*Result, error) {
 		// A dead configuration outside L violates convergence under every
 		// fairness.
 		res.Violation = []Configuration{e.pick(dead)}
-		res.Stuck = e.count(a.until(outside, dead))
+		stuck, err := a.until("configurations that do not converge", outside, dead)
+		if err != nil {
+			return nil, err
+		}
+		res.Stuck = e.count(stuck)
 		return res, nil
 	}
 	cycles, err := a.fairCycles(outside)
@@ -145,7 +149,11 @@ func (a *analysis) run() (*Result, error) {
 		res.Convergence, res.Unbounded, res.Stuck = true, true, new(big.Int)
 		return res, nil
 	}
-	res.Stuck = e.count(a.until(outside, cycles))
+	stuck, err := a.until("configurations that do not converge", outside, cycles)
+	if err != nil {
+		return nil, err
+	}
+	res.Stuck = e.count(stuck)
 	res.Cycle = true
 	res.Violation, err = a.lasso(cycles)
 	return res, err
@@ -172,15 +180,39 @@ func (a *analysis) tick(phase string, set rudd.Node) error {
 	return nil
 }
 
+// poll checks ctx and the memory budget inside an inner fixpoint, and
+// reports its progress as phase at its iteration; it counts no iteration
+// of the result.
+func (a *analysis) poll(phase string, iteration int, set rudd.Node) error {
+	if err := a.ctx.Err(); err != nil {
+		return err
+	}
+	if a.b.Errored() {
+		return a.e.bddError()
+	}
+	if err := a.e.opts.Memory.Check(); err != nil {
+		return fmt.Errorf("%s, iteration %d: %w", phase, iteration, err)
+	}
+	if a.e.opts.Progress != nil {
+		nodes := a.e.nodes(set)
+		a.res.PeakNodes = max(a.res.PeakNodes, nodes)
+		a.e.opts.Progress(Progress{Phase: phase, Iteration: iteration, Nodes: nodes})
+	}
+	return nil
+}
+
 // until is E[within U target]: the configurations from which some path
-// through within reaches target.
-func (a *analysis) until(within, target rudd.Node) rudd.Node {
+// through within reaches target. Its iterations are polled under phase.
+func (a *analysis) until(phase string, within, target rudd.Node) (rudd.Node, error) {
 	b := a.b
 	y := target
-	for {
+	for i := 1; ; i++ {
+		if err := a.poll(phase, i, y); err != nil {
+			return nil, err
+		}
 		next := b.Or(y, b.And(within, a.e.pre(y)))
 		if b.Equal(next, y) {
-			return y
+			return y, nil
 		}
 		y = next
 	}
@@ -244,7 +276,11 @@ func (a *analysis) fairCycles(within rudd.Node) (rudd.Node, error) {
 		}
 		next := b.And(z, e.pre(z))
 		for _, j := range constraints {
-			next = b.And(next, e.pre(a.until(within, e.met(j, z))))
+			reach, err := a.until("fair cycles outside L: reaching a constraint", within, e.met(j, z))
+			if err != nil {
+				return nil, err
+			}
+			next = b.And(next, e.pre(reach))
 		}
 		if b.Equal(next, z) {
 			return z, nil
