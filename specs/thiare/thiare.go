@@ -179,8 +179,8 @@
 // resource 1 go round and raise every H, its seq[0] (and the SN of any
 // token it holds in Q^0) staying behind; n=2 with two resources fails
 // seq-window at window 4, 6 and 8 (2n, 3n, 4n; n=3 at 6), so those
-// instances are out of reach of this abstraction and their other verdicts
-// say nothing about the paper.
+// instances are out of reach of this abstraction: their starvation and
+// leads-to verdicts are unknown (seq-window is an abstraction invariant).
 //
 // Capacities. With resend=0 a node has at most one token per resource:
 // request creates it when the node is idle for r, only enter deletes it
@@ -195,7 +195,9 @@
 // model, not the algorithm. Either way an overflow is reported as a
 // safety violation (the channels' policy is error, and a queue overflow
 // is a range fault), never silent; with resend=1 mutual exclusion fails
-// first (15 steps for n=2, 19 for n=3: Rule 4's stale duplicate).
+// first (with order=0: 15 steps for n=2, 19 for n=3, Rule 4's stale
+// duplicate; with order=1 the same duplicate breaks priority-order
+// earlier).
 //
 // Starvation with recurring requests is decided under fairness per action
 // (check --fairness weak-action): each receipt case of each node is its
