@@ -73,8 +73,9 @@
 // and starvation verdicts are the unbounded algorithm's;
 // TestModularClocksMatchUnbounded checks that correspondence step by step
 // against the bounded-R model where the clocks wrap. Where clock-window
-// fails, the live clocks spread further than window and the other verdicts
-// of that run say nothing about the paper: the spread is not bounded by the
+// fails, the live clocks spread further than window, and the starvation
+// and leads-to verdicts of that run are unknown (clock-window is an
+// abstraction invariant, model.Predicate.Abstraction): the spread is not bounded by the
 // algorithm when n ≥ 3 and M ≥ 2 (a process waiting with an old timestamp
 // that has not yet received a free stays live while two others overtake
 // it again and again with rising timestamps; n=3, M=2 fails at every
