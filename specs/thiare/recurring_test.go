@@ -1,12 +1,9 @@
 package thiare_test
 
 import (
-	"context"
-	"encoding/binary"
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/ringcheck/ringcheck/explore"
@@ -295,18 +292,7 @@ func modularMatchesUnbounded(t *testing.T, unb *model.System, uv thiare.Vars, mo
 	for x := range mod.Vars {
 		modVar[mod.Vars[x].Name] = model.VarID(x)
 	}
-	// The configurations are visited by the search's goroutines: a
-	// mismatch is recorded and stops the search.
-	var mu sync.Mutex
-	var failure string
-	fail := func(format string, args ...any) {
-		mu.Lock()
-		defer mu.Unlock()
-		if failure == "" {
-			failure = fmt.Sprintf(format, args...)
-		}
-	}
-	alpha := func(c *model.State) *model.State {
+	alpha := func(c *model.State) (*model.State, error) {
 		a := mod.NewState()
 		for p := range unb.Processes {
 			for _, x := range unb.Processes[p].Vars {
@@ -323,7 +309,7 @@ func modularMatchesUnbounded(t *testing.T, unb *model.System, uv thiare.Vars, mo
 				y, ok := modVar[unb.Vars[x].Name]
 				if !ok {
 					if !queueVar[x] || val != 0 {
-						fail("%s=%d of node %d has no counterpart in the recurring model", unb.Vars[x].Name, val, p)
+						return nil, fmt.Errorf("%s=%d of node %d has no counterpart in the recurring model", unb.Vars[x].Name, val, p)
 					}
 					continue
 				}
@@ -340,105 +326,30 @@ func modularMatchesUnbounded(t *testing.T, unb *model.System, uv thiare.Vars, mo
 				}
 				fields[thiare.FieldSeq] %= mv.W
 				if !a.Push(id, mod.Msg(mv.Token, fields...)) {
-					fail("channel %d overflows in the recurring model", ch)
+					return nil, fmt.Errorf("channel %d overflows in the recurring model", ch)
 				}
 			}
 		}
-		return a
+		return a, nil
 	}
-	// key is a step's label (its process and action), whether it is
-	// faulty, and its successor packed in mod's layout.
-	key := func(words []uint64, st *model.Step, next *model.State) string {
-		mod.Pack(next, words)
-		b := fmt.Appendf(nil, "p%d %s faulty=%v ", st.Moves[0].Proc, unb.Label(st), st.Faulty())
-		for _, w := range words {
-			b = binary.LittleEndian.AppendUint64(b, w)
-		}
-		return string(b)
-	}
-	compared, wrapped := 0, false
-	visit := func(c *model.State) {
-		wraps := false
-		for p := range unb.Processes {
-			if c.Get(p, uv.H) >= mv.W {
-				wraps = true
-			}
-		}
-		mu.Lock()
-		compared++
-		wrapped = wrapped || wraps
-		mu.Unlock()
-		words := make([]uint64, mod.Words())
-		a := alpha(c)
-		sp := uv.SeqSpread(c)
-		if sp > mv.Window || mv.SeqSpread(a) != sp {
-			fail("spread %d unbounded, %d modular; want equal and at most %d", sp, mv.SeqSpread(a), mv.Window)
-			return
-		}
-		want := map[string]int{}
-		if _, err := unb.NewExpander().Expand(c, func(st *model.Step, next *model.State) bool {
-			if sn := uv.SeqSpread(next); sn > sp+1 {
-				fail("step %s widens the spread from %d to %d", unb.Label(st), sp, sn)
-			}
-			want[key(words, st, alpha(next))]++
-			return true
-		}); err != nil {
-			fail("%v", err)
-			return
-		}
-		got := map[string]int{}
-		if _, err := mod.NewExpander().Expand(a, func(st *model.Step, next *model.State) bool {
+	return spectest.MatchesAbstraction(t, unb, mod, spectest.Abstraction{
+		Alpha: alpha,
+		Extra: func(c *model.State, st *model.Step) bool {
 			m := st.Moves[0]
-			if strings.HasPrefix(mod.ActionOf(m).Name, "request") && c.Get(int(m.Proc), uv.Used) >= r {
-				return true
+			return strings.HasPrefix(mod.ActionOf(m).Name, "request") && c.Get(int(m.Proc), uv.Used) >= r
+		},
+		Spread: uv.SeqSpread, ModSpread: mv.SeqSpread, Window: mv.Window,
+		Widening: true,
+		Wraps: func(c *model.State) bool {
+			for p := range unb.Processes {
+				if c.Get(p, uv.H) >= mv.W {
+					return true
+				}
 			}
-			got[key(words, st, next)]++
-			return true
-		}); err != nil {
-			fail("%v", err)
-			return
-		}
-		if len(got) != len(want) {
-			fail("%d steps unbounded, %d modular", len(want), len(got))
-			return
-		}
-		for s, n := range want {
-			if got[s] != n {
-				fail("step %q: %d unbounded, %d modular", s, n, got[s])
-				return
-			}
-		}
-	}
-	res, err := explore.BFS(context.Background(), unb, &visitor{f: visit, stop: func() bool {
-		mu.Lock()
-		defer mu.Unlock()
-		return failure != ""
-	}}, explore.Options{Workers: spectest.Workers})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if failure != "" {
-		t.Fatal(failure)
-	}
-	if !res.Complete() {
-		t.Fatalf("search stopped: %v", res.Stop)
-	}
-	if !wrapped {
-		t.Errorf("no H reaches W=%d: the modulo is not exercised", mv.W)
-	}
-	return compared
+			return false
+		},
+	})
 }
-
-// visitor is an explore.Monitor calling f on every visited state, until
-// stop says so.
-type visitor struct {
-	f    func(s *model.State)
-	stop func() bool
-}
-
-func (m *visitor) Observe(v *explore.Visit) { m.f(v.State) }
-
-func (m *visitor) Decided() bool { return m.stop() }
 
 // checkFair runs the check of props on sys from init under fairness.
 func checkFair(t testing.TB, sys *model.System, fairness invariants.Fairness, props ...invariants.Property) *invariants.Report {

@@ -779,13 +779,11 @@ func BuildVars(p specs.Values) (*model.System, Vars, error) {
 		})
 	}
 	if recurring {
-		b.Invariant(model.Predicate{
-			Name: "seq-window",
-			Doc: fmt.Sprintf("the live sequence values (every H, seq[r] while waiting or in CS(r), the SN of every token in a channel or a queue) lie within %d of each other, so SeqNum and H kept modulo %d compare as unbounded ones",
-				v.Window, v.W),
-			Holds:       func(st *model.State) bool { return vv.SeqSpread(st) <= vv.Window },
-			Abstraction: true,
-		})
+		b.Invariant(v.seqs.Invariant("seq-window",
+			"the live sequence values (every H, seq[r] while waiting or in CS(r), the SN of every token in a channel or a queue)",
+			// vv is read when the invariant is evaluated: it learns its
+			// system only once built.
+			"SeqNum and H", func(st *model.State) int { return vv.SeqSpread(st) }))
 	}
 	if !recurring {
 		b.ValidEnd(model.Predicate{

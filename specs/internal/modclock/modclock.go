@@ -13,7 +13,11 @@
 // every counter.
 package modclock
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/ringcheck/ringcheck/model"
+)
 
 // MaxWindow is the largest window: W must fit the 64-bit set of residues
 // Spread uses.
@@ -75,4 +79,17 @@ func (r Ring) Spread(each func(add func(x int))) int {
 		gap = max(gap, min(run, r.W))
 	}
 	return r.W - 1 - gap
+}
+
+// Invariant is the invariant on which the ring's abstraction rests, named
+// name and marked as such (model.Predicate.Abstraction): spread, the
+// Spread of the live values that live describes, is at most Window, so
+// that the counters kept stand for unbounded ones.
+func (r Ring) Invariant(name, live, kept string, spread func(*model.State) int) model.Predicate {
+	return model.Predicate{
+		Name:        name,
+		Doc:         fmt.Sprintf("%s lie within %d of each other, so %s kept modulo %d compare as unbounded ones", live, r.Window, kept, r.W),
+		Holds:       func(s *model.State) bool { return spread(s) <= r.Window },
+		Abstraction: true,
+	}
 }

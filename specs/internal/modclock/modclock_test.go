@@ -1,6 +1,10 @@
 package modclock
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/ringcheck/ringcheck/model"
+)
 
 func TestDiffMaxNext(t *testing.T) {
 	r, err := New(4) // W = 11
@@ -57,6 +61,24 @@ func TestNewRejectsWindows(t *testing.T) {
 	for _, w := range []int{0, -1, MaxWindow + 1} {
 		if _, err := New(w); err == nil {
 			t.Errorf("New(%d) accepted", w)
+		}
+	}
+}
+
+func TestInvariant(t *testing.T) {
+	r, _ := New(2)
+	spread := 0
+	inv := r.Invariant("w", "the values", "they", func(*model.State) int { return spread })
+	if !inv.Abstraction || inv.Name != "w" {
+		t.Fatalf("invariant %q, abstraction %v", inv.Name, inv.Abstraction)
+	}
+	for _, tc := range []struct {
+		spread int
+		holds  bool
+	}{{0, true}, {2, true}, {3, false}} {
+		spread = tc.spread
+		if got := inv.Holds(nil); got != tc.holds {
+			t.Errorf("spread %d: holds %v, want %v", tc.spread, got, tc.holds)
 		}
 	}
 }

@@ -345,13 +345,9 @@ func (a *Algo) AddPredicates(b *model.Builder, docs Docs, extra ...model.Predica
 		},
 	})
 	if a.Recurring {
-		b.Invariant(model.Predicate{
-			Name: "clock-window",
-			Doc: fmt.Sprintf("the live clock values (every maxh_i, h_i while requesting or in the critical section, h of every req in transit) lie within %d of each other, so the clocks kept modulo %d compare as unbounded ones",
-				a.Window, a.W),
-			Holds:       func(s *model.State) bool { return a.ClockSpread(s) <= a.Window },
-			Abstraction: true,
-		})
+		b.Invariant(a.clock.Invariant("clock-window",
+			"the live clock values (every maxh_i, h_i while requesting or in the critical section, h of every req in transit)",
+			"the clocks", a.ClockSpread))
 	}
 	for _, p := range extra {
 		b.Invariant(p)

@@ -208,7 +208,7 @@ type Clocks struct {
 // It returns the number of configurations compared.
 func ModularMatchesUnbounded(t testing.TB, unb, mod *model.System, k Clocks) int {
 	t.Helper()
-	alpha := func(c *model.State) *model.State {
+	alpha := func(c *model.State) (*model.State, error) {
 		a := mod.NewState()
 		for p := range unb.Processes {
 			for _, v := range unb.Processes[p].Vars {
@@ -235,59 +235,26 @@ func ModularMatchesUnbounded(t testing.TB, unb, mod *model.System, k Clocks) int
 					}
 				}
 				if !a.Push(id, mod.Msg(typ, fields...)) {
-					t.Fatalf("channel %d overflows in the modular model", ch)
+					return nil, fmt.Errorf("channel %d overflows in the modular model", ch)
 				}
 			}
 		}
-		return a
+		return a, nil
 	}
-	words := make([]uint64, mod.Words())
-	key := func(st *model.Step, next *model.State) string {
-		mod.Pack(next, words)
-		m := st.Moves[0]
-		return fmt.Sprintf("p%d %s faulty=%v %v", m.Proc, unb.Label(st), st.Faulty(), words)
-	}
-	compared, wrapped := 0, false
-	Visit(t, unb, func(c *model.State) {
-		compared++
-		for p := range unb.Processes {
-			if c.Get(p, k.MaxH) >= k.W || c.Get(p, k.H) >= k.W {
-				wrapped = true
-			}
-		}
-		a := alpha(c)
-		if sp := k.Spread(c); sp > k.Window || k.ModSpread(a) != sp {
-			t.Fatalf("spread %d unbounded, %d modular; want equal and at most %d", sp, k.ModSpread(a), k.Window)
-		}
-		want := map[string]int{}
-		if _, err := unb.NewExpander().Expand(c, func(st *model.Step, next *model.State) bool {
-			want[key(st, alpha(next))]++
-			return true
-		}); err != nil {
-			t.Fatal(err)
-		}
-		got := map[string]int{}
-		if _, err := mod.NewExpander().Expand(a, func(st *model.Step, next *model.State) bool {
+	return spectest.MatchesAbstraction(t, unb, mod, spectest.Abstraction{
+		Alpha: alpha,
+		Extra: func(c *model.State, st *model.Step) bool {
 			m := st.Moves[0]
-			if mod.ActionOf(m).Name == "request" && c.Get(int(m.Proc), k.Reqs) >= k.R {
-				return true
+			return mod.ActionOf(m).Name == "request" && c.Get(int(m.Proc), k.Reqs) >= k.R
+		},
+		Spread: k.Spread, ModSpread: k.ModSpread, Window: k.Window,
+		Wraps: func(c *model.State) bool {
+			for p := range unb.Processes {
+				if c.Get(p, k.MaxH) >= k.W || c.Get(p, k.H) >= k.W {
+					return true
+				}
 			}
-			got[key(st, next)]++
-			return true
-		}); err != nil {
-			t.Fatal(err)
-		}
-		if len(got) != len(want) {
-			t.Fatalf("%d steps unbounded, %d modular", len(want), len(got))
-		}
-		for s, n := range want {
-			if got[s] != n {
-				t.Fatalf("step %s: %d unbounded, %d modular", s, n, got[s])
-			}
-		}
+			return false
+		},
 	})
-	if !wrapped {
-		t.Errorf("no clock reaches W=%d: the modulo is not exercised", k.W)
-	}
-	return compared
 }
