@@ -7,6 +7,7 @@ import (
 
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/specs"
+	"github.com/ringcheck/ringcheck/specs/internal/modclock"
 )
 
 // Spec returns the catalogue entry.
@@ -21,7 +22,8 @@ func Spec() *specs.Spec {
 		Params: []specs.Param{
 			{Name: "N", Default: 3, Min: 2, Max: maxN, Doc: "number of processes (complete graph, FIFO channel per ordered pair); process 0 is the elected node that starts with every token"},
 			{Name: "M", Default: 2, Min: 1, Max: maxM, Doc: "number of resources, one token (and counter) each; a request is any non-empty subset"},
-			{Name: "requests", Default: 1, Min: 1, Max: 2, Doc: "R: requests per process; after R requests a process stays idle for ever (every result holds for at most R requests per process); counters are bounded by 1+2N·R"},
+			{Name: "requests", Default: 1, Min: 0, Max: 2, Doc: "R: requests per process; after R requests a process stays idle for ever (every result holds for at most R requests per process); counters are bounded by 1+2N·R. 0: recurring requests (M=1 only; N=2 only, as a Token's values must fit 2^20): an idle process may always request again, request ids and counters are kept modulo W = 2·window+3, and the abstraction invariants id-window (the live ids of each site lie within window of each other) and marks-unordered (no step compares two marks) make the model the unbounded algorithm's where they hold"},
+			{Name: "window", Default: 0, Min: 0, Max: modclock.MaxWindow, Doc: "with requests=0: the largest spread of the live request ids of one site that the invariant id-window allows (0: N); ids and counters are kept modulo W = 2·window+3; ignored when requests ≥ 1"},
 			{Name: "loan", Default: 0, Min: 0, Max: maxM - 1, Doc: "loan threshold (line 251: a waiting process asks a loan when exactly this many resources are missing); 0 = loan mechanism off"},
 			{Name: "strict", Default: 1, Min: 0, Max: 1, Doc: "1: safety also checks the pseudo-code invariant (no error flag: duplicate counter, self-send, SendToken without the token, processCntNeededEmpty outside waitS, two requests of one site in one queue); 0: only exclusion, one-token and counter-bound"},
 			{Name: "Cmax", Default: 0, Min: 0, Max: 64, Doc: "channel capacity in messages (0: 4+2N·M); a send to a full channel is an error (safety violation)"},
@@ -30,7 +32,9 @@ func Spec() *specs.Spec {
 		Invariants: []string{
 			"exclusion: no two processes in their critical section request a common resource (Theorem 1)",
 			"one-token: every resource has exactly one token, held (tokDir = nil) or in transit (Lemmas 1–3)",
-			"counter-bound: every counter is at most 1+2N·R (each of the N·R requests takes at most two values of a counter: one from the token, one from a Counter message)",
+			"counter-bound (requests ≥ 1): every counter is at most 1+2N·R (each of the N·R requests takes at most two values of a counter: one from the token, one from a Counter message)",
+			"id-window (requests=0, abstraction): the live request ids of each site lie within window of each other, so that ids kept modulo W compare as unbounded ones",
+			"marks-unordered (requests=0, abstraction): no error flag, no process in waitCS holds a token, at most one request queued or pending per token, so that no step compares two marks and counters kept modulo W behave as unbounded ones",
 			"pseudo-code (strict=1): no error flag — a second counter value for one request (§4.2.1 says lastReqC prevents it), two requests of one site in one queue (excluded by Lemma 4's proof), processCntNeededEmpty outside waitS (line 111), SendToken without the token (line 104), a send to oneself",
 		},
 		DefaultChecks: []string{"safety", "deadlock", "starvation"},
@@ -58,6 +62,13 @@ type Vars struct {
 	C int
 	// L = lcm(1..M): a mark is stored as L·A(MyVector), an integer.
 	L int
+	// Recurring (requests=0): an idle process may always request again;
+	// request ids and counters are residues modulo Ring.W, kept in
+	// 1..Ring.W (Ring.W stands for 0), 0 being "none" as with R bounded.
+	Recurring bool
+	Ring      modclock.Ring
+	// sys is the built system, whose message fields Spread reads.
+	sys *model.System
 
 	St, Req, CntNeeded, CurID, TLent, LoanAsked, Err model.VarID
 	// TokDir[r] is a site or N (nil: the process holds token r).
@@ -74,7 +85,8 @@ type Vars struct {
 	Types []model.MsgType
 }
 
-// Build returns the model for parameters N, M, requests, loan and Cmax.
+// Build returns the model for parameters N, M, requests, window, loan,
+// strict, Cmax and line260.
 func Build(p specs.Values) (*model.System, error) {
 	sys, _, err := BuildVars(p)
 	return sys, err
@@ -105,8 +117,8 @@ func setLabel(mask, m int) string {
 // BuildVars is Build, also returning the handles.
 func BuildVars(p specs.Values) (*model.System, *Vars, error) {
 	n, m, r, loan, cmax := p["N"], p["M"], p["requests"], p["loan"], p["Cmax"]
-	if n < 2 || n > maxN || m < 1 || m > maxM || r < 1 {
-		return nil, nil, fmt.Errorf("lejeune: need 2 ≤ N ≤ %d, 1 ≤ M ≤ %d, requests ≥ 1; got N=%d M=%d requests=%d", maxN, maxM, n, m, r)
+	if n < 2 || n > maxN || m < 1 || m > maxM || r < 0 {
+		return nil, nil, fmt.Errorf("lejeune: need 2 ≤ N ≤ %d, 1 ≤ M ≤ %d, requests ≥ 0; got N=%d M=%d requests=%d", maxN, maxM, n, m, r)
 	}
 	if loan < 0 || loan >= m && loan != 0 {
 		return nil, nil, fmt.Errorf("lejeune: loan threshold %d is outside 0..M-1 = 0..%d", loan, m-1)
@@ -114,16 +126,33 @@ func BuildVars(p specs.Values) (*model.System, *Vars, error) {
 	if cmax == 0 {
 		cmax = 4 + 2*n*m
 	}
+	v := &Vars{N: n, M: m, R: r, Loan: loan, C: 1 + 2*n*r, L: lcm(m), Guarded260: p["line260"] == 1, Recurring: r == 0}
+	// idTop and cntTop are the largest request id and counter value.
+	idTop, cntTop := r, v.C+1
+	if v.Recurring {
+		if m != 1 {
+			return nil, nil, fmt.Errorf("lejeune: recurring requests (requests=0) need M=1, got M=%d: a mark averages the counters of several resources, which drift apart without bound, so no modulus keeps the marks' order (see the package comment)", m)
+		}
+		window := p["window"]
+		if window == 0 {
+			window = n
+		}
+		ring, err := modclock.New(window)
+		if err != nil {
+			return nil, nil, fmt.Errorf("lejeune: recurring requests need %w", err)
+		}
+		v.Ring, v.C = ring, 0
+		idTop, cntTop = ring.W, ring.W
+	}
 	// A Token header carries lastReqC and lastCS for every site: its
 	// values must fit the model's 2^20 per message type.
-	size := 2 * m * (2*n*r + 2) * (n + 1)
+	size := 2 * m * cntTop * (n + 1)
 	for i := 0; i < 2*n; i++ {
-		size *= r + 1
+		size *= idTop + 1
 	}
 	if size > 1<<20 {
-		return nil, nil, fmt.Errorf("lejeune: N=%d with requests=%d gives a Token message of %d values, more than the model's 2^20 (it carries lastReqC and lastCS for every site)", n, r, size)
+		return nil, nil, fmt.Errorf("lejeune: N=%d with %d request ids and %d counter values gives a Token message of %d values, more than the model's 2^20 (it carries lastReqC and lastCS for every site)", n, idTop, cntTop, size)
 	}
-	v := &Vars{N: n, M: m, R: r, Loan: loan, C: 1 + 2*n*r, L: lcm(m), Guarded260: p["line260"] == 1}
 	b := model.NewBuilder("lejeune", model.Complete, n)
 
 	sites := make([]string, n+1)
@@ -133,9 +162,10 @@ func BuildVars(p specs.Values) (*model.System, *Vars, error) {
 	sites[n] = "nil"
 	siteOrNil := model.Enum(sites...)
 	sets := model.IntRange(0, 1<<m-1)
-	ids := model.IntRange(0, r)
-	vals := model.IntRange(0, v.C+1)
-	marks := model.IntRange(0, v.L*(v.C+1))
+	ids := model.IntRange(0, idTop)
+	vals := model.IntRange(0, cntTop)
+	counters := model.IntRange(1, cntTop)
+	marks := model.IntRange(0, v.L*cntTop)
 
 	v.St = b.Var("state", model.Enum("Idle", "waitS", "waitCS", "inCS"))
 	v.Req = b.Var("TRequired", sets)
@@ -148,7 +178,7 @@ func BuildVars(p specs.Values) (*model.System, *Vars, error) {
 		rs := fmt.Sprintf("[%d]", x)
 		v.TokDir[x] = b.Var("tokDir"+rs, siteOrNil)
 		v.Vec[x] = b.Var("MyVector"+rs, vals)
-		v.Cnt[x] = b.Var("lastTok"+rs+".counter", model.IntRange(1, v.C+1))
+		v.Cnt[x] = b.Var("lastTok"+rs+".counter", counters)
 		v.Lender[x] = b.Var("lastTok"+rs+".lender", siteOrNil)
 		for s := 0; s < n; s++ {
 			ss := fmt.Sprintf("%s[%d]", rs, s)
@@ -171,7 +201,7 @@ func BuildVars(p specs.Values) (*model.System, *Vars, error) {
 	more := model.Var{Name: "more", Domain: model.Bool()}
 	res := model.Var{Name: "r", Domain: model.IntRange(0, m-1)}
 	sinit := model.Var{Name: "sinit", Domain: model.IntRange(0, n-1)}
-	id := model.Var{Name: "id", Domain: model.IntRange(1, r)}
+	id := model.Var{Name: "id", Domain: model.IntRange(1, idTop)}
 	mark := model.Var{Name: "mark", Domain: marks}
 	miss := model.Var{Name: "missingRes", Domain: sets}
 	visited := model.Var{Name: "visited", Domain: model.IntRange(0, 1<<n-1)}
@@ -179,7 +209,7 @@ func BuildVars(p specs.Values) (*model.System, *Vars, error) {
 	v.ReqRes = b.Message("ReqRes", more, res, sinit, id, mark, visited)
 	v.ReqLoan = b.Message("ReqLoan", more, res, sinit, id, mark, miss, visited)
 	v.Counter = b.Message("Counter", more, res, model.Var{Name: "val", Domain: vals})
-	tf := []model.Var{more, res, {Name: "counter", Domain: model.IntRange(1, v.C+1)}}
+	tf := []model.Var{more, res, {Name: "counter", Domain: counters}}
 	for s := 0; s < n; s++ {
 		tf = append(tf, model.Var{Name: fmt.Sprintf("lastReqC[%d]", s), Domain: ids})
 	}
@@ -241,35 +271,45 @@ func BuildVars(p specs.Values) (*model.System, *Vars, error) {
 			return true
 		},
 	})
-	b.Invariant(model.Predicate{
-		Name: "counter-bound",
-		Doc:  "every counter, held or in transit, is at most 1+2N·R",
-		Holds: func(s *model.State) bool {
-			for q := 0; q < n; q++ {
-				for x := 0; x < m; x++ {
-					if s.Get(q, v.Cnt[x]) > v.C || s.Get(q, v.Vec[x]) > v.C {
-						return false
-					}
-				}
-			}
-			for ch := range s.Lens {
-				for i := 0; i < s.Len(model.ChanID(ch)); i++ {
-					msg := s.At(model.ChanID(ch), i)
-					switch s.TypeOf(msg) {
-					case v.Token:
-						if sys.Field(msg, 2) > v.C {
-							return false
-						}
-					case v.Counter:
-						if sys.Field(msg, 2) > v.C {
+	if v.Recurring {
+		b.Invariant(v.Ring.Invariant("id-window", "the live request ids of each site", "ids", v.IDSpread))
+		b.Invariant(model.Predicate{
+			Name:        "marks-unordered",
+			Doc:         "no error flag, no process in waitCS holds a token, and at most one request is queued or pending per token, so that no step compares two marks and counters kept modulo W behave as unbounded ones",
+			Holds:       v.MarksUnordered,
+			Abstraction: true,
+		})
+	} else {
+		b.Invariant(model.Predicate{
+			Name: "counter-bound",
+			Doc:  "every counter, held or in transit, is at most 1+2N·R",
+			Holds: func(s *model.State) bool {
+				for q := 0; q < n; q++ {
+					for x := 0; x < m; x++ {
+						if s.Get(q, v.Cnt[x]) > v.C || s.Get(q, v.Vec[x]) > v.C {
 							return false
 						}
 					}
 				}
-			}
-			return true
-		},
-	})
+				for ch := range s.Lens {
+					for i := 0; i < s.Len(model.ChanID(ch)); i++ {
+						msg := s.At(model.ChanID(ch), i)
+						switch s.TypeOf(msg) {
+						case v.Token:
+							if sys.Field(msg, 2) > v.C {
+								return false
+							}
+						case v.Counter:
+							if sys.Field(msg, 2) > v.C {
+								return false
+							}
+						}
+					}
+				}
+				return true
+			},
+		})
+	}
 	if p["strict"] != 0 {
 		b.Invariant(model.Predicate{
 			Name: "pseudo-code",
@@ -284,23 +324,25 @@ func BuildVars(p specs.Values) (*model.System, *Vars, error) {
 			},
 		})
 	}
-	b.ValidEnd(model.Predicate{
-		Name: "done",
-		Doc:  "every process has made its R requests and is idle, and every channel is empty",
-		Holds: func(s *model.State) bool {
-			for q := 0; q < n; q++ {
-				if s.Get(q, v.CurID) != r || s.Get(q, v.St) != Idle {
-					return false
+	if !v.Recurring {
+		b.ValidEnd(model.Predicate{
+			Name: "done",
+			Doc:  "every process has made its R requests and is idle, and every channel is empty",
+			Holds: func(s *model.State) bool {
+				for q := 0; q < n; q++ {
+					if s.Get(q, v.CurID) != r || s.Get(q, v.St) != Idle {
+						return false
+					}
 				}
-			}
-			for ch := range s.Lens {
-				if s.Lens[ch] != 0 {
-					return false
+				for ch := range s.Lens {
+					if s.Lens[ch] != 0 {
+						return false
+					}
 				}
-			}
-			return true
-		},
-	})
+				return true
+			},
+		})
+	}
 	b.ProcessPredicate(model.ProcessPredicate{
 		Name:  "requesting",
 		Doc:   "state ∈ {waitS, waitCS}",
@@ -323,6 +365,16 @@ func BuildVars(p specs.Values) (*model.System, *Vars, error) {
 				s.Set(q, v.TokDir[x], dir)
 				s.Set(q, v.Lender[x], n)
 				s.Set(q, v.Cnt[x], 1)
+				if v.Recurring {
+					// Request id 0 (none yet) is the residue W.
+					for site := 0; site < n; site++ {
+						s.Set(q, v.LastReqC[x][site], v.Ring.W)
+						s.Set(q, v.LastCS[x][site], v.Ring.W)
+					}
+				}
+			}
+			if v.Recurring {
+				s.Set(q, v.CurID, v.Ring.W)
 			}
 		}
 	})
@@ -331,6 +383,7 @@ func BuildVars(p specs.Values) (*model.System, *Vars, error) {
 		return nil, nil, err
 	}
 	sys = built
+	v.sys = built
 	return sys, v, nil
 }
 
@@ -346,7 +399,7 @@ func addActions(b *model.Builder, v *Vars) {
 		Choices:     1<<m - 1,
 		ChoiceLabel: func(k int) string { return "D=" + setLabel(k+1, m) },
 		Guard: func(c *model.Ctx) bool {
-			return c.Get(v.St) == Idle && c.Get(v.CurID) < v.R
+			return c.Get(v.St) == Idle && (v.Recurring || c.Get(v.CurID) < v.R)
 		},
 		Effect: func(c *model.Ctx, k int) {
 			var mc machine

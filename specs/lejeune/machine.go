@@ -191,9 +191,13 @@ func (m *machine) ownedMask() int {
 	return o
 }
 
-// inc is counter+1, saturating at C+1, the value the counter-bound
-// invariant rejects: a counter is never wrapped.
+// inc is counter+1: with R bounded saturating at C+1, the value the
+// counter-bound invariant rejects, so that a counter is never wrapped;
+// with recurring requests modulo W (Vars.Next).
 func (m *machine) inc(x int) int {
+	if m.v.Recurring {
+		return m.v.Next(x)
+	}
 	if x > m.v.C {
 		return m.v.C + 1
 	}
@@ -216,14 +220,18 @@ func (m *machine) mark() int {
 	return sum * m.v.L / k
 }
 
-// prec is the total order ◁ on requests: (mark, site) lexicographically.
-func prec(m1, s1, m2, s2 int) bool { return m1 < m2 || m1 == m2 && s1 < s2 }
+// prec is the total order ◁ on requests: (mark, site) lexicographically,
+// marks compared by Vars.Less.
+func (m *machine) prec(m1, s1, m2, s2 int) bool {
+	return m.v.Less(m1, m2) || m1 == m2 && s1 < s2
+}
 
 // obsolete is §4.2.1's test, against the process's lastTok[r] (the token
 // if it holds it, its last snapshot otherwise).
 func (m *machine) obsolete(kind, r, s, id int) bool {
 	t := &m.l.tok[r]
-	return id <= t.lastCS[s] || kind == kCnt && id <= t.lastReqC[s]
+	v := m.v
+	return !v.Less(t.lastCS[s], id) || kind == kCnt && !v.Less(t.lastReqC[s], id)
 }
 
 // qAdd adds site s's entry e to a queue kept as one slot per site.
@@ -238,7 +246,7 @@ func (m *machine) qAdd(q *[maxN]slot, s int, e slot) {
 func (m *machine) qHead(q *[maxN]slot) int {
 	h := -1
 	for s := 0; s < m.v.N; s++ {
-		if q[s].id != 0 && (h < 0 || prec(q[s].mark, s, q[h].mark, h)) {
+		if q[s].id != 0 && (h < 0 || m.prec(q[s].mark, s, q[h].mark, h)) {
 			h = s
 		}
 	}
@@ -294,6 +302,14 @@ func (m *machine) sendToken(dest, r int) {
 	t.lender = m.v.N
 	t.wq = [maxN]slot{}
 	t.wl = [maxN]slot{}
+	if m.v.Recurring {
+		// Dead as well (see Vars.SnapshotDead): 0 is no residue.
+		for s := 0; s < m.v.N; s++ {
+			if m.v.SnapshotDead(m.self, s) {
+				t.lastReqC[s], t.lastCS[s] = 0, 0
+			}
+		}
+	}
 }
 
 // flushReq is SendBufReq(visited): the buffered requests for one
@@ -403,7 +419,7 @@ func (m *machine) sendTokenMsgs(ch model.ChanID, r int, t *tokData, moreAfter bo
 // requestCS is Request_CS(D), lines 68–85.
 func (m *machine) requestCS(d int) {
 	l := &m.l
-	l.curID++
+	l.curID = m.v.Next(l.curID)
 	l.req = d
 	l.st = WaitS
 	for r := 0; r < m.v.M; r++ {
@@ -436,6 +452,10 @@ func (m *machine) releaseCS() {
 		}
 		t := &l.tok[r]
 		t.lastCS[m.self] = l.curID
+		if m.v.Recurring && m.v.Less(t.lastReqC[m.self], l.curID) {
+			// Normalised (see Vars.EffReqC).
+			t.lastReqC[m.self] = l.curID
+		}
 		lender := t.lender
 		if h := m.qHead(&t.wq); h >= 0 && lender == nilSite {
 			t.wq[h] = slot{}
@@ -479,7 +499,7 @@ func (m *machine) canLend(s, mk, miss int) bool {
 		}
 	}
 	if l.st == WaitCS {
-		return !l.loanAsked || prec(mk, s, m.mark(), m.self)
+		return !l.loanAsked || m.prec(mk, s, m.mark(), m.self)
 	}
 	return true
 }
@@ -518,12 +538,12 @@ func (m *machine) pendAdd(kind, r, s, id, mk, miss int) {
 	p := &m.l.pend[r][s]
 	switch kind {
 	case kCnt:
-		if id > p.cnt {
+		if m.v.Newer(id, p.cnt) {
 			p.cnt = id
 		}
 	case kRes:
 		e := slot{id, mk, 0}
-		if id > p.res.id {
+		if m.v.Newer(id, p.res.id) {
 			p.res = e
 		} else if id == p.res.id && p.res != e {
 			m.flag(ErrSlot)
@@ -531,7 +551,7 @@ func (m *machine) pendAdd(kind, r, s, id, mk, miss int) {
 		}
 	default:
 		e := slot{id, mk, miss}
-		if id > p.loan.id {
+		if m.v.Newer(id, p.loan.id) {
 			p.loan = e
 		} else if id == p.loan.id && p.loan != e {
 			m.flag(ErrSlot)
@@ -561,7 +581,7 @@ func (m *machine) receiveRequest(visited, kind, r, s, id, mk, miss int) {
 			e := slot{id, mk, 0}
 			if t.wq[s] != e {
 				my := m.mark()
-				if l.st == WaitCS && prec(mk, s, my, m.self) {
+				if l.st == WaitCS && m.prec(mk, s, my, m.self) {
 					m.qAdd(&t.wq, m.self, slot{l.curID, my, 0})
 					m.sendToken(s, r)
 				} else {
@@ -651,7 +671,7 @@ func (m *machine) receiveTokens() {
 			m.sendToken(h, r)
 		case WaitCS:
 			my := m.mark()
-			if prec(t.wq[h].mark, h, my, m.self) {
+			if m.prec(t.wq[h].mark, h, my, m.self) {
 				t.wq[h] = slot{}
 				m.qAdd(&t.wq, m.self, slot{l.curID, my, 0})
 				m.sendToken(h, r)
