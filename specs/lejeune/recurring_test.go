@@ -1,0 +1,192 @@
+package lejeune_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/ringcheck/ringcheck/model"
+	"github.com/ringcheck/ringcheck/specs"
+	"github.com/ringcheck/ringcheck/specs/lejeune"
+	"github.com/ringcheck/ringcheck/specs/spectest"
+)
+
+// buildRec builds N=n, M=m with requests=r (0: recurring) and the given
+// window (0: the default), loans off, strict=1.
+func buildRec(t testing.TB, n, m, r, window, line260 int) (*model.System, *lejeune.Vars, error) {
+	t.Helper()
+	return lejeune.BuildVars(specs.Values{"N": n, "M": m, "requests": r, "window": window, "loan": 0, "strict": 1, "Cmax": 0, "line260": line260})
+}
+
+// enc is an id or counter value x ≥ 0 of the unbounded model as the
+// recurring model keeps it: its residue modulo W in 1..W.
+func enc(x, w int) int { return ((x-1)%w+w)%w + 1 }
+
+// alphaOf maps a configuration of the unbounded model unb (variables uv)
+// to the recurring model's (mv): every request id and counter value taken
+// modulo W (enc; a slot's or MyVector's 0, none, stays 0), lastReqC in its
+// normal form lejeune.Vars.EffReqC, and the dead snapshot values
+// (lejeune.Vars.SnapshotDead) of a process that does not hold the token
+// set to 0, as the recurring model's sendToken does.
+func alphaOf(unb *model.System, uv *lejeune.Vars, mod *model.System, mv *lejeune.Vars) func(c *model.State) (*model.State, error) {
+	w := mv.Ring.W
+	nz := func(x int) int {
+		if x == 0 {
+			return 0
+		}
+		return enc(x, w)
+	}
+	return func(c *model.State) (*model.State, error) {
+		a := mod.NewState()
+		n := uv.N
+		for p := 0; p < n; p++ {
+			// Every variable is declared in the same order in both models.
+			for _, x := range unb.Processes[p].Vars {
+				a.Set(p, x, c.Get(p, x))
+			}
+			a.Set(p, uv.CurID, enc(c.Get(p, uv.CurID), w))
+			for r := 0; r < uv.M; r++ {
+				held := c.Get(p, uv.TokDir[r]) == n
+				a.Set(p, uv.Vec[r], nz(c.Get(p, uv.Vec[r])))
+				a.Set(p, uv.Cnt[r], enc(c.Get(p, uv.Cnt[r]), w))
+				for q := 0; q < n; q++ {
+					cs := c.Get(p, uv.LastCS[r][q])
+					if !held && uv.SnapshotDead(p, q) {
+						a.Set(p, uv.LastReqC[r][q], 0)
+						a.Set(p, uv.LastCS[r][q], 0)
+					} else {
+						a.Set(p, uv.LastReqC[r][q], enc(uv.EffReqC(c.Get(p, uv.LastReqC[r][q]), cs), w))
+						a.Set(p, uv.LastCS[r][q], enc(cs, w))
+					}
+					for _, x := range []model.VarID{uv.WqID[r][q], uv.WqMark[r][q], uv.WlID[r][q], uv.WlMark[r][q], uv.PcID[r][q], uv.PrID[r][q], uv.PrMark[r][q], uv.PlID[r][q], uv.PlMark[r][q]} {
+						a.Set(p, x, nz(c.Get(p, x)))
+					}
+				}
+			}
+		}
+		for ch := range unb.Channels {
+			id := model.ChanID(ch)
+			for i := 0; i < c.Len(id); i++ {
+				msg := c.At(id, i)
+				t := c.TypeOf(msg)
+				f := make([]int, len(unb.Messages[t].Fields))
+				for k := range f {
+					f[k] = unb.Field(msg, k)
+				}
+				switch t {
+				case uv.ReqCnt:
+					f[3] = enc(f[3], w)
+				case uv.ReqRes, uv.ReqLoan:
+					f[3], f[4] = enc(f[3], w), enc(f[4], w)
+				case uv.Counter:
+					f[2] = enc(f[2], w)
+				case uv.Token:
+					f[2] = enc(f[2], w)
+					for q := 0; q < n; q++ {
+						cs := f[3+n+q]
+						f[3+q], f[3+n+q] = enc(uv.EffReqC(f[3+q], cs), w), enc(cs, w)
+					}
+				case uv.TokQ, uv.TokL:
+					f[2], f[3] = enc(f[2], w), enc(f[3], w)
+				}
+				if !a.Push(id, mod.Msg(t, f...)) {
+					return nil, fmt.Errorf("channel %d overflows in the recurring model", ch)
+				}
+			}
+		}
+		return a, nil
+	}
+}
+
+// TestModularMatchesUnbounded checks the recurring model (requests=0,
+// ids and counters modulo W) against the unbounded one (R requests per
+// process, plain integers) on every configuration c the latter reaches,
+// with spectest.MatchesAbstraction: the id spread of c is at most the
+// window and equals the recurring model's id spread of alpha(c); the
+// steps of the recurring model from alpha(c), less the requests of a
+// process that has made its R requests in c, are those of the unbounded
+// model from c, with the same labels and faults and successors equal up
+// to alpha; no step widens the id spread by more than one; and some id
+// reaches W, so that ids and counters wrap (counters reach 1+2N·R > W).
+func TestModularMatchesUnbounded(t *testing.T) {
+	for _, tc := range []struct{ n, r, window, line260 int }{
+		{2, 5, 1, 0},
+		{2, 6, 1, 1},
+		{2, 7, 2, 0},
+	} {
+		t.Run(fmt.Sprintf("N=%d R=%d window=%d line260=%d", tc.n, tc.r, tc.window, tc.line260), func(t *testing.T) {
+			unb, uv, err := buildRec(t, tc.n, 1, tc.r, 0, tc.line260)
+			if err != nil {
+				t.Fatal(err)
+			}
+			mod, mv, err := buildRec(t, tc.n, 1, 0, tc.window, tc.line260)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !mv.Recurring || mv.Ring.W != 2*tc.window+3 || uv.Recurring {
+				t.Fatalf("recurring %v W=%d, unbounded recurring %v", mv.Recurring, mv.Ring.W, uv.Recurring)
+			}
+			got := spectest.MatchesAbstraction(t, unb, mod, spectest.Abstraction{
+				Alpha: alphaOf(unb, uv, mod, mv),
+				Extra: func(c *model.State, st *model.Step) bool {
+					m := st.Moves[0]
+					return mod.ActionOf(m).Name == "request" && c.Get(int(m.Proc), uv.CurID) >= tc.r
+				},
+				Spread: uv.IDSpread, ModSpread: mv.IDSpread, Window: mv.Ring.Window,
+				Widening: true,
+				Wraps: func(c *model.State) bool {
+					for p := 0; p < tc.n; p++ {
+						if c.Get(p, uv.CurID) >= mv.Ring.W {
+							return true
+						}
+					}
+					return false
+				},
+			})
+			t.Logf("W=%d: %d configurations compared", mv.Ring.W, got)
+		})
+	}
+}
+
+// TestRecurringBuild: requests=0 keeps ids and counters in 1..W (W
+// standing for 0), declares id-window and marks-unordered as abstraction
+// invariants instead of counter-bound, has no valid end state, and is
+// refused where it cannot stand for the algorithm: M ≥ 2 (marks average
+// counters of several resources) and N ≥ 3 (a Token's values exceed the
+// model's 2^20).
+func TestRecurringBuild(t *testing.T) {
+	sys, v, err := buildRec(t, 2, 1, 0, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Ring.Window != 2 || v.Ring.W != 7 {
+		t.Errorf("default window %d, W %d; want 2 (N), 7", v.Ring.Window, v.Ring.W)
+	}
+	var names []string
+	for _, p := range sys.Invariants {
+		names = append(names, fmt.Sprintf("%s:%v", p.Name, p.Abstraction))
+	}
+	if got := strings.Join(names, " "); got != "exclusion:false one-token:false id-window:true marks-unordered:true pseudo-code:false" {
+		t.Errorf("invariants %s", got)
+	}
+	if sys.ValidEnd != nil {
+		t.Error("the recurring model declares valid end states")
+	}
+	init := sys.Initial()[0]
+	for p := 0; p < 2; p++ {
+		if init.Get(p, v.CurID) != 7 || init.Get(p, v.LastCS[0][1-p]) != 7 || init.Get(p, v.LastReqC[0][p]) != 7 {
+			t.Errorf("process %d: curId %d, lastCS %d, lastReqC %d; want the residue 7 of 0", p, init.Get(p, v.CurID), init.Get(p, v.LastCS[0][1-p]), init.Get(p, v.LastReqC[0][p]))
+		}
+	}
+	for _, tc := range []struct {
+		n, m int
+		want string
+	}{
+		{2, 2, "need M=1"},
+		{3, 1, "more than the model's 2^20"},
+	} {
+		if _, _, err := buildRec(t, tc.n, tc.m, 0, 0, 0); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("N=%d M=%d: error %v, want %q", tc.n, tc.m, err, tc.want)
+		}
+	}
+}
