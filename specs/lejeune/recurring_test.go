@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ringcheck/ringcheck/explore"
+	"github.com/ringcheck/ringcheck/invariants"
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/specs"
 	"github.com/ringcheck/ringcheck/specs/lejeune"
@@ -187,6 +189,164 @@ func TestRecurringBuild(t *testing.T) {
 	} {
 		if _, _, err := buildRec(t, tc.n, tc.m, 0, 0, 0); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("N=%d M=%d: error %v, want %q", tc.n, tc.m, err, tc.want)
+		}
+	}
+}
+
+// counterGap runs moves from the initial configuration of sys and returns
+// the final configuration and the difference between the counter of
+// token r0 (held by process holder) and the value of the Counter message
+// at the head of channel from→to.
+func counterGap(t *testing.T, sys *model.System, v *lejeune.Vars, moves []move, holder, from, to int) (*model.State, int) {
+	t.Helper()
+	ce := replay(t, sys, moves)
+	last := ce.States[len(ce.States)-1]
+	ch := chanOf(t, sys, from, to)
+	if last.Len(ch) == 0 || last.TypeOf(last.At(ch, 0)) != v.Counter {
+		t.Fatalf("no Counter at the head of %d→%d", from, to)
+	}
+	return last, last.Get(holder, v.Cnt[0]) - sys.Field(last.At(ch, 0), 2)
+}
+
+// chanOf is the channel from→to.
+func chanOf(t *testing.T, sys *model.System, from, to int) model.ChanID {
+	t.Helper()
+	for ch, c := range sys.Channels {
+		if c.From == from && c.To == to {
+			return model.ChanID(ch)
+		}
+	}
+	t.Fatalf("no channel %d→%d", from, to)
+	return 0
+}
+
+// TestCounterLagN2: the live counter values have no bounded spread, which
+// is why the recurring model bounds no counter window. With N=2, M=1,
+// process 1 asks a counter of process 0, in its critical section; the
+// Counter (value 2) waits in channel 0→1 while process 0 leaves, requests
+// and enters again k times with the token it holds, each time taking the
+// next counter value: the gap between the token's counter and the value
+// in transit is k+1. The value stays uncompared: it becomes process 1's
+// mark, and with N=2 no step compares two marks (marks-unordered holds on
+// the path, as does id-window). In the recurring model (W=5) the counter
+// wraps and the same path is taken.
+func TestCounterLagN2(t *testing.T) {
+	const k = 5
+	moves := []move{{0, "request"}, {1, "request"}, {0, "recvReq(from 1)"}, {0, "leave"}}
+	for i := 0; i < k; i++ {
+		moves = append(moves, move{0, "request"}, move{0, "leave"})
+	}
+	unb, uv, err := buildRec(t, 2, 1, k+1, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, gap := counterGap(t, unb, uv, moves, 0, 0, 1); gap != k+1 {
+		t.Errorf("unbounded: counter gap %d, want %d", gap, k+1)
+	}
+	mod, mv, err := buildRec(t, 2, 1, 0, 1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ce := replay(t, mod, moves)
+	for i, s := range ce.States {
+		if !mv.MarksUnordered(s) || mv.IDSpread(s) > mv.Ring.Window {
+			t.Fatalf("state %d: marks-unordered %v, id spread %d", i, mv.MarksUnordered(s), mv.IDSpread(s))
+		}
+	}
+	last := ce.States[len(ce.States)-1]
+	if got, want := last.Get(0, mv.Cnt[0]), enc(k+3, mv.Ring.W); got != want {
+		t.Errorf("recurring: counter %d, want %d (%d modulo %d)", got, want, k+3, mv.Ring.W)
+	}
+}
+
+// TestComparedMarksGrowN3: with N=3 two marks are compared (line 95) whose
+// difference grows with the number of requests, which is why the
+// recurring model stops at N=2. Process 1 obtains mark 2 from process 0
+// and its ReqRes waits in channel 1→0 while processes 0 and 2 pass the
+// token between them k times; then process 2 obtains a mark from process
+// 0 in its critical section and both ReqRes are queued at process 0:
+// marks 2 and 4+2k, 2+2k apart, and process 0's release picks process 1
+// by comparing them. marks-unordered would fail there, and no window of
+// marks holds for every k: each round adds 2 to the gap, and nothing
+// bounds the rounds with recurring requests (here k ≤ 1: process 0 makes
+// k+2 requests, and R=3 is the most a Token of N=3 holds).
+func TestComparedMarksGrowN3(t *testing.T) {
+	for k := 0; k <= 1; k++ {
+		t.Run(fmt.Sprintf("k=%d", k), func(t *testing.T) {
+			sys, v, err := buildRec(t, 3, 1, 3, 0, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			moves := []move{{0, "request"}, {1, "request"}, {0, "recvReq(from 1)"}, {1, "recvCounter(from 0)"}, {0, "leave"}}
+			for i := 0; i < k; i++ {
+				moves = append(moves,
+					move{2, "request"}, move{0, "recvReq(from 2)"}, move{2, "recvToken(from 0)"}, move{2, "leave"},
+					move{0, "request"}, move{2, "recvReq(from 0)"}, move{0, "recvToken(from 2)"}, move{0, "leave"})
+			}
+			moves = append(moves, move{0, "request"}, move{2, "request"}, move{0, "recvReq(from 2)"},
+				move{2, "recvCounter(from 0)"}, move{0, "recvReq(from 2)"}, move{0, "recvReq(from 1)"})
+			ce := replay(t, sys, moves)
+			last := ce.States[len(ce.States)-1]
+			m1, m2 := last.Get(0, v.WqMark[0][1]), last.Get(0, v.WqMark[0][2])
+			if last.Get(0, v.WqID[0][1]) == 0 || last.Get(0, v.WqID[0][2]) == 0 || m1 != 2 || m2 != 4+2*k {
+				t.Fatalf("wQueue of process 0: marks %d (site 1), %d (site 2); want 2 and %d", m1, m2, 4+2*k)
+			}
+			if v.MarksUnordered(last) {
+				t.Error("marks-unordered holds with two requests queued")
+			}
+			next, _ := succ(t, sys, last, 0, "leave")
+			if next == nil || next.Get(0, v.TokDir[0]) != 1 {
+				t.Fatal("process 0's release does not send the token to process 1, of the least mark")
+			}
+		})
+	}
+}
+
+// TestRecurringVerdicts: with recurring requests on N=2, M=1 the
+// abstraction invariants id-window and marks-unordered hold in every
+// reachable configuration (safety holds with them), so the verdicts are
+// the unbounded algorithm's: deadlock freedom, and starvation freedom
+// under weak, strong, weak-action and strong-action fairness; without
+// fairness a requesting process can wait for ever (the other keeps
+// entering). Each reading of lines 260–261 and strict=0 alike. The state
+// counts pin the model (they grow with W: ids and counters are residues).
+func TestRecurringVerdicts(t *testing.T) {
+	fair := []invariants.Fairness{invariants.WeakFairness, invariants.StrongFairness, invariants.WeakActionFairness, invariants.StrongActionFairness}
+	for _, tc := range []struct {
+		window, line260, strict int
+		states                  int64
+	}{
+		{1, 0, 1, 3670},
+		{2, 0, 1, 9520},
+		{3, 0, 1, 19602},
+		{2, 1, 1, 9520},
+		{2, 0, 0, 9520},
+	} {
+		for _, f := range append([]invariants.Fairness{invariants.NoFairness}, fair...) {
+			t.Run(fmt.Sprintf("window=%d line260=%d strict=%d %s", tc.window, tc.line260, tc.strict, f), func(t *testing.T) {
+				sys, _, err := lejeune.BuildVars(specs.Values{"N": 2, "M": 1, "requests": 0, "window": tc.window, "loan": 0, "strict": tc.strict, "Cmax": 0, "line260": tc.line260})
+				if err != nil {
+					t.Fatal(err)
+				}
+				rep := spectest.CheckComplete(t, sys, invariants.Options{
+					Properties: []invariants.Property{invariants.Safety, invariants.Deadlock, invariants.Starvation},
+					From:       invariants.FromInit, Fairness: f,
+					Search: explore.Options{Workers: spectest.Workers},
+				})
+				if rep.Search.States != tc.states {
+					t.Errorf("%d states, want %d", rep.Search.States, tc.states)
+				}
+				starving := invariants.Holds
+				if f == invariants.NoFairness {
+					starving = invariants.Violated
+				}
+				want := []invariants.Verdict{invariants.Holds, invariants.Holds, starving}
+				for i, o := range rep.Outcomes {
+					if o.Verdict != want[i] {
+						t.Errorf("%s %s (%s), want %s", o.Property, o.Verdict, o.Reason, want[i])
+					}
+				}
+			})
 		}
 	}
 }
