@@ -8,13 +8,18 @@
 // request's vector, the paper's choice in §5), and the loan mechanism with
 // its threshold as the parameter loan (0: off).
 //
-// Every result holds for at most R requests per process (parameter
-// requests): after R requests a process stays idle for ever.
+// With requests = R ≥ 1 every result holds for at most R requests per
+// process: after R requests a process stays idle for ever, every
+// execution is finite, and starvation freedom says no more than deadlock
+// freedom. With requests=0 requests recur for ever (N=2, M=1 only; see
+// "Recurring requests" below).
 //
 // Parameters: N processes on a complete graph with one FIFO channel per
-// ordered pair; M resources; R requests per process; loan, the threshold of
-// line 251; Cmax, the channel capacity; strict, whether safety includes the
-// pseudo-code invariant below.
+// ordered pair; M resources; R requests per process (0: recurring);
+// window, the abstraction's window with recurring requests; loan, the
+// threshold of line 251; Cmax, the channel capacity; strict, whether
+// safety includes the pseudo-code invariant below; line260, a reading of
+// lines 260–261.
 //
 // Variables of process i (Figure 9): state ∈ {Idle, waitS, waitCS, inCS},
 // TRequired, CntNeeded, TLent (sets of resources), curId, loanAsked,
@@ -24,7 +29,7 @@
 //
 // Actions of process i, each one atomic step:
 //
-//	request(D)         environment, optional   Idle ∧ curId < R → Request_CS(D) up to its wait (lines 68–84),
+//	request(D)         environment, optional   Idle ∧ (curId < R ∨ R = 0) → Request_CS(D) up to its wait (lines 68–84),
 //	                                            and state ← inCS at once if D ⊆ TOwned (line 85)
 //	leave              environment, finite     inCS → Release_CS (lines 88–106)
 //	recvReq(from q)    protocol                head of q→i is a request → Receive Request (lines 159–189)
@@ -101,10 +106,11 @@
 //     everything else empty or zero.
 //   - A configuration is a valid end state iff every process has made its
 //     R requests, is idle, and every channel is empty; any other
-//     configuration without an enabled step is a deadlock. "requesting" is
+//     configuration without an enabled step is a deadlock (with recurring
+//     requests none is a valid end state). "requesting" is
 //     state ∈ {waitS, waitCS} and "inCS" is state = inCS.
 //
-// Bounds: curId ≤ R. A request takes at most two values of a resource's
+// Bounds (R ≥ 1): curId ≤ R. A request takes at most two values of a resource's
 // counter: one from the token itself (line 75 or 146, exclusive, guarded by
 // CntNeeded) and one from a Counter message (line 174 or 156, both setting
 // lastReqC[s_init] = id, after which every ReqCnt of that id is obsolete
@@ -114,10 +120,87 @@
 // messages (default 4+2·N·M); a send to a full channel is an error, a
 // safety violation.
 //
+// Recurring requests (requests=0). An idle process may always request
+// again, so each site's request ids (curId and its copies: lastReqC and
+// lastCS in tokens and snapshots, queue and pendingReq entries, requests
+// in transit) and each resource's counter (and the marks taken from it)
+// grow without bound. The model keeps both modulo W = 2·window+3, as
+// residues in 1..W (W stands for 0; 0 keeps meaning "none" in a slot or
+// MyVector), computes the next one as x mod W + 1 and compares two by
+// their difference modulo W (modclock.Ring.Diff). That is sound where two
+// abstraction invariants hold in every reachable configuration:
+//
+//   - Ids. An id of site s is compared only with ids of site s (line 165's
+//     obsolescence test id ≤ lastCS[s], id ≤ lastReqC[s]; a newer entry in
+//     pendingReq; equality of queue entries), and a step makes at most one
+//     new id (curId+1). Two reductions keep the live ids of a site close,
+//     each shown not to change any step: lastReqC[s] is kept as
+//     max(lastReqC[s], lastCS[s]) (Vars.EffReqC: the test above reads the
+//     pair only through that maximum, and every later assignment keeps it),
+//     which releaseCS maintains, where the literal lastReqC of a site that
+//     takes its counters from the token it holds would lag for ever; and a
+//     process that sends a token resets the snapshot values nothing reads
+//     before the token comes back (Vars.SnapshotDead: its own site's, and
+//     with N=2 every site's), where the snapshot of a process that never
+//     gets the token again would keep its old ids for ever. The invariant
+//     id-window checks that the live ids of each site (Vars.EachID) lie
+//     within window of each other; where it holds in every reachable
+//     configuration, the ids' spread stays below W/2 from one step to the
+//     next (a step widens it by at most one), so by induction on an
+//     execution every comparison sees the integers' order and the modular
+//     ids are the unbounded ones up to a shift per site.
+//   - Counters and marks. The live counter values have no bounded spread,
+//     even for N=2 (TestCounterLagN2: a Counter waits in a channel while
+//     the holder enters k times; the gap is k+1), so no window bounds them.
+//     With M=1 a mark is the counter value its request took (L=1), and a
+//     counter is only copied, incremented and compared through marks;
+//     marks are compared by ◁ (the head of a wQueue on release and on
+//     receipt of a token, a waiting holder's own mark against a ReqRes or
+//     a queue's head, and canLend with loans, off with M=1) and for
+//     equality between entries of one site with one id. The invariant marks-unordered (Vars.MarksUnordered)
+//     checks that no process raised an error flag (so every copy of a
+//     request carries the one counter value it took, and entries with equal
+//     ids carry equal marks), that no process in waitCS holds a token, and
+//     that at most one request is queued or pending per token: then no
+//     step compares two marks by ◁, so counters and marks modulo any W
+//     behave as integers.
+//
+// A configuration of the unbounded model maps to the modular one by
+// taking every id and counter modulo W, EffReqC and the dead snapshot
+// values reset; TestModularMatchesUnbounded checks with
+// spectest.MatchesAbstraction, on every configuration the unbounded model
+// reaches with R = 5..7 requests per process (ids and counters wrap), that
+// the steps and successors are the same up to that map and that no step
+// widens the id spread by more than one.
+//
+// Where the invariants fail, a liveness verdict is unknown. Recurring
+// requests are refused outside N=2, M=1:
+//
+//   - M ≥ 2: a mark averages the counters of the requested resources; the
+//     average of residues is not the residue of the average, and the
+//     counters of two resources drift apart without bound (requests for
+//     one of them only), so no common shift brings them within a window.
+//   - N ≥ 3: a Token carrying lastReqC and lastCS for every site exceeds
+//     the model's 2^20 values already at window 1; and marks-unordered
+//     would fail, since two ReqRes queued at one holder are compared by ◁
+//     while their marks lie arbitrarily far apart (TestComparedMarksGrowN3:
+//     one waits in a channel while two other processes pass the token k
+//     times; the gap is 2+2k), so no window of marks holds either.
+//
+// With N=2, M=1 both invariants hold in every reachable configuration for
+// window 1..3, and the verdicts (TestRecurringVerdicts) are the unbounded
+// algorithm's: deadlock freedom, and starvation freedom under weak,
+// strong, weak-action and strong-action fairness (9,520 states at the
+// default window 2); without fairness a requesting process may wait for
+// ever. There marks are never compared (a holder never waits, a queue
+// holds the other site only), so the instance exercises the token tree,
+// the counters and the obsolescence tests, not the priority order.
+//
 // Safety invariants: exclusion (Theorem 1: no two processes in their
 // critical sections request a common resource), one-token (Lemmas 1–3:
 // every resource has exactly one token, held or in transit),
-// counter-bound, and, with strict=1, pseudo-code: no process raised an
+// counter-bound (R ≥ 1) or id-window and marks-unordered (recurring), and,
+// with strict=1, pseudo-code: no process raised an
 // error flag (dup-counter: a Counter for a resource not in CntNeeded, which
 // §4.2.1 says lastReqC prevents; slot-clash; precondition; self-send).
 //

@@ -147,13 +147,15 @@ func (v *Vars) IDSpread(s *model.State) int {
 // so that marks (counter values) kept modulo any bound behave as integers:
 // no process raised an error flag (a second counter value for one request
 // would give it a second mark, with dup-counter); no process in waitCS
-// holds a token (lines 178 and 236 compare the holder's mark with
-// another); and for every token at most one request is queued or pending
-// (its holder's wQueue, the Token.wQueue messages and every pendingReq
-// ReqRes entry together hold at most one entry), so that the head of a
-// queue (lines 95, 232) is never chosen among two. Marks are otherwise
-// only copied and compared for equality within one site's entries of one
-// id (lines 176, 152, the one-entry-per-site reduction).
+// holds a token (a waiting holder compares its own mark with a ReqRes it
+// receives and with its queue's head); and for every token at most one
+// request is queued or pending (its holder's wQueue, the Token.wQueue
+// messages and every pendingReq ReqRes entry together hold at most one
+// entry), so that the head of a wQueue (on release, on receipt of a
+// token) is never chosen among two. Marks are otherwise only copied and
+// compared for equality between entries of one site with one id, which
+// carry one mark when no flag is raised. canLend compares marks too, but
+// loans need M ≥ 2, and recurring requests M=1.
 func (v *Vars) MarksUnordered(s *model.State) bool {
 	n, m := v.N, v.M
 	var queued [maxM]int
