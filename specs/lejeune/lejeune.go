@@ -16,7 +16,7 @@ func Spec() *specs.Spec {
 	small1 := map[string]int{"N": 3, "M": 2, "requests": 1, "loan": 1, "strict": 1}
 	return &specs.Spec{
 		Name:          "lejeune",
-		Summary:       "multi-resource allocation with a counter and a prioritized token tree per resource, and optional loans (seed 004), for at most R requests per process; a request can get two counter values (N=3) and lose a token (N=4)",
+		Summary:       "multi-resource allocation with a counter and a prioritized token tree per resource, and optional loans (seed 004), for at most R requests per process, or recurring (N=2, M=1: ids and counters modulo a window); a request can get two counter values (N=3) and lose a token (N=4)",
 		Source:        "Lejeune, Arantes, Sopena, Sens, Reducing synchronization cost in distributed multi-resource allocation problem, Inria RR-8689, 2015: §3–4, Annex A (Figures 8–12), claims of Annex B",
 		Communication: "message-passing",
 		Params: []specs.Param{
@@ -25,7 +25,7 @@ func Spec() *specs.Spec {
 			{Name: "requests", Default: 1, Min: 0, Max: 2, Doc: "R: requests per process; after R requests a process stays idle for ever (every result holds for at most R requests per process); counters are bounded by 1+2N·R. 0: recurring requests (M=1 only; N=2 only, as a Token's values must fit 2^20): an idle process may always request again, request ids and counters are kept modulo W = 2·window+3, and the abstraction invariants id-window (the live ids of each site lie within window of each other) and marks-unordered (no step compares two marks) make the model the unbounded algorithm's where they hold"},
 			{Name: "window", Default: 0, Min: 0, Max: modclock.MaxWindow, Doc: "with requests=0: the largest spread of the live request ids of one site that the invariant id-window allows (0: N); ids and counters are kept modulo W = 2·window+3; ignored when requests ≥ 1"},
 			{Name: "loan", Default: 0, Min: 0, Max: maxM - 1, Doc: "loan threshold (line 251: a waiting process asks a loan when exactly this many resources are missing); 0 = loan mechanism off"},
-			{Name: "strict", Default: 1, Min: 0, Max: 1, Doc: "1: safety also checks the pseudo-code invariant (no error flag: duplicate counter, self-send, SendToken without the token, processCntNeededEmpty outside waitS, two requests of one site in one queue); 0: only exclusion, one-token and counter-bound"},
+			{Name: "strict", Default: 1, Min: 0, Max: 1, Doc: "1: safety also checks the pseudo-code invariant (no error flag: duplicate counter, self-send, SendToken without the token, processCntNeededEmpty outside waitS, two requests of one site in one queue); 0: only exclusion, one-token and counter-bound (with requests=0, id-window and marks-unordered, which still requires no error flag)"},
 			{Name: "Cmax", Default: 0, Min: 0, Max: 64, Doc: "channel capacity in messages (0: 4+2N·M); a send to a full channel is an error (safety violation)"},
 			{Name: "line260", Default: 0, Min: 0, Max: 1, Doc: "a reading of lines 260–261 (Counter received): 0, literally: tokDir[r] ← sender for the Counter's resource even when the process holds its token, and processCntNeededEmpty in any state; 1, within their stated preconditions: tokDir[r] ← sender only for a resource still in CntNeeded whose token the process does not hold, and processCntNeededEmpty only in waitS (line 111)"},
 		},
