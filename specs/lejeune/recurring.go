@@ -152,7 +152,10 @@ func (v *Vars) IDSpread(s *model.State) int {
 // request is queued or pending (its holder's wQueue, the Token.wQueue
 // messages and every pendingReq ReqRes entry together hold at most one
 // entry), so that the head of a wQueue (on release, on receipt of a
-// token) is never chosen among two. Marks are otherwise only copied and
+// token) is never chosen among two. (A process that receives a token
+// while waiting compares its mark with the queue's head only if it still
+// misses a token, which with M=1, the only M of recurring requests, never
+// happens: it enters at once.) Marks are otherwise only copied and
 // compared for equality between entries of one site with one id, which
 // carry one mark when no flag is raised. canLend compares marks too, but
 // loans need M ≥ 2, and recurring requests M=1.
