@@ -42,7 +42,7 @@
 //	flush      protocol     root only: reset ∧ head is a Token, Pusher or Priority → receive (delete)
 //	resend     timeout      resend ≥ 1 only: the successor misses the privilege the process
 //	                        last sent → send it again (see "resend" below)
-//	timeout    timeout      root only: no Priv message anywhere → start a new tour
+//	timeout    timeout      root only, unless notimeout=1: no Priv message anywhere → start a new tour
 //
 // where waiting is 0 < need ≤ K ∧ cnt < need. The root also counts what it
 // receives: every Token it collects or forwards adds one to tok, the Pusher
@@ -142,6 +142,19 @@
 //     privilege was lost. The root's resend is declared before its
 //     timeout, so in rounds a root whose privilege was lost on its own
 //     link resends it rather than starting a new tour.
+//   - The parameter notimeout=1 (with resend=1 or 2 only) removes the
+//     root's timeout, leaving every processor's periodic send and nothing
+//     else, counter flushing as the paper describes it, where the root
+//     increments its counter only on receiving its own value. The resends
+//     suffice: with no Priv message anywhere and no corrupt state to
+//     cancel, either some process i < n-1 has C_{i+1} ≠ C_i, or every
+//     counter is equal and process n-1's resend is accepted by the root.
+//     The root's timeout is a perfect timer that fires at the root's next
+//     step once no privilege exists, so with it, in rounds, the root
+//     restarts the tour (discarding its counts) whenever it acts before
+//     the process that lost the privilege resends it; notimeout=1 measures
+//     the resends without that race. The timeout is never enabled in L,
+//     so L, closure and the checks from init are unchanged.
 //   - Channels are FIFO, and a send to a full channel is lost (drop). Cmax
 //     defaults to L+3, so every message of a legitimate configuration (L
 //     Tokens, the Pusher, the Priority and the privilege) fits in any one
@@ -210,6 +223,7 @@ func Spec() *specs.Spec {
 			{Name: "K", Default: 2, Min: 1, Max: 6, Doc: "largest request, 1 ≤ K ≤ L"},
 			{Name: "Cmax", Default: 0, Min: 0, Max: 32, Doc: "channel capacity (0: L+3, every message of a legitimate configuration fits); counters range over 0..n(Cmax+1)-1"},
 			{Name: "staycs", Default: 0, Min: 0, Max: 1, Doc: "1: processes may stay in their critical section forever (leaving is optional), for (k,L)-liveness"},
+			{Name: "notimeout", Default: 0, Min: 0, Max: 1, Doc: "0: the root's timeout starts a new tour when no privilege exists anywhere; 1: the root has no timeout, the resends alone regenerate a lost privilege, as in Varghese's counter flushing where the root increments only on receiving its own value (needs resend=1 or 2)"},
 			{Name: "resend", Default: 0, Min: 0, Max: 2, Doc: "who retransmits the privilege: 0 the root's timeout alone; 1 also every process whose successor misses the privilege it last sent (none on its link, the successor would accept C_i) resends a copy, counts and mark included; 2 the same, resending Priv(C_i, 0, 0, 0) (the root resends Priv(C_0, 0, 0, reset) under both)"},
 		},
 		Legitimacy: "one privilege in counter flushing's legitimate pattern, unmarked, root not resetting; local states consistent; exactly L Tokens, one Pusher, one Priority; the root's counts plus those still ahead of the privilege exactly L, 1, 1",
@@ -255,6 +269,8 @@ type Vars struct {
 	// process also resends a copy of the privilege it last sent; 2 every
 	// process also resends its counter alone.
 	Resend int
+	// RootTimer: the root has its timeout (notimeout = 0, the default).
+	RootTimer bool
 	// The message types. Priv's fields are c, tok, pri, mark.
 	Token, Pusher, Priority, Priv model.MsgType
 	// Out[i] is the channel from process i to its successor.
@@ -263,7 +279,8 @@ type Vars struct {
 	N, L, K, M int
 }
 
-// Build returns the model for parameters n, L, K, Cmax, staycs and resend.
+// Build returns the model for parameters n, L, K, Cmax, staycs, resend and
+// notimeout.
 func Build(p specs.Values) (*model.System, error) {
 	sys, _, err := BuildVars(p)
 	return sys, err
@@ -288,8 +305,12 @@ func BuildVars(p specs.Values) (*model.System, Vars, error) {
 	if r := p["resend"]; r < 0 || r > 2 {
 		return nil, v, fmt.Errorf("kl-ddhl: need resend in 0..2, got resend=%d", r)
 	}
+	if p["notimeout"] == 1 && p["resend"] == 0 {
+		return nil, v, fmt.Errorf("kl-ddhl: notimeout=1 needs resend=1 or 2 (without the root's timeout only the resends regenerate a lost privilege), got resend=0")
+	}
 	m := n * (cmax + 1)
 	v.N, v.L, v.K, v.M, v.Resend = n, l, k, m, p["resend"]
+	v.RootTimer = p["notimeout"] == 0
 
 	b := model.NewBuilder("kl-ddhl", model.UniRing, n)
 	v.Need = b.Var("need", model.IntRange(0, k+1))
@@ -573,30 +594,9 @@ func (v Vars) declareActions(b *model.Builder, leaving model.Liveness) {
 			},
 		}, 0)
 	}
-	b.Action(model.Action{
-		Name: "timeout",
-		Kind: model.Timeout,
-		Guard: func(c *model.Ctx) bool {
-			if v.corrupt(c) {
-				return false
-			}
-			s := c.Config()
-			for _, ch := range v.Out {
-				for i := 0; i < s.Len(ch); i++ {
-					if s.TypeOf(s.At(ch, i)) == priv {
-						return false
-					}
-				}
-			}
-			return true
-		},
-		Effect: func(c *model.Ctx, _ int) {
-			next := (c.Get(cv) + 1) % m
-			c.Set(cv, next)
-			c.Set(v.Reset, 0)
-			v.startTour(c, next, c.Get(cnt), c.Get(prio), 0)
-		},
-	}, 0)
+	if v.RootTimer {
+		v.declareTimeout(b)
+	}
 
 	others := make([]int, 0, v.N-1)
 	for i := 1; i < v.N; i++ {
@@ -650,6 +650,38 @@ func (v Vars) declareActions(b *model.Builder, leaving model.Liveness) {
 			},
 		}, others...)
 	}
+}
+
+// declareTimeout declares the root's timeout: with no Priv message in any
+// channel, it starts a new tour (a perfect timer).
+func (v Vars) declareTimeout(b *model.Builder) {
+	m := v.M
+	cv := v.C
+	cnt, prio, priv := v.Cnt, v.Prio, v.Priv
+	b.Action(model.Action{
+		Name: "timeout",
+		Kind: model.Timeout,
+		Guard: func(c *model.Ctx) bool {
+			if v.corrupt(c) {
+				return false
+			}
+			s := c.Config()
+			for _, ch := range v.Out {
+				for i := 0; i < s.Len(ch); i++ {
+					if s.TypeOf(s.At(ch, i)) == priv {
+						return false
+					}
+				}
+			}
+			return true
+		},
+		Effect: func(c *model.Ctx, _ int) {
+			next := (c.Get(cv) + 1) % m
+			c.Set(cv, next)
+			c.Set(v.Reset, 0)
+			v.startTour(c, next, c.Get(cnt), c.Get(prio), 0)
+		},
+	}, 0)
 }
 
 // successorMisses is the resend's guard: the executing process has no

@@ -1,6 +1,8 @@
 package klddhl_test
 
 import (
+	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/ringcheck/ringcheck/explore"
@@ -198,14 +200,67 @@ func TestResendNeverEnabledInL(t *testing.T) {
 	}
 }
 
+// TestNoTimeout checks notimeout=1: it needs a resend, it removes the
+// root's timeout, and the resends alone regenerate a lost privilege: in
+// every configuration sampled with no Priv message anywhere, some process
+// has cancel or a resend enabled.
+func TestNoTimeout(t *testing.T) {
+	_, _, err := klddhl.BuildVars(specs.Values{"n": 3, "L": 2, "K": 2, "notimeout": 1})
+	if err == nil || !strings.Contains(err.Error(), "notimeout=1 needs resend") {
+		t.Fatalf("notimeout=1 with resend=0: got error %v, want one naming notimeout and resend", err)
+	}
+	for _, tc := range []struct{ n, resend int }{{2, 1}, {3, 1}, {3, 2}, {4, 2}} {
+		sys, v, err := klddhl.BuildVars(specs.Values{"n": tc.n, "L": 2, "K": 2, "resend": tc.resend, "notimeout": 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, a := range sys.Processes[0].Actions {
+			if a.Name == "timeout" {
+				t.Fatalf("n=%d resend=%d notimeout=1: the root has a timeout", tc.n, tc.resend)
+			}
+		}
+		rng := rand.New(rand.NewPCG(1, uint64(tc.n)))
+		exp := sys.NewExpander()
+		s := sys.NewState()
+		for sample := 0; sample < 2000; sample++ {
+			sys.RandomConfiguration(rng, s)
+			for _, ch := range v.Out {
+				var keep []model.Msg
+				for s.Len(ch) > 0 {
+					m, _ := s.Pop(ch)
+					if sys.TypeOf(m) != v.Priv {
+						keep = append(keep, m)
+					}
+				}
+				for _, m := range keep {
+					s.Push(ch, m)
+				}
+			}
+			regenerates := false
+			if _, err := exp.Expand(s, func(step *model.Step, _ *model.State) bool {
+				name := sys.ActionOf(step.Moves[0]).Name
+				regenerates = regenerates || name == "resend" || name == "cancel"
+				return !regenerates
+			}); err != nil {
+				t.Fatal(err)
+			}
+			if !regenerates {
+				t.Fatalf("n=%d resend=%d notimeout=1: no privilege anywhere, and no cancel nor resend enabled in sample %d", tc.n, tc.resend, sample)
+			}
+		}
+	}
+}
+
 // TestResendClaimsFromInit checks safety, deadlock and starvation from init
-// with every process resending, on the instance TestPaperClaimsFromInit
-// uses: they hold, and resend=2 (no variable added) reaches exactly the
-// configurations resend=0 does.
+// with every process resending, with and without the root's timeout, on
+// the instance TestPaperClaimsFromInit uses: they hold, resend=2 (no
+// variable added) reaches exactly the configurations resend=0 does, and
+// removing the timeout (never enabled from init) changes nothing.
 func TestResendClaimsFromInit(t *testing.T) {
-	states := map[int]int64{}
-	for r := 0; r <= 2; r++ {
-		sys, _, err := klddhl.BuildVars(specs.Values{"n": 2, "L": 2, "K": 2, "Cmax": 0, "staycs": 0, "resend": r})
+	states := map[string]int64{}
+	for _, p := range []struct{ resend, notimeout int }{{0, 0}, {1, 0}, {2, 0}, {1, 1}, {2, 1}} {
+		name := "resend=" + itoa(p.resend) + " notimeout=" + itoa(p.notimeout)
+		sys, _, err := klddhl.BuildVars(specs.Values{"n": 2, "L": 2, "K": 2, "Cmax": 0, "staycs": 0, "resend": p.resend, "notimeout": p.notimeout})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -216,12 +271,18 @@ func TestResendClaimsFromInit(t *testing.T) {
 		})
 		for _, o := range rep.Outcomes {
 			if o.Verdict != invariants.Holds {
-				t.Errorf("resend=%d: %s: %s (%s)", r, o.Property, o.Verdict, o.Reason)
+				t.Errorf("%s: %s: %s (%s)", name, o.Property, o.Verdict, o.Reason)
 			}
 		}
-		states[r] = rep.Search.States
+		states[name] = rep.Search.States
 	}
-	if states[2] != states[0] {
-		t.Errorf("resend=2 reaches %d configurations from init, resend=0 %d", states[2], states[0])
+	base := states["resend=0 notimeout=0"]
+	for _, name := range []string{"resend=2 notimeout=0", "resend=2 notimeout=1"} {
+		if states[name] != base {
+			t.Errorf("%s reaches %d configurations from init, resend=0 %d", name, states[name], base)
+		}
+	}
+	if states["resend=1 notimeout=1"] != states["resend=1 notimeout=0"] {
+		t.Errorf("resend=1: notimeout=1 reaches %d configurations from init, notimeout=0 %d", states["resend=1 notimeout=1"], states["resend=1 notimeout=0"])
 	}
 }
