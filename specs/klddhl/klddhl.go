@@ -40,7 +40,9 @@
 //	accept     protocol     head = Priv(c,…) valid (root: c = C; others: c ≠ C) → see below
 //	ignore     protocol     head = Priv(c,…) not valid → receive
 //	flush      protocol     root only: reset ∧ head is a Token, Pusher or Priority → receive (delete)
-//	timeout    timeout      root only: no Priv message anywhere → start a new tour
+//	resend     timeout      resend ≥ 1 only: the successor misses the privilege the process
+//	                        last sent → send it again (see "resend" below)
+//	timeout    timeout      root only, unless notimeout=1: no Priv message anywhere → start a new tour
 //
 // where waiting is 0 < need ≤ K ∧ cnt < need. The root also counts what it
 // receives: every Token it collects or forwards adds one to tok, the Pusher
@@ -107,6 +109,52 @@
 //     no privilege exists it fires, however busy the root is forwarding
 //     tokens (per-process fairness alone let the root defer it forever, a
 //     lasso outside L that check --from random found).
+//   - The parameter resend chooses who retransmits. The paper's counter
+//     flushing has every processor send its C_i to its successor
+//     "périodiquement"; it does not say what a privilege sent again
+//     carries in its counting fields (tok, pri, mark). With resend=0 (the
+//     default) only the root's timeout above retransmits. With resend=1
+//     or 2 every process also has a resend action, a Timeout, that sends
+//     again the privilege it last sent, with its current counter C_i:
+//     resend=1 a copy of that privilege, counts and mark included (each
+//     process other than the root keeps the fields it last sent in sentTok,
+//     sentPri and sentMark; a count carried twice is what the root's "too
+//     many" test treats as an excess); resend=2 Priv(C_i, 0, 0, 0), the
+//     counter alone, with no counts and no mark. The root's privileges
+//     carry no counts and its mark is its reset flag, so the root resends
+//     Priv(C_0, 0, 0, reset) under both readings.
+//     The timer is periodic, but only the resends that can change anything
+//     are modelled: the guard is "the successor misses my privilege", no
+//     Priv message is on the process's own link and the successor would
+//     accept C_i (C_{i+1} ≠ C_i, or C_0 = C_{n-1} for the root as
+//     successor). A resend while a privilege is still on the link arrives
+//     behind it and is ignored, as is one whose counter the successor
+//     already took; leaving them out keeps every legitimate configuration's
+//     one privilege (the resend is never enabled in L: the process whose
+//     successor misses its counter is the one whose link carries the
+//     privilege) and bounds the resends to one per link in flight, where
+//     an unconditionally enabled resend would fill every channel with
+//     stale privileges. So L, closure and every check from init are those
+//     of resend=0: the resend only acts after a privilege is lost, the
+//     perfect timer per link that the root's timeout is for the whole
+//     ring. In rounds (one resend per process action, "a timer expires
+//     once") it is a resend every round by each process whose last
+//     privilege was lost. The root's resend is declared before its
+//     timeout, so in rounds a root whose privilege was lost on its own
+//     link resends it rather than starting a new tour.
+//   - The parameter notimeout=1 (with resend=1 or 2 only) removes the
+//     root's timeout, leaving every processor's periodic send and nothing
+//     else, counter flushing as the paper describes it, where the root
+//     increments its counter only on receiving its own value. The resends
+//     suffice: with no Priv message anywhere and no corrupt state to
+//     cancel, either some process i < n-1 has C_{i+1} ≠ C_i, or every
+//     counter is equal and process n-1's resend is accepted by the root.
+//     The root's timeout is a perfect timer that fires at the root's next
+//     step once no privilege exists, so with it, in rounds, the root
+//     restarts the tour (discarding its counts) whenever it acts before
+//     the process that lost the privilege resends it; notimeout=1 measures
+//     the resends without that race. The timeout is never enabled in L,
+//     so L, closure and the checks from init are unchanged.
 //   - Channels are FIFO, and a send to a full channel is lost (drop). Cmax
 //     defaults to L+3, so every message of a legitimate configuration (L
 //     Tokens, the Pusher, the Priority and the privilege) fits in any one
@@ -175,6 +223,8 @@ func Spec() *specs.Spec {
 			{Name: "K", Default: 2, Min: 1, Max: 6, Doc: "largest request, 1 ≤ K ≤ L"},
 			{Name: "Cmax", Default: 0, Min: 0, Max: 32, Doc: "channel capacity (0: L+3, every message of a legitimate configuration fits); counters range over 0..n(Cmax+1)-1"},
 			{Name: "staycs", Default: 0, Min: 0, Max: 1, Doc: "1: processes may stay in their critical section forever (leaving is optional), for (k,L)-liveness"},
+			{Name: "notimeout", Default: 0, Min: 0, Max: 1, Doc: "0: the root's timeout starts a new tour when no privilege exists anywhere; 1: the root has no timeout, the resends alone regenerate a lost privilege, as in Varghese's counter flushing where the root increments only on receiving its own value (needs resend=1 or 2)"},
+			{Name: "resend", Default: 0, Min: 0, Max: 2, Doc: "who retransmits the privilege: 0 the root's timeout alone; 1 also every process whose successor misses the privilege it last sent (none on its link, the successor would accept C_i) resends a copy, counts and mark included; 2 the same, resending Priv(C_i, 0, 0, 0) (the root resends Priv(C_0, 0, 0, reset) under both)"},
 		},
 		Legitimacy: "one privilege in counter flushing's legitimate pattern, unmarked, root not resetting; local states consistent; exactly L Tokens, one Pusher, one Priority; the root's counts plus those still ahead of the privilege exactly L, 1, 1",
 		Invariants: []string{
@@ -211,6 +261,16 @@ type Vars struct {
 	Need, Cnt, Prio, C model.VarID
 	// Tok, Pri, Push and Reset are the root's.
 	Tok, Pri, Push, Reset model.VarID
+	// SentTok, SentPri and SentMark are the tok, pri and mark fields of the
+	// privilege a process other than the root last sent; they are declared
+	// (on processes 1..n-1) only with Resend = 1, and are -1 otherwise.
+	SentTok, SentPri, SentMark model.VarID
+	// Resend is the resend parameter: 0 the root's timeout alone; 1 every
+	// process also resends a copy of the privilege it last sent; 2 every
+	// process also resends its counter alone.
+	Resend int
+	// RootTimer: the root has its timeout (notimeout = 0, the default).
+	RootTimer bool
 	// The message types. Priv's fields are c, tok, pri, mark.
 	Token, Pusher, Priority, Priv model.MsgType
 	// Out[i] is the channel from process i to its successor.
@@ -219,7 +279,8 @@ type Vars struct {
 	N, L, K, M int
 }
 
-// Build returns the model for parameters n, L, K, Cmax and staycs.
+// Build returns the model for parameters n, L, K, Cmax, staycs, resend and
+// notimeout.
 func Build(p specs.Values) (*model.System, error) {
 	sys, _, err := BuildVars(p)
 	return sys, err
@@ -241,8 +302,15 @@ func BuildVars(p specs.Values) (*model.System, Vars, error) {
 	if cmax < l+3 {
 		return nil, v, fmt.Errorf("kl-ddhl: Cmax=%d cannot hold the initial configuration's L+3=%d messages on the link from the root", cmax, l+3)
 	}
+	if r := p["resend"]; r < 0 || r > 2 {
+		return nil, v, fmt.Errorf("kl-ddhl: need resend in 0..2, got resend=%d", r)
+	}
+	if p["notimeout"] == 1 && p["resend"] == 0 {
+		return nil, v, fmt.Errorf("kl-ddhl: notimeout=1 needs resend=1 or 2 (without the root's timeout only the resends regenerate a lost privilege), got resend=0")
+	}
 	m := n * (cmax + 1)
-	v.N, v.L, v.K, v.M = n, l, k, m
+	v.N, v.L, v.K, v.M, v.Resend = n, l, k, m, p["resend"]
+	v.RootTimer = p["notimeout"] == 0
 
 	b := model.NewBuilder("kl-ddhl", model.UniRing, n)
 	v.Need = b.Var("need", model.IntRange(0, k+1))
@@ -253,6 +321,16 @@ func BuildVars(p specs.Values) (*model.System, Vars, error) {
 	v.Pri = b.Var("pri", model.IntRange(0, 2), 0)
 	v.Push = b.Var("push", model.IntRange(0, 2), 0)
 	v.Reset = b.Var("reset", model.Bool(), 0)
+	v.SentTok, v.SentPri, v.SentMark = -1, -1, -1
+	if v.Resend == 1 {
+		others := make([]int, 0, n-1)
+		for i := 1; i < n; i++ {
+			others = append(others, i)
+		}
+		v.SentTok = b.Var("sentTok", model.IntRange(0, l+1), others...)
+		v.SentPri = b.Var("sentPri", model.IntRange(0, 2), others...)
+		v.SentMark = b.Var("sentMark", model.IntRange(0, 1), others...)
+	}
 	v.Token = b.Message("Token")
 	v.Pusher = b.Message("Pusher")
 	v.Priority = b.Message("Priority")
@@ -506,30 +584,19 @@ func (v Vars) declareActions(b *model.Builder, leaving model.Liveness) {
 		},
 		Effect: func(c *model.Ctx, _ int) { c.Receive(in(c)) },
 	}, 0)
-	b.Action(model.Action{
-		Name: "timeout",
-		Kind: model.Timeout,
-		Guard: func(c *model.Ctx) bool {
-			if v.corrupt(c) {
-				return false
-			}
-			s := c.Config()
-			for _, ch := range v.Out {
-				for i := 0; i < s.Len(ch); i++ {
-					if s.TypeOf(s.At(ch, i)) == priv {
-						return false
-					}
-				}
-			}
-			return true
-		},
-		Effect: func(c *model.Ctx, _ int) {
-			next := (c.Get(cv) + 1) % m
-			c.Set(cv, next)
-			c.Set(v.Reset, 0)
-			v.startTour(c, next, c.Get(cnt), c.Get(prio), 0)
-		},
-	}, 0)
+	if v.Resend > 0 {
+		b.Action(model.Action{
+			Name:  "resend",
+			Kind:  model.Timeout,
+			Guard: v.successorMisses,
+			Effect: func(c *model.Ctx, _ int) {
+				c.Send(c.Out(c.Succ()), c.Msg(priv, c.Get(cv), 0, 0, c.Get(v.Reset)))
+			},
+		}, 0)
+	}
+	if v.RootTimer {
+		v.declareTimeout(b)
+	}
 
 	others := make([]int, 0, v.N-1)
 	for i := 1; i < v.N; i++ {
@@ -554,6 +621,11 @@ func (v Vars) declareActions(b *model.Builder, leaving model.Liveness) {
 				pri = min(pri+c.Get(prio), 2)
 			}
 			c.Send(c.Out(c.Succ()), c.Msg(priv, val, tok, pri, mark))
+			if v.Resend == 1 {
+				c.Set(v.SentTok, tok)
+				c.Set(v.SentPri, pri)
+				c.Set(v.SentMark, mark)
+			}
 		},
 	}, others...)
 	b.Action(model.Action{
@@ -564,6 +636,76 @@ func (v Vars) declareActions(b *model.Builder, leaving model.Liveness) {
 		},
 		Effect: func(c *model.Ctx, _ int) { c.Receive(in(c)) },
 	}, others...)
+	if v.Resend > 0 {
+		b.Action(model.Action{
+			Name:  "resend",
+			Kind:  model.Timeout,
+			Guard: v.successorMisses,
+			Effect: func(c *model.Ctx, _ int) {
+				tok, pri, mark := 0, 0, 0
+				if v.Resend == 1 {
+					tok, pri, mark = c.Get(v.SentTok), c.Get(v.SentPri), c.Get(v.SentMark)
+				}
+				c.Send(c.Out(c.Succ()), c.Msg(priv, c.Get(cv), tok, pri, mark))
+			},
+		}, others...)
+	}
+}
+
+// declareTimeout declares the root's timeout: with no Priv message in any
+// channel, it starts a new tour (a perfect timer).
+func (v Vars) declareTimeout(b *model.Builder) {
+	m := v.M
+	cv := v.C
+	cnt, prio, priv := v.Cnt, v.Prio, v.Priv
+	b.Action(model.Action{
+		Name: "timeout",
+		Kind: model.Timeout,
+		Guard: func(c *model.Ctx) bool {
+			if v.corrupt(c) {
+				return false
+			}
+			s := c.Config()
+			for _, ch := range v.Out {
+				for i := 0; i < s.Len(ch); i++ {
+					if s.TypeOf(s.At(ch, i)) == priv {
+						return false
+					}
+				}
+			}
+			return true
+		},
+		Effect: func(c *model.Ctx, _ int) {
+			next := (c.Get(cv) + 1) % m
+			c.Set(cv, next)
+			c.Set(v.Reset, 0)
+			v.startTour(c, next, c.Get(cnt), c.Get(prio), 0)
+		},
+	}, 0)
+}
+
+// successorMisses is the resend's guard: the executing process has no
+// corrupt state to cancel first, no Priv message is in the channel to its
+// successor, and the successor would accept the process's counter C_i
+// (a process other than the root accepts a value different from its own
+// counter, the root its own counter), so the privilege the process last
+// sent is lost.
+func (v Vars) successorMisses(c *model.Ctx) bool {
+	if v.corrupt(c) {
+		return false
+	}
+	s := c.Config()
+	out := v.Out[c.P]
+	for i := 0; i < s.Len(out); i++ {
+		if s.TypeOf(s.At(out, i)) == v.Priv {
+			return false
+		}
+	}
+	succ, mine := c.Succ(), c.Get(v.C)
+	if succ == 0 {
+		return s.Get(0, v.C) == mine
+	}
+	return s.Get(succ, v.C) != mine
 }
 
 // startTour is the root starting a tour of the privilege with counter
