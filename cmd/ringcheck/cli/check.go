@@ -626,24 +626,36 @@ func buildSystem(ctx context.Context, specName string, assignments []string, dae
 	if err != nil {
 		return nil, err
 	}
-	req := &ringcheck.Request{Spec: spec, Params: params}
-	if req.Daemon, err = model.ParseDaemon(daemon); err != nil {
+	d, err := model.ParseDaemon(daemon)
+	if err != nil {
 		return nil, usageError("%v", err)
 	}
+	var o *model.Overflow
 	if overflow != "" {
-		o, err := model.ParseOverflow(overflow)
+		policy, err := model.ParseOverflow(overflow)
 		if err != nil {
 			return nil, usageError("%v", err)
 		}
-		req.Overflow = &o
+		o = &policy
 	}
-	values, err := req.Values()
+	plan, err := buildSpecSystem(spec, params, d, o)
 	if err != nil {
 		return nil, requestError(err)
+	}
+	return plan, nil
+}
+
+// buildSpecSystem builds spec with params under daemon and, if overflow is
+// not nil, that overflow policy.
+func buildSpecSystem(spec *specs.Spec, params map[string]int, daemon model.Daemon, overflow *model.Overflow) (*builtSystem, error) {
+	req := &ringcheck.Request{Spec: spec, Params: params, Daemon: daemon, Overflow: overflow}
+	values, err := req.Values()
+	if err != nil {
+		return nil, err
 	}
 	sys, err := req.System()
 	if err != nil {
-		return nil, requestError(err)
+		return nil, err
 	}
 	return &builtSystem{spec: spec, values: values, sys: sys, daemon: req.Daemon}, nil
 }

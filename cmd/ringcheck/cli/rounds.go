@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -12,6 +13,7 @@ import (
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/reports"
 	"github.com/ringcheck/ringcheck/runs"
+	"github.com/ringcheck/ringcheck/specs"
 )
 
 // roundsFlags are the rounds command's flags, as given.
@@ -177,34 +179,16 @@ func runRounds(cmd *cobra.Command, specName string, f *roundsFlags) error {
 	if sys.Legitimate == nil {
 		return usageError("spec %s declares no legitimacy predicate: rounds measures the time to reach it", sys.Name)
 	}
-	out := roundsOutcome{order: order, maxRounds: f.maxRounds}
+	opts := runs.RoundOptions{Runs: count, First: first, Seed: f.seed, MaxRounds: f.maxRounds, Order: order, Fill: f.fill, CSRounds: f.csRounds}
+	bound := 0
 	if plan.spec.RoundsBound != nil {
-		out.bound = plan.spec.RoundsBound(plan.values)
+		bound = plan.spec.RoundsBound(plan.values)
 	}
-	if out.maxRounds == 0 {
-		out.maxRounds = max(100, 10*out.bound)
-	}
-	opts := runs.RoundOptions{Runs: count, First: first, Seed: f.seed, MaxRounds: out.maxRounds, Order: order, Fill: f.fill, Invariants: sys.Invariants, CSRounds: f.csRounds}
-	res, err := runs.SearchRounds(cmd.Context(), sys, opts, sys.Legitimate.Holds)
+	out, err := measureRounds(cmd.Context(), plan, opts, bound)
 	if err != nil {
 		return &exitError{code: exitUsage, err: err}
 	}
-	out.res = res
-	out.reached, out.lo, out.hi, out.mean, out.notReached, out.deadlocks = res.Summary()
-	out.overflows = res.Overflows()
-	for i, inv := range sys.Invariants {
-		v := violationJSONRounds{Invariant: inv.Name}
-		v.Run, v.Round = res.LatestViolation(i)
-		if v.Run >= 0 {
-			v.Run += first
-		}
-		out.latest = append(out.latest, v)
-	}
-	for _, run := range res.Runs {
-		if out.bound > 0 && !run.Overflow && (run.Rounds > out.bound || !run.Reached && !run.Deadlock && run.Rounds >= out.bound) {
-			out.exceeded++
-		}
-	}
+	res := out.res
 
 	var trace *reports.Trace
 	if w := res.Witness; w != nil {
@@ -216,9 +200,9 @@ func runRounds(cmd *cobra.Command, specName string, f *roundsFlags) error {
 	}
 	stdout := cmd.OutOrStdout()
 	if f.asJSON {
-		err = writeRoundsJSON(stdout, plan, f, &out)
+		err = writeRoundsJSON(stdout, plan, f, out)
 	} else {
-		err = writeRoundsText(stdout, plan, f, &out)
+		err = writeRoundsText(stdout, plan, f, out)
 	}
 	if err != nil {
 		return &exitError{code: exitUsage, err: fmt.Errorf("writing the result: %w", err)}
@@ -234,6 +218,48 @@ func runRounds(cmd *cobra.Command, specName string, f *roundsFlags) error {
 	// the model's bound: it is left out, not a failure.
 	overflowFails := out.overflows > 0 && f.links != reliableLinks
 	return verdictExit(out.exceeded > 0 || out.deadlocks > 0 || overflowFails, unknown)
+}
+
+// measureRounds runs the rounds search opts describes over plan's system
+// (its state invariants judged, the round limit defaulting to ten times
+// the spec's bound and at least 100 when opts.MaxRounds is 0) and sums it
+// up as rounds reports it; bound, if positive, is the bound in rounds a
+// run must stay within, and the outcome counts the runs beyond it.
+func measureRounds(ctx context.Context, plan *builtSystem, opts runs.RoundOptions, bound int) (*roundsOutcome, error) {
+	sys := plan.sys
+	if sys.Legitimate == nil {
+		return nil, fmt.Errorf("spec %s declares no legitimacy predicate: rounds measures the time to reach it", sys.Name)
+	}
+	out := &roundsOutcome{order: opts.Order, maxRounds: opts.MaxRounds, bound: bound}
+	if out.maxRounds == 0 {
+		specBound := 0
+		if plan.spec.RoundsBound != nil {
+			specBound = plan.spec.RoundsBound(plan.values)
+		}
+		out.maxRounds = max(100, 10*specBound)
+	}
+	opts.MaxRounds, opts.Invariants = out.maxRounds, sys.Invariants
+	res, err := runs.SearchRounds(ctx, sys, opts, sys.Legitimate.Holds)
+	if err != nil {
+		return nil, err
+	}
+	out.res = res
+	out.reached, out.lo, out.hi, out.mean, out.notReached, out.deadlocks = res.Summary()
+	out.overflows = res.Overflows()
+	for i, inv := range sys.Invariants {
+		v := violationJSONRounds{Invariant: inv.Name}
+		v.Run, v.Round = res.LatestViolation(i)
+		if v.Run >= 0 {
+			v.Run += opts.First
+		}
+		out.latest = append(out.latest, v)
+	}
+	for _, run := range res.Runs {
+		if out.bound > 0 && !run.Overflow && (run.Rounds > out.bound || !run.Reached && !run.Deadlock && run.Rounds >= out.bound) {
+			out.exceeded++
+		}
+	}
+	return out, nil
 }
 
 // The two readings of --links.
@@ -269,25 +295,42 @@ func buildRoundsSystem(cmd *cobra.Command, specName string, f *roundsFlags) (*bu
 	if f.overflow != "" && f.overflow != model.Error.String() {
 		return nil, usageError("--overflow %s: on reliable links no send is lost or blocked (use --links lossy)", f.overflow)
 	}
-	values, err := (&ringcheck.Request{Spec: spec, Params: params}).Values()
+	fill := &f.fill
+	if cmd.Flags().Changed("fill") {
+		fill = nil
+	}
+	plan, err := reliableRoundsSystem(spec, params, fill)
 	if err != nil {
 		return nil, requestError(err)
 	}
-	if !cmd.Flags().Changed("fill") {
-		f.fill = spec.Links.Fill(values)
+	return plan, nil
+}
+
+// reliableRoundsSystem builds spec, which says how to run it on reliable
+// links (Spec.Links), with params on those links: its channels enlarged
+// (a parameter given is raised, not lowered) and a send to a full channel
+// an error that ends the run. If fill is not nil, *fill is set to the
+// messages a channel may start with (as many as the spec's own links
+// hold). params is changed.
+func reliableRoundsSystem(spec *specs.Spec, params map[string]int, fill *int) (*builtSystem, error) {
+	values, err := (&ringcheck.Request{Spec: spec, Params: params}).Values()
+	if err != nil {
+		return nil, err
 	}
-	// The channels enlarged: a parameter given is raised, not lowered.
+	if fill != nil {
+		*fill = spec.Links.Fill(values)
+	}
 	for name, v := range spec.Links.Enlarge(values) {
 		params[name] = max(params[name], v)
 	}
 	overflow := model.Error
 	req := &ringcheck.Request{Spec: spec, Params: params, Overflow: &overflow}
 	if values, err = req.Values(); err != nil {
-		return nil, requestError(err)
+		return nil, err
 	}
 	sys, err := req.System()
 	if err != nil {
-		return nil, requestError(err)
+		return nil, err
 	}
 	return &builtSystem{spec: spec, values: values, sys: sys, daemon: model.Central}, nil
 }
