@@ -24,15 +24,77 @@ type RegressCase struct {
 	// Expected lists, per property in the manifest's order, its name and
 	// expected verdict.
 	Expected [][2]string
-	// HasFigures says the manifest gave states, a worst case or a budget.
+	// HasFigures says the manifest gave states, a worst case, a rounds
+	// figure or a budget.
 	HasFigures bool
 	Result     *CheckResult
 	Elapsed    time.Duration
 	Err        error
 	// PropertyDiffs[i] is the mismatch of Expected[i], "" if it matches;
-	// FigureDiffs are the mismatches of states, worst case and budget.
+	// FigureDiffs are the mismatches of states, worst case, rounds
+	// figures and budget.
 	PropertyDiffs []string
 	FigureDiffs   []string
+	// Rounds is what a rounds case measured (nil for a check case, and
+	// for a rounds case whose search failed); its Expected is then
+	// {"rounds", the expected verdict}.
+	Rounds *RegressRounds
+}
+
+// RegressRounds is what a rounds case of a regression run measured: runs
+// of `ringcheck rounds` held to a bound in rounds.
+type RegressRounds struct {
+	// Bound is the bound as the manifest gives it ("4n", "12"), and
+	// BoundRounds its value for the case's parameters.
+	Bound       string
+	BoundRounds int
+	// Run is the run replayed alone, -1 for a batch; Runs is the number
+	// of runs completed, Overflows those left out at a send that
+	// overflowed a channel.
+	Run, Runs, Overflows int
+	// MostRounds is the most rounds a run took to reach L (-1 if none
+	// did); Beyond counts the runs beyond the bound, NotReached the runs
+	// that did not reach L (overflows apart), Deadlocks those of them
+	// that ended in a deadlock.
+	MostRounds, Beyond, NotReached, Deadlocks int
+	// Slowest is the number of the slowest run (-1 if none completed),
+	// SlowestRounds its rounds and SlowestReached whether it reached L.
+	Slowest, SlowestRounds int
+	SlowestReached         bool
+	// Verdict is violated (a run beyond the bound, or in a deadlock),
+	// within-sampled (every run measured within it: evidence, not proof)
+	// or unknown (no run measured).
+	Verdict string
+}
+
+// Summary says in a few words what the runs measured: the replayed run's
+// rounds, or the batch's size, most rounds, runs beyond the bound and
+// slowest run.
+func (r *RegressRounds) Summary() string {
+	slowest := "no run completed"
+	switch {
+	case r.Slowest < 0:
+	case r.Deadlocks > 0 && !r.SlowestReached:
+		slowest = fmt.Sprintf("run %d: in a deadlock outside L after %d rounds", r.Slowest, r.SlowestRounds)
+	case !r.SlowestReached:
+		slowest = fmt.Sprintf("run %d: not at L after %d rounds", r.Slowest, r.SlowestRounds)
+	default:
+		slowest = fmt.Sprintf("run %d: %d rounds to L", r.Slowest, r.SlowestRounds)
+	}
+	if r.Run >= 0 {
+		return slowest
+	}
+	s := fmt.Sprintf("%d runs: max %d rounds to L, %d beyond", r.Runs, r.MostRounds, r.Beyond)
+	if r.MostRounds < 0 {
+		s = fmt.Sprintf("%d runs: none reached L, %d beyond", r.Runs, r.Beyond)
+	}
+	if r.NotReached > 0 {
+		s += fmt.Sprintf(", %d not at L (%d in a deadlock)", r.NotReached, r.Deadlocks)
+	}
+	if r.Overflows > 0 {
+		s += fmt.Sprintf(", %d left out at an overflow", r.Overflows)
+	}
+	return s + "; slowest " + slowest
 }
 
 // Failed reports whether the case failed: an error or any mismatch.
@@ -49,8 +111,10 @@ func (c *RegressCase) Failed() bool {
 }
 
 // WriteRegressTable prints one row per case (expected→got per property,
-// states, worst case, seconds, PASS/FAIL), then one line per mismatch, and
-// a count of the failed cases if any. It returns how many failed.
+// or for a rounds case its bound, expected→got verdict and what the runs
+// measured; states, worst case, seconds, PASS/FAIL), then one line per
+// mismatch, and a count of the failed cases if any. It returns how many
+// failed.
 func WriteRegressTable(w io.Writer, cases []*RegressCase) (int, error) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "case\tverdicts (expected→got)\tstates\tworst steps\tworst rounds\tseconds\tresult")
@@ -58,7 +122,13 @@ func WriteRegressTable(w io.Writer, cases []*RegressCase) (int, error) {
 	for _, c := range cases {
 		var verdicts []string
 		states, steps, rounds := "-", "-", "-"
-		if c.Result != nil {
+		switch {
+		case c.Rounds != nil:
+			r := c.Rounds
+			for _, e := range c.Expected {
+				verdicts = append(verdicts, fmt.Sprintf("%s ≤ %s (%d) %s→%s: %s", e[0], r.Bound, r.BoundRounds, e[1], r.Verdict, r.Summary()))
+			}
+		case c.Result != nil:
 			for j, e := range c.Expected {
 				got := "missing"
 				if j < len(c.Result.Properties) {
@@ -73,7 +143,7 @@ func WriteRegressTable(w io.Writer, cases []*RegressCase) (int, error) {
 			if st := c.Result.Stabilization; st != nil {
 				steps, rounds = intOrDash(st.WorstCaseSteps), intOrDash(st.WorstCaseRounds)
 			}
-		} else {
+		default:
 			verdicts = append(verdicts, "error")
 		}
 		status := "PASS"
@@ -151,7 +221,11 @@ func WriteJUnit(w io.Writer, cases []*RegressCase) error {
 			suite.AddTestcase(tc)
 		}
 		if c.HasFigures {
-			tc := junit.Testcase{Name: c.Name + ": states and worst case", Classname: c.Spec, Time: secs}
+			what := ": states and worst case"
+			if c.Rounds != nil {
+				what = ": rounds figures"
+			}
+			tc := junit.Testcase{Name: c.Name + what, Classname: c.Spec, Time: secs}
 			if len(c.FigureDiffs) > 0 {
 				lines := make([]string, len(c.FigureDiffs))
 				for i, d := range c.FigureDiffs {

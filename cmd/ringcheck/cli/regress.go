@@ -112,7 +112,9 @@ type regressCase struct {
 	cycle     *int
 	budget    time.Duration
 	line      int
-	hasFigure bool // states, worst case or budget given
+	hasFigure bool // states, worst case, rounds figures or budget given
+	// search is a rounds case's search (req is then nil).
+	search *roundsCase
 }
 
 type expectation struct {
@@ -142,7 +144,9 @@ func runRegress(cmd *cobra.Command, path, junitPath string, workers int) error {
 		perCase = 1
 	}
 	for i, c := range cases {
-		c.req.Workers = perCase
+		if c.req != nil {
+			c.req.Workers = perCase
+		}
 		if err := c.validate(); err != nil {
 			return usageError("%s:%d: cases[%d]: %v", path, c.line, i, err)
 		}
@@ -157,6 +161,10 @@ func runRegress(cmd *cobra.Command, path, junitPath string, workers int) error {
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
+			if c.search != nil {
+				outcomes[i] = runRoundsCase(cmd.Context(), c)
+				return
+			}
 			outcomes[i] = runCase(cmd, c)
 		}()
 	}
@@ -356,8 +364,11 @@ func parseManifest(ctx context.Context, file string, data []byte) ([]*regressCas
 }
 
 // validate applies a check request's rules to the case, naming the
-// fields as check's flags do.
+// fields as check's flags do; a rounds case's, it builds its system.
 func (c *regressCase) validate() error {
+	if c.search != nil {
+		return c.search.validate()
+	}
 	if err := c.req.Validate(); err != nil {
 		var ue *exitError
 		if err := requestError(err); errors.As(err, &ue) && ue.err != nil {
@@ -398,6 +409,8 @@ type manifestCase struct {
 	WorstCaseRounds *int          `yaml:"worst_case_rounds"`
 	CycleSteps      *int          `yaml:"cycle_steps"`
 	Budget          string        `yaml:"budget"`
+	// Rounds makes the case a rounds case (see manifestRounds).
+	Rounds *manifestRounds `yaml:"rounds"`
 }
 
 // caseKeys are manifestCase's keys, in declaration order.
@@ -411,7 +424,7 @@ var caseKeys = func() []string {
 }()
 
 // caseLines holds the line of every key of a case, and of the keys of its
-// params and expect mappings (as "params.n").
+// params, expect and rounds mappings (as "params.n").
 type caseLines map[string]int
 
 // readCaseLines records where each key of case node n is, rejecting
@@ -431,7 +444,7 @@ func readCaseLines(file, at string, n ast.Node) (caseLines, error) {
 			return nil, err
 		}
 		inner, ok := mappingPairs(kv.Value)
-		if !ok || key != "params" && key != "expect" {
+		if !ok || key != "params" && key != "expect" && key != "rounds" {
 			continue
 		}
 		for _, p := range inner {
@@ -487,6 +500,9 @@ func parseCase(file, at string, n ast.Node, reg *specs.Registry) ([]*regressCase
 	params, err := mc.params(spec, errAt)
 	if err != nil {
 		return nil, err
+	}
+	if _, given := lines["rounds"]; given {
+		return cases, c.roundsCase(file, at, &mc, spec, params, lines, errAt)
 	}
 	if c.req, err = mc.request(spec, params, filepath.Dir(file), errAt); err != nil {
 		return nil, err

@@ -23,7 +23,9 @@ func TestProjectManifestValid(t *testing.T) {
 		t.Fatal("no cases")
 	}
 	for i, c := range cases {
-		c.req.Workers = 1
+		if c.req != nil {
+			c.req.Workers = 1
+		}
 		if err := c.validate(); err != nil {
 			t.Errorf("cases[%d] (%s): %v", i, c.name, err)
 		}
