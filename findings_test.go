@@ -3,6 +3,7 @@ package ringcheck_test
 import (
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -51,6 +52,13 @@ func findingRows(t *testing.T, path string) []findingRow {
 // says "holds under" a case where it holds, and no row says "fails"
 // without one of those forms; every finding of the manifest is on the
 // page and every finding of the page in the manifest.
+//
+// The rounds cases of a finding (a bound in rounds, measured by rounds
+// searches) count as cases of its row's property: "violated" where a run
+// went beyond the bound, "within-sampled" where every sampled run stayed
+// within it, which is never "holds". So a **fails** row needs every
+// rounds case violated too, and a row that says "in every sampled run"
+// needs a within-sampled one.
 func TestFindingsHoldUnderTheirReadings(t *testing.T) {
 	const page, manifest = "docs/findings/README.md", "specs/regress.yaml"
 	src, err := os.ReadFile(manifest)
@@ -63,14 +71,18 @@ func TestFindingsHoldUnderTheirReadings(t *testing.T) {
 			Finding string            `yaml:"finding"`
 			Reading string            `yaml:"reading"`
 			Expect  map[string]string `yaml:"expect"`
+			Rounds  *struct {
+				Expect string `yaml:"expect"`
+			} `yaml:"rounds"`
 		} `yaml:"cases"`
 	}
 	if err := yaml.Unmarshal(src, &m); err != nil {
 		t.Fatal(err)
 	}
 	// verdicts[finding][property] lists the expected verdicts, one per
-	// case (reading).
+	// case (reading); rounds[finding] those of its rounds cases.
 	verdicts := map[string]map[string][]string{}
+	rounds := map[string][]string{}
 	for _, c := range m.Cases {
 		if c.Finding == "" {
 			continue
@@ -83,6 +95,9 @@ func TestFindingsHoldUnderTheirReadings(t *testing.T) {
 		}
 		for prop, v := range c.Expect {
 			verdicts[c.Finding][prop] = append(verdicts[c.Finding][prop], v)
+		}
+		if c.Rounds != nil {
+			rounds[c.Finding] = append(rounds[c.Finding], c.Rounds.Expect)
 		}
 	}
 	bold := regexp.MustCompile(`\*\*[^*]*\*\*`)
@@ -107,9 +122,9 @@ func TestFindingsHoldUnderTheirReadings(t *testing.T) {
 			continue
 		}
 		onPage[r.finding] = true
-		got := verdicts[r.finding][r.property]
+		got := append(slices.Clone(verdicts[r.finding][r.property]), rounds[r.finding]...)
 		if len(got) == 0 {
-			at("finding %s has no case expecting %s in %s", r.finding, r.property, manifest)
+			at("finding %s has no case expecting %s (nor a rounds case) in %s", r.finding, r.property, manifest)
 			continue
 		}
 		count := func(v string) int {
@@ -128,6 +143,8 @@ func TestFindingsHoldUnderTheirReadings(t *testing.T) {
 			at("says \"fails under\", but no case of finding %s expects %s violated", r.finding, r.property)
 		case strings.Contains(r.verdict, "holds under") && count("holds") == 0:
 			at("says \"holds under\", but no case of finding %s expects %s to hold", r.finding, r.property)
+		case strings.Contains(r.verdict, "in every sampled run") && !slices.Contains(rounds[r.finding], "within-sampled"):
+			at("says \"in every sampled run\", but no rounds case of finding %s expects within-sampled", r.finding)
 		case !boldFails && !qualified:
 			at("finding %s is neither **fails** nor \"fails under\"/\"holds under\"", r.finding)
 		}
