@@ -125,8 +125,12 @@ func WriteRegressTable(w io.Writer, cases []*RegressCase) (int, error) {
 		switch {
 		case c.Rounds != nil:
 			r := c.Rounds
+			bound := r.Bound
+			if bound != strconv.Itoa(r.BoundRounds) {
+				bound += fmt.Sprintf(" (%d)", r.BoundRounds)
+			}
 			for _, e := range c.Expected {
-				verdicts = append(verdicts, fmt.Sprintf("%s ≤ %s (%d) %s→%s: %s", e[0], r.Bound, r.BoundRounds, e[1], r.Verdict, r.Summary()))
+				verdicts = append(verdicts, fmt.Sprintf("%s ≤ %s %s→%s: %s", e[0], bound, e[1], r.Verdict, r.Summary()))
 			}
 		case c.Result != nil:
 			for j, e := range c.Expected {
