@@ -73,6 +73,29 @@ with what the manifest expects: a regression gate.
       reading: "Rule 2 as written"   #   docs/findings the case pins, and the
                                      #   reading of the paper it decides
 
+A case with a rounds block runs a rounds search instead of a check (the
+same runs as 'ringcheck rounds' with the same arguments and defaults) and
+holds it to a bound in rounds; beside it, it takes only name, spec,
+params, finding, reading and budget:
+
+    - spec: kl-ddhl
+      params: {resend: 1}
+      rounds:
+        links: lossy                 # optional: reliable (default) or lossy
+        cs_rounds: 0                 # optional, as --cs-rounds (default 1)
+        order: backward              # optional, as --order
+        seed: 1                      # optional, as --seed (default 1)
+        run: 163450                  # one run replayed alone (as --run), or
+                                     #   runs: 5000, a batch of runs 0..4999
+        round_limit: 120             # optional, as --max-rounds
+        bound: 4n                    # required: 4n (times the parameter n) or 12
+        expect: violated             # required: violated (a run beyond the bound,
+                                     #   or not at L) or within-sampled (every run
+                                     #   within it: evidence, never holds)
+        most_rounds: 14              # optional figures: the most rounds a run
+        beyond_bound: 1              #   took to reach L, the runs beyond the
+        not_reached: 0               #   bound, the runs that did not reach L
+
 Every case is validated before any runs; then the cases run in parallel,
 --workers at a time, each search on one core when several run at once.
 A verdict left unknown by a bound is a failure unless the case expects
