@@ -382,7 +382,7 @@ func sweepable(sys *model.System, values specs.Values, name string, opts invaria
 	if sys.LegitimateConfigurations != nil {
 		also = " (closure alone is decided from the spec's enumeration of L: {Properties} closure)"
 	}
-	return fields.Errorf("spec %s (%s): the full configuration space has about 10^%.0f configurations, too many to sweep"+also+"; 'ringcheck rounds %s' measures recovery from random configurations, and check {Start.Trace} FILE decides convergence from one of them",
+	return fields.Errorf("spec %s (%s): the full configuration space has about 10^%.0f configurations, too many to sweep"+also+"; {From} random decides convergence from sampled configurations (a configuration that does not converge decides it; samples never decide that it holds), 'ringcheck rounds %s' measures recovery from random configurations, and check {Start.Trace} FILE decides convergence from one of them",
 		name, values, sys.ConfigurationsLog10(), name)
 }
 

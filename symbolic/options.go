@@ -74,8 +74,14 @@ func (o Options) perAction() bool { return o.Fairness == invariants.WeakActionFa
 // allocate an invalid one that later operations read, so the budget is
 // checked on the heap between iterations instead.
 func newBDD(nvars int) (*rudd.BDD, error) {
-	return rudd.New(nvars, rudd.Nodesize(1<<16), rudd.Cachesize(cacheEntries))
+	return rudd.New(nvars, rudd.Nodesize(1<<16), rudd.Cachesize(cacheEntries), rudd.Cacheratio(cacheRatio))
 }
 
 // cacheEntries is the size of each operation cache of the BDD.
 const cacheEntries = 1 << 18
+
+// cacheRatio is the number of entries of each operation cache per 100
+// nodes of the table once the table grows past cacheEntries: caches of a
+// fixed size make the relational products of million-node BDDs recompute
+// what they had computed.
+const cacheRatio = 25
