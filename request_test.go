@@ -62,7 +62,7 @@ func TestValidateNamesFields(t *testing.T) {
 		{"distributed daemon on channels", ringcheck.Request{Spec: klnaive.Spec(), Daemon: model.Distributed, Workers: 1}, nil, ""},
 		{"overflow on a state-reading spec is harmless", ringcheck.Request{Spec: dijkstra.Spec(), Overflow: &drop, Workers: 1}, nil, "ok"},
 		{"too large to sweep", ringcheck.Request{Spec: kldhv.Spec(), Properties: props(invariants.Convergence), Workers: 1},
-			[]string{"Properties", "Start.Trace"}, ""},
+			[]string{"Properties", "From", "Start.Trace"}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
