@@ -22,7 +22,7 @@ func Spec() *specs.Spec {
 		Params: []specs.Param{
 			{Name: "N", Default: 3, Min: 2, Max: maxN, Doc: "number of processes (complete graph, FIFO channel per ordered pair); process 0 is the elected node that starts with every token"},
 			{Name: "M", Default: 2, Min: 1, Max: maxM, Doc: "number of resources, one token (and counter) each; a request is any non-empty subset"},
-			{Name: "requests", Default: 1, Min: 0, Max: 2, Doc: "R: requests per process; after R requests a process stays idle for ever (every result holds for at most R requests per process); counters are bounded by 1+2N·R. 0: recurring requests (M=1 only; N=2 only, as a Token's values must fit 2^20): an idle process may always request again, request ids and counters are kept modulo W = 2·window+3, and the abstraction invariants id-window (the live ids of each site lie within window of each other) and marks-unordered (no step compares two marks) make the model the unbounded algorithm's where they hold"},
+			{Name: "requests", Default: 1, Min: 0, Max: 2, Doc: "R: requests per process; after R requests a process stays idle for ever (every result holds for at most R requests per process); counters are bounded by 1+2N·R. 0: recurring requests (M=1 only; N=2 only: with N ≥ 3 compared marks lie arbitrarily far apart): an idle process may always request again, request ids and counters are kept modulo W = 2·window+3, and the abstraction invariants id-window (the live ids of each site lie within window of each other) and marks-unordered (no step compares two marks) make the model the unbounded algorithm's where they hold"},
 			{Name: "window", Default: 0, Min: 0, Max: modclock.MaxWindow, Doc: "with requests=0: the largest spread of the live request ids of one site that the invariant id-window allows (0: N); ids and counters are kept modulo W = 2·window+3; ignored when requests ≥ 1"},
 			{Name: "loan", Default: 0, Min: 0, Max: maxM - 1, Doc: "loan threshold (line 251: a waiting process asks a loan when exactly this many resources are missing); 0 = loan mechanism off"},
 			{Name: "strict", Default: 1, Min: 0, Max: 1, Doc: "1: safety also checks the pseudo-code invariant (no error flag: duplicate counter, self-send, SendToken without the token, processCntNeededEmpty outside waitS, two requests of one site in one queue); 0: only exclusion, one-token and counter-bound (with requests=0, id-window and marks-unordered, which still requires no error flag)"},
@@ -132,6 +132,9 @@ func BuildVars(p specs.Values) (*model.System, *Vars, error) {
 	if v.Recurring {
 		if m != 1 {
 			return nil, nil, fmt.Errorf("lejeune: recurring requests (requests=0) need M=1, got M=%d: a mark averages the counters of several resources, which drift apart without bound, so no modulus keeps the marks' order (see the package comment)", m)
+		}
+		if n != 2 {
+			return nil, nil, fmt.Errorf("lejeune: recurring requests (requests=0) need N=2, got N=%d: with N ≥ 3 a holder compares two queued requests by their marks, which lie arbitrarily far apart, so no modulus keeps their order (and a Token's values would exceed the model's 2^20; see the package comment)", n)
 		}
 		window := p["window"]
 		if window == 0 {

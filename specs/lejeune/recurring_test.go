@@ -154,8 +154,8 @@ func TestModularMatchesUnbounded(t *testing.T) {
 // standing for 0), declares id-window and marks-unordered as abstraction
 // invariants instead of counter-bound, has no valid end state, and is
 // refused where it cannot stand for the algorithm: M ≥ 2 (marks average
-// counters of several resources) and N ≥ 3 (a Token's values exceed the
-// model's 2^20).
+// counters of several resources) and N ≥ 3 (compared marks lie
+// arbitrarily far apart).
 func TestRecurringBuild(t *testing.T) {
 	sys, v, err := buildRec(t, 2, 1, 0, 0, 0)
 	if err != nil {
@@ -185,7 +185,7 @@ func TestRecurringBuild(t *testing.T) {
 		want string
 	}{
 		{2, 2, "need M=1"},
-		{3, 1, "more than the model's 2^20"},
+		{3, 1, "need N=2"},
 	} {
 		if _, _, err := buildRec(t, tc.n, tc.m, 0, 0, 0); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("N=%d M=%d: error %v, want %q", tc.n, tc.m, err, tc.want)
