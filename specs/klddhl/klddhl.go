@@ -585,14 +585,9 @@ func (v Vars) declareActions(b *model.Builder, leaving model.Liveness) {
 		Effect: func(c *model.Ctx, _ int) { c.Receive(in(c)) },
 	}, 0)
 	if v.Resend > 0 {
-		b.Action(model.Action{
-			Name:  "resend",
-			Kind:  model.Timeout,
-			Guard: v.successorMisses,
-			Effect: func(c *model.Ctx, _ int) {
-				c.Send(c.Out(c.Succ()), c.Msg(priv, c.Get(cv), 0, 0, c.Get(v.Reset)))
-			},
-		}, 0)
+		// The root's privileges carry no counts, and its mark is its
+		// reset flag.
+		b.Action(v.resendAction(func(c *model.Ctx) (int, int, int) { return 0, 0, c.Get(v.Reset) }), 0)
 	}
 	if v.RootTimer {
 		v.declareTimeout(b)
@@ -637,18 +632,27 @@ func (v Vars) declareActions(b *model.Builder, leaving model.Liveness) {
 		Effect: func(c *model.Ctx, _ int) { c.Receive(in(c)) },
 	}, others...)
 	if v.Resend > 0 {
-		b.Action(model.Action{
-			Name:  "resend",
-			Kind:  model.Timeout,
-			Guard: v.successorMisses,
-			Effect: func(c *model.Ctx, _ int) {
-				tok, pri, mark := 0, 0, 0
-				if v.Resend == 1 {
-					tok, pri, mark = c.Get(v.SentTok), c.Get(v.SentPri), c.Get(v.SentMark)
-				}
-				c.Send(c.Out(c.Succ()), c.Msg(priv, c.Get(cv), tok, pri, mark))
-			},
-		}, others...)
+		b.Action(v.resendAction(func(c *model.Ctx) (int, int, int) {
+			if v.Resend == 1 {
+				return c.Get(v.SentTok), c.Get(v.SentPri), c.Get(v.SentMark)
+			}
+			return 0, 0, 0
+		}), others...)
+	}
+}
+
+// resendAction is a process's resend: a Timeout that, while its successor
+// misses its privilege (successorMisses), sends Priv(C_i, tok, pri, mark)
+// again, with the counting fields and the mark that fields reads.
+func (v Vars) resendAction(fields func(c *model.Ctx) (tok, pri, mark int)) model.Action {
+	return model.Action{
+		Name:  "resend",
+		Kind:  model.Timeout,
+		Guard: v.successorMisses,
+		Effect: func(c *model.Ctx, _ int) {
+			tok, pri, mark := fields(c)
+			c.Send(c.Out(c.Succ()), c.Msg(v.Priv, c.Get(v.C), tok, pri, mark))
+		},
 	}
 }
 
