@@ -66,37 +66,25 @@ func alphaOf(unb *model.System, uv *lejeune.Vars, mod *model.System, mv *lejeune
 				}
 			}
 		}
-		for ch := range unb.Channels {
-			id := model.ChanID(ch)
-			for i := 0; i < c.Len(id); i++ {
-				msg := c.At(id, i)
-				t := c.TypeOf(msg)
-				f := make([]int, len(unb.Messages[t].Fields))
-				for k := range f {
-					f[k] = unb.Field(msg, k)
+		err := spectest.CopyChannels(unb, mod, c, a, func(t model.MsgType, f []int) {
+			switch t {
+			case uv.ReqCnt:
+				f[3] = enc(f[3], w)
+			case uv.ReqRes, uv.ReqLoan:
+				f[3], f[4] = enc(f[3], w), enc(f[4], w)
+			case uv.Counter:
+				f[2] = enc(f[2], w)
+			case uv.Token:
+				f[2] = enc(f[2], w)
+				for q := 0; q < n; q++ {
+					cs := f[3+n+q]
+					f[3+q], f[3+n+q] = enc(uv.EffReqC(f[3+q], cs), w), enc(cs, w)
 				}
-				switch t {
-				case uv.ReqCnt:
-					f[3] = enc(f[3], w)
-				case uv.ReqRes, uv.ReqLoan:
-					f[3], f[4] = enc(f[3], w), enc(f[4], w)
-				case uv.Counter:
-					f[2] = enc(f[2], w)
-				case uv.Token:
-					f[2] = enc(f[2], w)
-					for q := 0; q < n; q++ {
-						cs := f[3+n+q]
-						f[3+q], f[3+n+q] = enc(uv.EffReqC(f[3+q], cs), w), enc(cs, w)
-					}
-				case uv.TokQ, uv.TokL:
-					f[2], f[3] = enc(f[2], w), enc(f[3], w)
-				}
-				if !a.Push(id, mod.Msg(t, f...)) {
-					return nil, fmt.Errorf("channel %d overflows in the recurring model", ch)
-				}
+			case uv.TokQ, uv.TokL:
+				f[2], f[3] = enc(f[2], w), enc(f[3], w)
 			}
-		}
-		return a, nil
+		})
+		return a, err
 	}
 }
 

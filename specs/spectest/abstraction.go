@@ -153,3 +153,26 @@ type visitor struct {
 func (m *visitor) Observe(v *explore.Visit) { m.visit(v.State) }
 
 func (m *visitor) Decided() bool { return m.stop() }
+
+// CopyChannels pushes every message of every channel of c, a
+// configuration of unb, into a, a configuration of mod, in order: the same
+// type, and its fields as mapFields leaves them (it may change them in
+// place to their modular values). It fails when a channel of a overflows.
+func CopyChannels(unb, mod *model.System, c, a *model.State, mapFields func(typ model.MsgType, fields []int)) error {
+	for ch := range unb.Channels {
+		id := model.ChanID(ch)
+		for i := 0; i < c.Len(id); i++ {
+			msg := c.At(id, i)
+			typ := unb.TypeOf(msg)
+			fields := make([]int, len(unb.Messages[typ].Fields))
+			for f := range fields {
+				fields[f] = unb.Field(msg, f)
+			}
+			mapFields(typ, fields)
+			if !a.Push(id, mod.Msg(typ, fields...)) {
+				return fmt.Errorf("channel %d overflows in the modular model", ch)
+			}
+		}
+	}
+	return nil
+}

@@ -316,21 +316,10 @@ func modularMatchesUnbounded(t *testing.T, unb *model.System, uv thiare.Vars, mo
 				a.Set(p, y, val)
 			}
 		}
-		for ch := range unb.Channels {
-			id := model.ChanID(ch)
-			for x := 0; x < c.Len(id); x++ {
-				m := c.At(id, x)
-				fields := make([]int, 4)
-				for f := range fields {
-					fields[f] = unb.Field(m, f)
-				}
-				fields[thiare.FieldSeq] %= mv.W
-				if !a.Push(id, mod.Msg(mv.Token, fields...)) {
-					return nil, fmt.Errorf("channel %d overflows in the recurring model", ch)
-				}
-			}
-		}
-		return a, nil
+		err := spectest.CopyChannels(unb, mod, c, a, func(_ model.MsgType, fields []int) {
+			fields[thiare.FieldSeq] %= mv.W
+		})
+		return a, err
 	}
 	return spectest.MatchesAbstraction(t, unb, mod, spectest.Abstraction{
 		Alpha: alpha,

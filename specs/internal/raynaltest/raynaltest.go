@@ -222,24 +222,12 @@ func ModularMatchesUnbounded(t testing.TB, unb, mod *model.System, k Clocks) int
 				a.Set(p, v, x)
 			}
 		}
-		for ch := range unb.Channels {
-			id := model.ChanID(ch)
-			for x := 0; x < c.Len(id); x++ {
-				m := c.At(id, x)
-				typ := unb.TypeOf(m)
-				fields := make([]int, len(unb.Messages[typ].Fields))
-				for f := range fields {
-					fields[f] = unb.Field(m, f)
-					if typ == k.Req && f == k.HField {
-						fields[f] %= k.W
-					}
-				}
-				if !a.Push(id, mod.Msg(typ, fields...)) {
-					return nil, fmt.Errorf("channel %d overflows in the modular model", ch)
-				}
+		err := spectest.CopyChannels(unb, mod, c, a, func(typ model.MsgType, fields []int) {
+			if typ == k.Req {
+				fields[k.HField] %= k.W
 			}
-		}
-		return a, nil
+		})
+		return a, err
 	}
 	return spectest.MatchesAbstraction(t, unb, mod, spectest.Abstraction{
 		Alpha: alpha,
