@@ -25,13 +25,15 @@ type identity struct {
 	StartIndex int
 	Samples    int
 	Seed       uint64
-	Daemon     string
-	Overflow   string
-	Fairness   invariants.Fairness
-	LeadsTo    invariants.LeadsTo
-	MaxDepth   int
-	MaxStates  int64
-	TimeLimit  time.Duration
+	// Fill bounds the messages of a random configuration's channels.
+	Fill      int
+	Daemon    string
+	Overflow  string
+	Fairness  invariants.Fairness
+	LeadsTo   invariants.LeadsTo
+	MaxDepth  int
+	MaxStates int64
+	TimeLimit time.Duration
 	// Fingerprints changes what a verdict of holds means.
 	Fingerprints bool
 }
@@ -51,9 +53,8 @@ func (r *Request) key(values specs.Values, opts invariants.Options) (string, err
 	if r.Start != nil {
 		id.StartTrace, id.StartIndex = r.Start.Trace, r.Start.Index
 	}
-	if r.Overflow != nil {
-		id.Overflow = r.Overflow.String()
-	}
+	id.Overflow = r.OverflowPolicy()
+	id.Fill = opts.Fill
 	h, err := hashstructure.Hash(id, hashstructure.FormatV2, nil)
 	if err != nil {
 		return "", fmt.Errorf("hashing the request: %w", err)

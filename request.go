@@ -60,6 +60,15 @@ type Request struct {
 	Daemon model.Daemon
 	// Overflow, if set, replaces every channel's overflow policy.
 	Overflow *model.Overflow
+	// ReliableLinks runs a spec whose paper makes its links reliable once
+	// the faults end (Spec.Links) on such links: the parameters as
+	// Spec.Links.Enlarge enlarges them, every channel's overflow policy
+	// error, and each channel of a random configuration holding at most
+	// Spec.Links.Fill messages. A configuration from which a send can
+	// overflow an enlarged channel decides nothing, as its executions
+	// leave the model. It goes with From random or Start, not with
+	// Overflow.
+	ReliableLinks bool
 	// Fairness restricts starvation, leads-to and convergence (empty: none;
 	// naming it for another property is an error).
 	Fairness invariants.Fairness
@@ -128,16 +137,43 @@ type Result struct {
 	Symbolic *symbolic.Result
 }
 
-// Values resolves the request's parameters against the spec's.
+// Values resolves the request's parameters against the spec's, enlarged
+// as the spec's reliable links need when ReliableLinks is set.
 func (r *Request) Values() (specs.Values, error) {
+	v, _, err := r.values()
+	return v, err
+}
+
+// values resolves the parameters, and returns the most messages a channel
+// of a random configuration may hold (0: no bound other than its
+// capacity).
+func (r *Request) values() (specs.Values, int, error) {
 	if r.Spec == nil {
-		return nil, fields.Errorf("{Spec}: no spec to check")
+		return nil, 0, fields.Errorf("{Spec}: no spec to check")
 	}
 	v, err := r.Spec.Resolve(r.Params)
 	if err != nil {
-		return nil, fields.Errorf("%v", err)
+		return nil, 0, fields.Errorf("%v", err)
 	}
-	return v, nil
+	if !r.ReliableLinks {
+		return v, 0, nil
+	}
+	links := r.Spec.Links
+	if links == nil {
+		return nil, 0, fields.Errorf("{ReliableLinks}: spec %s has no reliable links to run on; its channels are as it declares them", r.Spec.Name)
+	}
+	fill := links.Fill(v)
+	params := maps.Clone(r.Params)
+	if params == nil {
+		params = map[string]int{}
+	}
+	for name, enlarged := range links.Enlarge(v) {
+		params[name] = max(v[name], enlarged)
+	}
+	if v, err = r.Spec.Resolve(params); err != nil {
+		return nil, 0, fields.Errorf("{ReliableLinks}: the enlarged parameters: %v", err)
+	}
+	return v, fill, nil
 }
 
 // System builds the spec's model for the request's parameters and applies
@@ -158,12 +194,32 @@ func (r *Request) build(values specs.Values) (*model.System, error) {
 	if sys, err = sys.WithDaemon(r.Daemon); err != nil {
 		return nil, fields.Errorf("%v", err)
 	}
-	if r.Overflow != nil {
-		if sys, err = sys.WithOverflow(*r.Overflow); err != nil {
+	if o := r.overflow(); o != nil {
+		if sys, err = sys.WithOverflow(*o); err != nil {
 			return nil, fields.Errorf("{Overflow}: %v", err)
 		}
 	}
 	return sys, nil
+}
+
+// overflow is the policy that replaces every channel's (nil: none): the
+// request's, or error on reliable links.
+func (r *Request) overflow() *model.Overflow {
+	if r.ReliableLinks && r.Overflow == nil {
+		o := model.Error
+		return &o
+	}
+	return r.Overflow
+}
+
+// OverflowPolicy is the policy that replaced every channel's, by name
+// ("error" on reliable links), or "" if none did: the one a trace of the
+// check replays under.
+func (r *Request) OverflowPolicy() string {
+	if o := r.overflow(); o != nil {
+		return o.String()
+	}
+	return ""
 }
 
 // Validate reports the first rule the request breaks, as a *fields.Error,
@@ -209,7 +265,7 @@ var optionFields = map[string]string{
 // plan validates the request and resolves it into a system and the
 // checker's options; nothing runs.
 func (r *Request) plan() (*Result, error) {
-	values, err := r.Values()
+	values, fill, err := r.values()
 	if err != nil {
 		return nil, err
 	}
@@ -236,6 +292,17 @@ func (r *Request) plan() (*Result, error) {
 	}
 	if err := r.resolveFrom(&opts); err != nil {
 		return nil, err
+	}
+	if r.ReliableLinks {
+		switch {
+		case r.Overflow != nil:
+			return nil, fields.Errorf("{ReliableLinks} sets every channel's overflow policy to error: not with {Overflow}")
+		case opts.From != invariants.FromRandom && opts.From != invariants.FromGiven:
+			return nil, fields.Errorf("{ReliableLinks} decides convergence from random configurations ({From} random) or a given one ({Start.Trace}), not {From} %s", opts.From)
+		}
+		if opts.From == invariants.FromRandom {
+			opts.Fill = fill
+		}
 	}
 	if r.Fairness != "" && !fairnessApplies(opts.Properties) {
 		return nil, fields.Errorf("{Fairness} applies to starvation, leads-to and convergence, which {Properties} does not name")

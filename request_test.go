@@ -13,6 +13,7 @@ import (
 	"github.com/ringcheck/ringcheck/invariants"
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/specs/dijkstra"
+	"github.com/ringcheck/ringcheck/specs/klddhl"
 	"github.com/ringcheck/ringcheck/specs/kldhv"
 	"github.com/ringcheck/ringcheck/specs/klnaive"
 )
@@ -63,6 +64,14 @@ func TestValidateNamesFields(t *testing.T) {
 		{"overflow on a state-reading spec is harmless", ringcheck.Request{Spec: dijkstra.Spec(), Overflow: &drop, Workers: 1}, nil, "ok"},
 		{"too large to sweep", ringcheck.Request{Spec: kldhv.Spec(), Properties: props(invariants.Convergence), Workers: 1},
 			[]string{"Properties", "From", "Start.Trace"}, ""},
+		{"reliable links on a spec without", ringcheck.Request{Spec: dijkstra.Spec(), Properties: props(invariants.Convergence), From: invariants.FromRandom,
+			ReliableLinks: true, Workers: 1}, []string{"ReliableLinks"}, ""},
+		{"reliable links with an overflow policy", ringcheck.Request{Spec: klddhl.Spec(), Properties: props(invariants.Convergence), From: invariants.FromRandom,
+			ReliableLinks: true, Overflow: &drop, Workers: 1}, []string{"ReliableLinks", "Overflow"}, ""},
+		{"reliable links from init", ringcheck.Request{Spec: klddhl.Spec(), Properties: props(invariants.Safety), ReliableLinks: true, Workers: 1},
+			[]string{"ReliableLinks", "From", "Start.Trace"}, ""},
+		{"reliable links from random", ringcheck.Request{Spec: klddhl.Spec(), Properties: props(invariants.Convergence), From: invariants.FromRandom,
+			ReliableLinks: true, Workers: 1}, nil, "ok"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -109,6 +118,43 @@ func TestSystemAppliesDaemonAndOverflow(t *testing.T) {
 	}
 	if sys.Daemon != model.Synchronous {
 		t.Errorf("daemon %s, want synchronous", sys.Daemon)
+	}
+}
+
+// TestReliableLinks: on reliable links the request enlarges the spec's
+// parameters as its Links says, sets every channel's policy to error, and
+// draws random configurations with at most the spec's own capacity a
+// channel; the trace policy is error, and the key differs from the spec's
+// own links'.
+func TestReliableLinks(t *testing.T) {
+	req := ringcheck.Request{Spec: klddhl.Spec(), Params: map[string]int{"n": 2, "L": 1, "K": 1}, Properties: props(invariants.Convergence),
+		From: invariants.FromRandom, Random: &ringcheck.Random{Samples: 2, Seed: 1}, Fairness: invariants.WeakFairness, ReliableLinks: true, Workers: 1}
+	res, err := req.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Values["Cmax"] != 32 {
+		t.Errorf("Cmax %d, want the enlarged 32", res.Values["Cmax"])
+	}
+	for i, ch := range res.System.Channels {
+		if ch.Overflow != model.Error || ch.Capacity != 32 {
+			t.Errorf("channel %d: capacity %d, policy %s; want 32, error", i, ch.Capacity, ch.Overflow)
+		}
+	}
+	if res.Options.Fill != 4 {
+		t.Errorf("fill %d, want L+3 = 4", res.Options.Fill)
+	}
+	if got := req.OverflowPolicy(); got != "error" {
+		t.Errorf("overflow policy %q, want error", got)
+	}
+	lossy := req
+	lossy.ReliableLinks = false
+	other, err := lossy.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if other.Key == res.Key || other.Values["Cmax"] != 0 || other.Options.Fill != 0 {
+		t.Errorf("the spec's own links: key %s (reliable %s), Cmax %d, fill %d", other.Key, res.Key, other.Values["Cmax"], other.Options.Fill)
 	}
 }
 

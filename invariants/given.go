@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/ringcheck/ringcheck/explore"
@@ -17,7 +19,12 @@ import (
 // fair cycle outside L. One violates convergence from every configuration;
 // finding none leaves that property unknown, as the given configurations
 // are not all of them.
-func convergenceFromGiven(ctx context.Context, res *explore.Result, opts Options) (Outcome, error) {
+//
+// A step that is faulty (it overflows a channel whose policy is error, or
+// leaves a variable's domain) leaves the model: the executions past it are
+// not the model's. When faults is set, a violation stands only if its
+// counterexample takes no faulty step, and finding none decides nothing.
+func convergenceFromGiven(ctx context.Context, res *explore.Result, opts Options, faults *faultMonitor) (Outcome, error) {
 	o := Outcome{Property: Convergence, Verdict: Unknown}
 	if !res.Complete() {
 		o.Reason = res.Stop.String()
@@ -51,6 +58,10 @@ func convergenceFromGiven(ctx context.Context, res *explore.Result, opts Options
 		return o, err
 	}
 	if viol == nil {
+		if faults.seen() {
+			o.Reason = leftModelReason
+			return o, nil
+		}
 		o.Reason = fmt.Sprintf("every execution from the %d given configuration%s reaches L (fairness %s, %d states); convergence is about every configuration",
 			len(opts.Start), plural(len(opts.Start)), fairness, g.Size())
 		return o, nil
@@ -59,6 +70,10 @@ func convergenceFromGiven(ctx context.Context, res *explore.Result, opts Options
 	if err != nil {
 		return o, err
 	}
+	if faults.seen() && slices.ContainsFunc(ce.Steps, func(st model.Step) bool { return st.Faulty() }) {
+		o.Reason = leftModelReason + "; the execution found that never reaches L takes such a step"
+		return o, nil
+	}
 	o.Verdict, o.Counterexample = Violated, ce
 	o.Reason = fmt.Sprintf("from a given configuration, an execution never reaches L (fairness %s)", fairness)
 	if viol.deadlock {
@@ -66,6 +81,28 @@ func convergenceFromGiven(ctx context.Context, res *explore.Result, opts Options
 	}
 	return o, nil
 }
+
+// leftModelReason is why convergence from a configuration is unknown when
+// a faulty step is reachable from it.
+const leftModelReason = "a step reachable from the configuration overflows a channel whose policy is error (or leaves a variable's domain), so some executions leave the model"
+
+// faultMonitor records whether a search met a faulty step: one that
+// overflows a channel whose policy is error, or leaves a variable's
+// domain. It never stops the search.
+type faultMonitor struct {
+	found atomic.Bool
+}
+
+func (m *faultMonitor) Observe(v *explore.Visit) {
+	if v.Overflow != nil {
+		m.found.Store(true)
+	}
+}
+
+func (m *faultMonitor) Decided() bool { return false }
+
+// seen reports whether the search met a faulty step (false for nil).
+func (m *faultMonitor) seen() bool { return m != nil && m.found.Load() }
 
 func plural(n int) string {
 	if n == 1 {
@@ -78,8 +115,9 @@ func plural(n int) string {
 // random configurations, one at a time (each search and its graph are
 // dropped before the next): the first violation found is the verdict;
 // otherwise it is unknown. A sample from which more configurations are
-// reachable than opts.Search.MaxStates decides nothing and is counted; the
-// next samples still run. The report's search figures add up the
+// reachable than opts.Search.MaxStates, or from which a faulty step is
+// reachable (see convergenceFromGiven), decides nothing and is counted;
+// the next samples still run. The report's search figures add up the
 // samples'. Check has validated opts.
 func convergenceFromRandom(ctx context.Context, sys *model.System, opts Options) (*Report, error) {
 	if opts.Search.TimeLimit > 0 {
@@ -89,15 +127,19 @@ func convergenceFromRandom(ctx context.Context, sys *model.System, opts Options)
 		opts.Search.TimeLimit = 0
 	}
 	total := &explore.Result{Stop: explore.Exhausted}
-	largest, tooLarge := int64(0), 0
+	largest, tooLarge, leftModel := int64(0), 0, 0
 	pcg := rand.NewPCG(0, 0)
 	rng := rand.New(pcg)
 	for i := range opts.Samples {
 		pcg.Seed(opts.Seed, uint64(i))
 		st := sys.NewState()
-		sys.RandomConfiguration(rng, st)
+		if opts.Fill > 0 {
+			sys.RandomConfigurationUpTo(rng, st, opts.Fill)
+		} else {
+			sys.RandomConfiguration(rng, st)
+		}
 		one := opts
-		one.From, one.Start = FromGiven, []*model.State{st}
+		one.From, one.Start, one.Fill = FromGiven, []*model.State{st}, 0
 		rep, err := Check(ctx, sys, one)
 		if err != nil {
 			return nil, err
@@ -122,6 +164,8 @@ func convergenceFromRandom(ctx context.Context, sys *model.System, opts Options)
 			total.Stop = res.Stop
 			o.Reason = fmt.Sprintf("%s, at random configuration %d of %d (seed %d)", res.Stop, i, opts.Samples, opts.Seed)
 			return &Report{Search: total, Outcomes: []Outcome{o}}, nil
+		case rep.leftModel:
+			leftModel++
 		default:
 			largest = max(largest, res.States)
 		}
@@ -130,13 +174,20 @@ func convergenceFromRandom(ctx context.Context, sys *model.System, opts Options)
 	if fairness == "" {
 		fairness = NoFairness
 	}
-	decided := opts.Samples - tooLarge
+	decided := opts.Samples - tooLarge - leftModel
+	drawn := "random configurations"
+	if opts.Fill > 0 {
+		drawn = fmt.Sprintf("random configurations of at most %d message%s a channel", opts.Fill, plural(opts.Fill))
+	}
 	o := Outcome{Property: Convergence, Verdict: Unknown,
-		Reason: fmt.Sprintf("every execution from each of %d random configurations (seed %d) reaches L (fairness %s, %d states from the largest); convergence is about every configuration",
-			decided, opts.Seed, fairness, largest)}
+		Reason: fmt.Sprintf("every execution from each of %d %s (seed %d) reaches L (fairness %s, %d states from the largest); convergence is about every configuration",
+			decided, drawn, opts.Seed, fairness, largest)}
 	if tooLarge > 0 {
 		o.Reason += fmt.Sprintf("; from %d more, more states are reachable than the bound on states allows", tooLarge)
 		total.Stop = explore.StateBound
+	}
+	if leftModel > 0 {
+		o.Reason += fmt.Sprintf("; from %d more, a step overflows a channel whose policy is error (or leaves a variable's domain), so they decide nothing", leftModel)
 	}
 	return &Report{Search: total, Outcomes: []Outcome{o}}, nil
 }

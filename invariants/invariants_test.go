@@ -403,3 +403,123 @@ func TestTimeoutsAreWeaklyFair(t *testing.T) {
 		}
 	}
 }
+
+// rearmer: process 0 emits a Tick into a channel of capacity 1 when armed
+// (x = 1), disarming, and rearms whenever disarmed; process 1 takes the
+// Tick. L is the empty channel. From (x = 1, channel full) the only way to
+// stay outside L for ever is to emit into the full channel again and
+// again: each of those sends overflows, and process 1, enabled throughout,
+// never moves, so the cycle is unfair under weak fairness.
+func rearmer(t *testing.T, policy model.Overflow) (*model.System, *model.State) {
+	t.Helper()
+	b := model.NewBuilder("rearmer", model.UniRing, 2)
+	x := b.Var("x", model.IntRange(0, 1), 0)
+	tick := b.Message("Tick")
+	ch := b.Channel(model.Channel{From: 0, To: 1, Capacity: 1, Overflow: policy})
+	b.Action(model.Action{
+		Name:  "emit",
+		Guard: func(c *model.Ctx) bool { return c.Get(x) == 1 },
+		Effect: func(c *model.Ctx, _ int) {
+			c.Set(x, 0)
+			c.Send(c.Out(1), c.Msg(tick))
+		},
+	}, 0)
+	b.Action(model.Action{
+		Name:   "rearm",
+		Guard:  func(c *model.Ctx) bool { return c.Get(x) == 0 },
+		Effect: func(c *model.Ctx, _ int) { c.Set(x, 1) },
+	}, 0)
+	b.Action(model.Action{
+		Name:   "take",
+		Guard:  func(c *model.Ctx) bool { return c.HeadIs(c.In(0), tick) },
+		Effect: func(c *model.Ctx, _ int) { c.Receive(c.In(0)) },
+	}, 1)
+	b.Legitimate(model.Predicate{Name: "empty", Holds: func(s *model.State) bool { return s.Len(ch) == 0 }})
+	b.Initial(func(*model.System, *model.State) {})
+	sys, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := sys.NewState()
+	start.Set(0, x, 1)
+	start.Push(ch, sys.Msg(tick))
+	return sys, start
+}
+
+// TestConvergenceFromGivenLeavesTheModel: a step that overflows a channel
+// whose policy is error leaves the model, so convergence from a
+// configuration that reaches one is unknown, with the reason, both when
+// the only execution that never reaches L takes such a step (no fairness)
+// and when none is found (weak fairness); under the drop policy the same
+// lost sends are steps of the model, and decide.
+func TestConvergenceFromGivenLeavesTheModel(t *testing.T) {
+	tests := []struct {
+		policy   model.Overflow
+		fairness invariants.Fairness
+		verdict  invariants.Verdict
+		reason   string
+	}{
+		{model.Error, invariants.NoFairness, invariants.Unknown, "the execution found that never reaches L takes such a step"},
+		{model.Error, invariants.WeakFairness, invariants.Unknown, "so some executions leave the model"},
+		{model.Drop, invariants.NoFairness, invariants.Violated, "never reaches L"},
+		{model.Drop, invariants.WeakFairness, invariants.Unknown, "every execution from the 1 given configuration reaches L"},
+	}
+	for _, tt := range tests {
+		sys, start := rearmer(t, tt.policy)
+		rep, err := invariants.Check(context.Background(), sys, invariants.Options{
+			Properties: []invariants.Property{invariants.Convergence}, From: invariants.FromGiven,
+			Start: []*model.State{start}, Fairness: tt.fairness,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := rep.Outcomes[0]
+		if o.Verdict != tt.verdict || !strings.Contains(o.Reason, tt.reason) {
+			t.Errorf("%s, fairness %s: %s (%s), want %s (%q)", tt.policy, tt.fairness, o.Verdict, o.Reason, tt.verdict, tt.reason)
+		}
+		if o.Verdict == invariants.Violated {
+			if err := o.Counterexample.Replay(sys); err != nil {
+				t.Errorf("%s, fairness %s: %v", tt.policy, tt.fairness, err)
+			}
+		}
+	}
+}
+
+// TestConvergenceFromRandomFill: with Fill, every channel of a random
+// configuration holds at most Fill messages, and a sample from which an
+// overflow under the error policy is reachable decides nothing and is
+// counted as such. Fill goes with FromRandom only.
+func TestConvergenceFromRandomFill(t *testing.T) {
+	sys, _ := rearmer(t, model.Error)
+	// At most 0 messages is not expressible (0 is no bound), so the
+	// rearmer's capacity of 1 is drawn in full without Fill: some samples
+	// reach an overflow.
+	rep, err := invariants.Check(context.Background(), sys, invariants.Options{
+		Properties: []invariants.Property{invariants.Convergence}, From: invariants.FromRandom,
+		Samples: 20, Seed: 1, Fairness: invariants.WeakFairness,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := rep.Outcomes[0]; o.Verdict != invariants.Unknown || !strings.Contains(o.Reason, "a step overflows a channel whose policy is error") {
+		t.Fatalf("from random configurations: %s (%s)", o.Verdict, o.Reason)
+	}
+	rep, err = invariants.Check(context.Background(), sys, invariants.Options{
+		Properties: []invariants.Property{invariants.Convergence}, From: invariants.FromRandom,
+		Samples: 20, Seed: 1, Fill: 1, Fairness: invariants.WeakFairness,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := rep.Outcomes[0]; !strings.Contains(o.Reason, "random configurations of at most 1 message a channel") {
+		t.Fatalf("with Fill 1: %s (%s)", o.Verdict, o.Reason)
+	}
+	for name, opts := range map[string]invariants.Options{
+		"negative": {Properties: []invariants.Property{invariants.Convergence}, From: invariants.FromRandom, Samples: 1, Fill: -1},
+		"from all": {Properties: []invariants.Property{invariants.Convergence}, From: invariants.FromAll, Fill: 1},
+	} {
+		if _, err := invariants.Check(context.Background(), sys, opts); err == nil || !strings.Contains(err.Error(), "Fill") {
+			t.Errorf("%s: error %v, want one naming Fill", name, err)
+		}
+	}
+}

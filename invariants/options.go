@@ -61,7 +61,11 @@ type Options struct {
 	// seed of sample i's PCG (Seed, i).
 	Samples int
 	Seed    uint64
-	Search  explore.Options
+	// Fill, if positive, bounds the messages in each channel of a random
+	// configuration (FromRandom only); its contents are then uniform
+	// among those of at most Fill messages.
+	Fill   int
+	Search explore.Options
 }
 
 // Validate reports the first rule opts breaks for sys, as a *fields.Error
@@ -109,6 +113,10 @@ func (o Options) Validate(sys *model.System) error {
 		return fields.Errorf("{From} random decides convergence alone ({Properties} convergence): the other properties are about the initial configurations or every configuration")
 	case o.From == FromRandom && o.Samples < 1:
 		return fields.Errorf("{Samples} must be at least 1")
+	case o.Fill < 0:
+		return fields.Errorf("{Fill} must not be negative")
+	case o.Fill > 0 && o.From != FromRandom:
+		return fields.Errorf("{Fill} bounds the channels of random configurations: it needs {From} random")
 	case o.From == FromAll && o.Search.MaxDepth > 0:
 		return fields.Errorf("{Search.MaxDepth} bounds a search from the initial configurations; from all, every configuration is a starting point at depth 0 (use {Search.MaxStates} or {Search.TimeLimit})")
 	case stabilizing && live && o.From != FromGiven:

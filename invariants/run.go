@@ -24,6 +24,9 @@ type Report struct {
 	// Phases, for a stabilization analysis that stopped before it
 	// decided, say how far each of its phases got.
 	Phases []Phase
+	// leftModel is set when convergence from given configurations was
+	// left unknown because a faulty step is reachable from them.
+	leftModel bool
 }
 
 // Phase is how far one phase of an analysis got: Done of Total items
@@ -110,6 +113,11 @@ func Check(ctx context.Context, sys *model.System, opts Options) (*Report, error
 		// The graph must be complete: no monitor may stop the search early.
 		mons = append(mons, neverDecided{})
 	}
+	var faults *faultMonitor
+	if given && wantConverg {
+		faults = &faultMonitor{}
+		mons = append(mons, faults)
+	}
 	var stability *stabilityResult
 	if wantClosure || wantConverg && !given {
 		var err error
@@ -162,7 +170,8 @@ func Check(ctx context.Context, sys *model.System, opts Options) (*Report, error
 			o = *stability.closure
 		case Convergence:
 			if given {
-				o, err = convergenceFromGiven(ctx, res, opts)
+				o, err = convergenceFromGiven(ctx, res, opts, faults)
+				rep.leftModel = o.Verdict == Unknown && faults.seen()
 				break
 			}
 			o = *stability.convergence

@@ -65,8 +65,12 @@ type StabilizationResult struct {
 
 // CheckOptions records how the check was run.
 type CheckOptions struct {
-	From      string `json:"from"`
-	Daemon    string `json:"daemon"`
+	From   string `json:"from"`
+	Daemon string `json:"daemon"`
+	// Links is "reliable" when the spec ran on its paper's reliable
+	// links (channels enlarged; a configuration from which a send can
+	// overflow one decides nothing), empty on its own links.
+	Links     string `json:"links,omitempty"`
 	Fairness  string `json:"fairness,omitempty"`
 	MaxDepth  int    `json:"max_depth,omitempty"`
 	MaxStates int64  `json:"max_states,omitempty"`
@@ -216,7 +220,11 @@ func WriteCheckJSON(w io.Writer, c *CheckResult) error {
 // search's figures, a verdict per property, then every counterexample.
 func WriteCheckText(w io.Writer, c *CheckResult) error {
 	p := &printer{w: w}
-	p.printf("%s  %s  from %s, %s daemon\n", c.Spec, paramString(c.Params), c.Options.From, c.Options.Daemon)
+	links := ""
+	if c.Options.Links != "" {
+		links = ", " + c.Options.Links + " links"
+	}
+	p.printf("%s  %s  from %s, %s daemon%s\n", c.Spec, paramString(c.Params), c.Options.From, c.Options.Daemon, links)
 	search := "complete"
 	switch {
 	case c.Complete:

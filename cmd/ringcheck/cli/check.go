@@ -35,6 +35,7 @@ type checkFlags struct {
 	daemon    string
 	fairness  string
 	overflow  string
+	links     string
 	maxDepth  int
 	maxStates int64
 	timeLimit time.Duration
@@ -141,6 +142,7 @@ Exit status: 0 every checked property holds and the search was complete;
 	fl.StringVar(&f.daemon, "daemon", "central", "scheduler: central, distributed or synchronous (state-reading specs only for the last two)")
 	fl.StringVar(&f.fairness, "fairness", "none", "fairness for starvation and convergence: none, weak (no process continuously enabled without moving), strong (no process infinitely often enabled without moving), or weak-action and strong-action, the same for each action of each process (a message at a channel's head whose receive is enabled is received: reliable links with finite delay); leaving the critical section is always weakly fair")
 	fl.StringVar(&f.overflow, "overflow", "", "override every channel's overflow policy: block, drop or error")
+	fl.StringVar(&f.links, "links", "", "with --from random or --start, for a spec whose paper makes its links reliable once the faults end (kl-ddhl, kl-dhv): reliable (the paper's: channels enlarged, random configurations with at most the spec's own capacity a channel, and a configuration from which a send can overflow decides nothing) or lossy (the spec's own bounded links, the default)")
 	fl.IntVar(&f.maxDepth, "max-depth", 0, "explore at most this many steps from the start (0: no bound)")
 	fl.Int64Var(&f.maxStates, "max-states", 0, "keep at most this many states (0: no bound)")
 	fl.DurationVar(&f.timeLimit, "time-limit", 0, "stop after this long, as 90s or 5m (0: no limit)")
@@ -175,7 +177,7 @@ var checkFlagNames = map[string]string{
 	"Spec": "SPEC", "Params": "-p", "Properties": "--check", "LeadsTo": "--leads-to",
 	"From": "--from", "Start.Trace": "--start", "Start.Index": "--start-state",
 	"Random": "--samples and --seed", "Random.Samples": "--samples", "Random.Seed": "--seed",
-	"Daemon": "--daemon", "Overflow": "--overflow", "Fairness": "--fairness",
+	"Daemon": "--daemon", "Overflow": "--overflow", "ReliableLinks": "--links reliable", "Fairness": "--fairness",
 	"MaxDepth": "--max-depth", "MaxStates": "--max-states", "TimeLimit": "--time-limit", "Workers": "--workers",
 	"MaxMemory": "--max-memory", "Fingerprints": "--store fingerprint", "Engine": "--engine",
 }
@@ -240,6 +242,13 @@ func (f *checkFlags) request(ctx context.Context, specName string, extra map[str
 			return nil, usageError("%v", err)
 		}
 		req.Overflow = &o
+	}
+	switch f.links {
+	case "", lossyLinks:
+	case reliableLinks:
+		req.ReliableLinks = true
+	default:
+		return nil, usageError("--links: %q is not reliable or lossy", f.links)
 	}
 	if f.fairnessSet {
 		if req.Fairness, err = invariants.ParseFairness(f.fairness); err != nil {
@@ -374,6 +383,9 @@ func runPlan(cmd *cobra.Command, req *ringcheck.Request, f *checkFlags) (*report
 		From: string(res.Options.From), Daemon: req.Daemon.String(),
 		MaxDepth: req.MaxDepth, MaxStates: req.MaxStates, Workers: req.Workers,
 	}
+	if req.ReliableLinks {
+		opts.Links = reliableLinks
+	}
 	var sym *reports.SymbolicStats
 	if res.Engine == ringcheck.EngineSymbolic {
 		opts.Engine = string(res.Engine)
@@ -397,15 +409,15 @@ func runPlan(cmd *cobra.Command, req *ringcheck.Request, f *checkFlags) (*report
 		System: res.System, Params: res.Values, Options: opts, Report: res.Report, PeakHeapBytes: res.PeakHeapBytes,
 		PaperBound: req.Spec.StabilizationBound, Symbolic: sym,
 	})
-	if req.Overflow != nil {
+	if policy := req.OverflowPolicy(); policy != "" {
 		// The traces replay only under the policy they ran under.
 		for _, pr := range result.Properties {
 			if pr.Trace != nil {
-				pr.Trace.Overflow = req.Overflow.String()
+				pr.Trace.Overflow = policy
 			}
 		}
 		if st := result.Stabilization; st != nil && st.Witness != nil {
-			st.Witness.Overflow = req.Overflow.String()
+			st.Witness.Overflow = policy
 		}
 	}
 	return result, res, nil

@@ -53,6 +53,7 @@ with what the manifest expects: a regression gate.
       fairness: weak                 # optional: none, weak, strong, weak-action, strong-action
       leads_to: requesting,inCS      # optional, with a leads-to entry in expect
       overflow: block                # optional, as check --overflow
+      links: reliable                # optional, as check --links
       max_depth: 0                   # optional bounds, as check's:
       max_states: 0                  #   0 is no bound
       time_limit: 30s
@@ -420,6 +421,7 @@ type manifestCase struct {
 	Fairness        string        `yaml:"fairness"`
 	LeadsTo         string        `yaml:"leads_to"`
 	Overflow        string        `yaml:"overflow"`
+	Links           string        `yaml:"links"`
 	MaxDepth        int           `yaml:"max_depth"`
 	MaxStates       int64         `yaml:"max_states"`
 	TimeLimit       string        `yaml:"time_limit"`
@@ -668,6 +670,16 @@ func (mc *manifestCase) request(spec *specs.Spec, params map[string]int, dir str
 			o, err := model.ParseOverflow(s)
 			req.Overflow = &o
 			return err
+		}},
+		{"links", mc.Links, func(s string) error {
+			switch s {
+			case reliableLinks:
+				req.ReliableLinks = true
+			case lossyLinks:
+			default:
+				return fmt.Errorf("%q is not reliable or lossy", s)
+			}
+			return nil
 		}},
 		{"leads_to", mc.LeadsTo, func(s string) error {
 			a, b, ok := strings.Cut(s, ",")
