@@ -179,15 +179,24 @@ func convergenceFromRandom(ctx context.Context, sys *model.System, opts Options)
 	if opts.Fill > 0 {
 		drawn = fmt.Sprintf("random configurations of at most %d message%s a channel", opts.Fill, plural(opts.Fill))
 	}
-	o := Outcome{Property: Convergence, Verdict: Unknown,
-		Reason: fmt.Sprintf("every execution from each of %d %s (seed %d) reaches L (fairness %s, %d states from the largest); convergence is about every configuration",
-			decided, drawn, opts.Seed, fairness, largest)}
+	reasons := make([]string, 0, 3)
+	if decided > 0 {
+		reasons = append(reasons, fmt.Sprintf("every execution from each of %d %s (seed %d) reaches L (fairness %s, %d states from the largest); convergence is about every configuration",
+			decided, drawn, opts.Seed, fairness, largest))
+	} else {
+		reasons = append(reasons, fmt.Sprintf("none of %d %s (seed %d) decided anything", opts.Samples, drawn, opts.Seed))
+	}
+	more := ""
+	if decided > 0 {
+		more = " more"
+	}
 	if tooLarge > 0 {
-		o.Reason += fmt.Sprintf("; from %d more, more states are reachable than the bound on states allows", tooLarge)
+		reasons = append(reasons, fmt.Sprintf("from %d%s, more states are reachable than the bound on states allows", tooLarge, more))
 		total.Stop = explore.StateBound
 	}
 	if leftModel > 0 {
-		o.Reason += fmt.Sprintf("; from %d more, a step overflows a channel whose policy is error (or leaves a variable's domain), so they decide nothing", leftModel)
+		reasons = append(reasons, fmt.Sprintf("from %d%s, a step overflows a channel whose policy is error (or leaves a variable's domain), so they decide nothing", leftModel, more))
 	}
+	o := Outcome{Property: Convergence, Verdict: Unknown, Reason: strings.Join(reasons, "; ")}
 	return &Report{Search: total, Outcomes: []Outcome{o}}, nil
 }

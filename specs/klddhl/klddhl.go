@@ -166,7 +166,11 @@
 //     test TestBlockingDeadlocksAfterAFault keeps one). Loss is what counter
 //     flushing tolerates (the root's timeout regenerates the privilege, and
 //     the regulator recreates lost tokens). The counter domain is
-//     n(Cmax+1), as the paper says.
+//     n(Cmax+1), as the paper says, unless the parameter counters sets it:
+//     on reliable links (channels enlarged so that no send is lost) the
+//     paper's Cmax is no longer the channels' capacity, and counters =
+//     n(L+4) keeps the domain of the smallest capacity that holds a
+//     legitimate configuration.
 //   - The initial configuration is the one the root produces at the end of
 //     a reset: every process idle, all counters C_i = M-1 except C_0 = 0, and
 //     in the channel from 0 to 1 the L Tokens, the Pusher, the Priority and
@@ -221,7 +225,8 @@ func Spec() *specs.Spec {
 			{Name: "n", Default: 3, Min: 2, Max: 6, Doc: "number of processes on the ring"},
 			{Name: "L", Default: 2, Min: 1, Max: 6, Doc: "number of resource units (tokens)"},
 			{Name: "K", Default: 2, Min: 1, Max: 6, Doc: "largest request, 1 ≤ K ≤ L"},
-			{Name: "Cmax", Default: 0, Min: 0, Max: 32, Doc: "channel capacity (0: L+3, every message of a legitimate configuration fits); counters range over 0..n(Cmax+1)-1"},
+			{Name: "Cmax", Default: 0, Min: 0, Max: 32, Doc: "channel capacity (0: L+3, every message of a legitimate configuration fits); counters range over 0..n(Cmax+1)-1 unless counters says otherwise"},
+			{Name: "counters", Default: 0, Min: 0, Max: 198, Doc: "the counter domain: counters range over 0..counters-1 (0: n(Cmax+1), the paper's; with reliable links, whose channels are enlarged, counters=n(L+4) keeps the domain of the smallest capacity)"},
 			{Name: "staycs", Default: 0, Min: 0, Max: 1, Doc: "1: processes may stay in their critical section forever (leaving is optional), for (k,L)-liveness"},
 			{Name: "notimeout", Default: 0, Min: 0, Max: 1, Doc: "0: the root's timeout starts a new tour when no privilege exists anywhere; 1: the root has no timeout, the resends alone regenerate a lost privilege, as in Varghese's counter flushing where the root increments only on receiving its own value (needs resend=1 or 2)"},
 			{Name: "resend", Default: 0, Min: 0, Max: 2, Doc: "who retransmits the privilege: 0 the root's timeout alone; 1 also every process whose successor misses the privilege it last sent (none on its link, the successor would accept C_i) resends a copy, counts and mark included; 2 the same, resending Priv(C_i, 0, 0, 0) (the root resends Priv(C_0, 0, 0, reset) under both)"},
@@ -279,8 +284,8 @@ type Vars struct {
 	N, L, K, M int
 }
 
-// Build returns the model for parameters n, L, K, Cmax, staycs, resend and
-// notimeout.
+// Build returns the model for parameters n, L, K, Cmax, counters, staycs,
+// resend and notimeout.
 func Build(p specs.Values) (*model.System, error) {
 	sys, _, err := BuildVars(p)
 	return sys, err
@@ -309,6 +314,12 @@ func BuildVars(p specs.Values) (*model.System, Vars, error) {
 		return nil, v, fmt.Errorf("kl-ddhl: notimeout=1 needs resend=1 or 2 (without the root's timeout only the resends regenerate a lost privilege), got resend=0")
 	}
 	m := n * (cmax + 1)
+	if c := p["counters"]; c > 0 {
+		if c < 2 {
+			return nil, v, fmt.Errorf("kl-ddhl: need counters ≥ 2 (or 0 for n(Cmax+1)), got counters=%d", c)
+		}
+		m = c
+	}
 	v.N, v.L, v.K, v.M, v.Resend = n, l, k, m, p["resend"]
 	v.RootTimer = p["notimeout"] == 0
 

@@ -483,3 +483,37 @@ func TestCancelComesFirst(t *testing.T) {
 		t.Errorf("the root corrupt with no privilege anywhere: protocol steps %v, want only cancel (not the timeout)", got)
 	}
 }
+
+// TestCounterDomain: the counters range over n(Cmax+1) values, or over
+// the parameter counters when it is set (as on reliable links, whose
+// enlarged channels would otherwise enlarge the domain too); the counter
+// variable and the privilege's field share that domain, and a domain of
+// one value is refused.
+func TestCounterDomain(t *testing.T) {
+	tests := []struct {
+		cmax, counters, want int
+	}{
+		{0, 0, 2 * (1 + 3 + 1)},
+		{32, 0, 2 * 33},
+		{32, 10, 10},
+		{0, 7, 7},
+	}
+	for _, tt := range tests {
+		sys, v, err := klddhl.BuildVars(specs.Values{"n": 2, "L": 1, "K": 1, "Cmax": tt.cmax, "counters": tt.counters})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v.M != tt.want {
+			t.Errorf("Cmax=%d counters=%d: M=%d, want %d", tt.cmax, tt.counters, v.M, tt.want)
+		}
+		if got := sys.Vars[v.C].Domain.Size(); got != tt.want {
+			t.Errorf("Cmax=%d counters=%d: C has %d values, want %d", tt.cmax, tt.counters, got, tt.want)
+		}
+		if got := sys.Messages[v.Priv].Fields[0].Domain.Size(); got != tt.want {
+			t.Errorf("Cmax=%d counters=%d: Priv.c has %d values, want %d", tt.cmax, tt.counters, got, tt.want)
+		}
+	}
+	if _, _, err := klddhl.BuildVars(specs.Values{"n": 2, "L": 1, "K": 1, "counters": 1}); err == nil || !strings.Contains(err.Error(), "counters ≥ 2") {
+		t.Errorf("counters=1: error %v", err)
+	}
+}
