@@ -54,6 +54,9 @@ func ParseEngine(s string) (Engine, error) {
 func (r *Request) chooseEngine(res *Result) (Engine, error) {
 	switch r.Engine {
 	case "", EngineExplicit:
+		if r.SymbolicRounds {
+			return "", fields.Errorf("{SymbolicRounds} asks the symbolic engine for rounds: it needs {Engine} symbolic or auto (the explicit engine computes them anyway)")
+		}
 		return EngineExplicit, nil
 	case EngineSymbolic:
 		if err := r.symbolicApplies(res); err != nil {
@@ -114,8 +117,12 @@ func (r *Request) instance(res *Result) (*ir.Spec, error) {
 
 // symbolicOptions are the symbolic engine's options for the check.
 func (r *Request) symbolicOptions(opts invariants.Options) symbolic.Options {
-	return symbolic.Options{Daemon: r.Daemon, Fairness: opts.Fairness, Memory: opts.Search.Memory}
+	return symbolic.Options{Daemon: r.Daemon, Fairness: opts.Fairness, Memory: opts.Search.Memory, Rounds: r.SymbolicRounds}
 }
+
+// SymbolicRoundsNotAsked is the note on rounds of a symbolic check that
+// did not ask for them (Request.SymbolicRounds).
+const SymbolicRoundsNotAsked = "the symbolic engine computes rounds only when asked"
 
 // errTimeLimit is the cause of a symbolic run stopped by its time limit.
 var errTimeLimit = errors.New("time limit reached")
@@ -155,16 +162,13 @@ func (r *Request) runSymbolic(ctx context.Context, res *Result) error {
 	}
 	search.Elapsed = time.Since(start)
 	if err != nil {
-		var exceeded *budget.Exceeded
-		switch {
-		case errors.As(err, &exceeded):
-			search.Stop, search.Exceeded = explore.MemoryBound, exceeded
-		case errors.Is(context.Cause(ctx), errTimeLimit):
-			search.Stop = explore.TimeBound
-		case ctx.Err() != nil:
-			search.Stop = explore.Interrupted
-		default:
+		stop, stopped := symbolicStop(ctx, err)
+		if !stopped {
 			return err
+		}
+		search.Stop = stop
+		if stop == explore.MemoryBound {
+			errors.As(err, &search.Exceeded)
 		}
 		reason := fmt.Sprintf("the symbolic engine stopped (%s) while it encoded the spec", search.Stop)
 		if done.Phase != "" {
@@ -185,7 +189,39 @@ func (r *Request) runSymbolic(ctx context.Context, res *Result) error {
 		return nil
 	}
 	res.Symbolic = out
-	return r.symbolicReport(res, out)
+	var rounds *symbolic.Rounds
+	roundsNote := SymbolicRoundsNotAsked
+	if out.Convergence && !out.Unbounded && opts.Rounds {
+		rounds, err = enc.WorstRounds(ctx)
+		search.Elapsed = time.Since(start)
+		switch stop, stopped := symbolicStop(ctx, err); {
+		case err == nil:
+			out.Iterations += rounds.Iterations
+			out.PeakNodes = max(out.PeakNodes, rounds.PeakNodes)
+		case stopped:
+			roundsNote = fmt.Sprintf("the symbolic engine stopped (%s) in %s, iteration %d", stop, done.Phase, done.Iteration)
+		default:
+			return err
+		}
+	}
+	return r.symbolicReport(res, out, rounds, roundsNote)
+}
+
+// symbolicStop names the limit that stopped the symbolic engine with err,
+// if one did.
+func symbolicStop(ctx context.Context, err error) (explore.StopReason, bool) {
+	var exceeded *budget.Exceeded
+	switch {
+	case err == nil:
+		return 0, false
+	case errors.As(err, &exceeded):
+		return explore.MemoryBound, true
+	case errors.Is(context.Cause(ctx), errTimeLimit):
+		return explore.TimeBound, true
+	case ctx.Err() != nil:
+		return explore.Interrupted, true
+	}
+	return 0, false
 }
 
 // closureOutcome is the closure verdict of the symbolic engine's result,
@@ -204,7 +240,7 @@ func closureOutcome(sys *model.System, out *symbolic.Result) (invariants.Outcome
 
 // symbolicReport turns the symbolic engine's result into outcomes, each
 // witness replayed on the explicit model.
-func (r *Request) symbolicReport(res *Result, out *symbolic.Result) error {
+func (r *Request) symbolicReport(res *Result, out *symbolic.Result, rounds *symbolic.Rounds, roundsNote string) error {
 	sys := res.System
 	for _, p := range res.Options.Properties {
 		o := invariants.Outcome{Property: p, Verdict: invariants.Holds}
@@ -234,8 +270,13 @@ func (r *Request) symbolicReport(res *Result, out *symbolic.Result) error {
 				o.Reason += fmt.Sprintf("; %s configurations do not converge", out.Stuck)
 				break
 			}
-			st := &invariants.Stabilization{Unbounded: out.Unbounded, WorstSteps: len(out.Layers),
-				RoundsNote: "rounds are not computed by the symbolic engine"}
+			st := &invariants.Stabilization{Unbounded: out.Unbounded, WorstSteps: len(out.Layers), RoundsNote: roundsNote}
+			if out.Unbounded {
+				st.RoundsNote = "unfair cycles outside L: rounds are not computed on a graph with cycles"
+			}
+			if rounds != nil {
+				st.WorstRounds, st.RoundsComputed, st.RoundsNote = rounds.Worst, true, ""
+			}
 			if out.Configurations.IsUint64() {
 				st.Configurations, st.Legitimate = out.Configurations.Uint64(), out.Legitimate.Uint64()
 			}

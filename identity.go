@@ -36,6 +36,8 @@ type identity struct {
 	TimeLimit time.Duration
 	// Fingerprints changes what a verdict of holds means.
 	Fingerprints bool
+	// SymbolicRounds adds the worst case in rounds to a symbolic check.
+	SymbolicRounds bool
 }
 
 // key hashes the identity of a resolved request with hashstructure, as 16
@@ -48,7 +50,7 @@ func (r *Request) key(values specs.Values, opts invariants.Options) (string, err
 		Samples: opts.Samples, Seed: opts.Seed, Daemon: r.Daemon.String(),
 		Fairness: opts.Fairness, LeadsTo: opts.LeadsTo,
 		MaxDepth: r.MaxDepth, MaxStates: r.MaxStates, TimeLimit: r.TimeLimit,
-		Fingerprints: r.Fingerprints,
+		Fingerprints: r.Fingerprints, SymbolicRounds: r.SymbolicRounds,
 	}
 	if r.Start != nil {
 		id.StartTrace, id.StartIndex = r.Start.Trace, r.Start.Index

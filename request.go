@@ -96,6 +96,11 @@ type Request struct {
 	// every iteration of the symbolic engine's fixpoints.
 	Engine           Engine
 	SymbolicProgress func(symbolic.Progress)
+	// SymbolicRounds makes the symbolic engine also compute the worst case
+	// in asynchronous rounds (under the central daemon), which costs far
+	// more than the worst case in steps; the explicit engine always
+	// computes it. It needs Engine symbolic or auto.
+	SymbolicRounds bool
 }
 
 // Start is a configuration a check starts from: state Index (negative:

@@ -70,6 +70,8 @@ func TestValidateNamesFields(t *testing.T) {
 			ReliableLinks: true, Overflow: &drop, Workers: 1}, []string{"ReliableLinks", "Overflow"}, ""},
 		{"reliable links from init", ringcheck.Request{Spec: klddhl.Spec(), Properties: props(invariants.Safety), ReliableLinks: true, Workers: 1},
 			[]string{"ReliableLinks", "From", "Start.Trace"}, ""},
+		{"symbolic rounds with the explicit engine", ringcheck.Request{Spec: dijkstra.Spec(), Properties: props(invariants.Convergence), SymbolicRounds: true, Workers: 1},
+			[]string{"SymbolicRounds", "Engine"}, ""},
 		{"reliable links from random", ringcheck.Request{Spec: klddhl.Spec(), Properties: props(invariants.Convergence), From: invariants.FromRandom,
 			ReliableLinks: true, Workers: 1}, nil, "ok"},
 	}

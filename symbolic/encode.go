@@ -68,6 +68,9 @@ type Encoding struct {
 	carry    *carriage
 	chans    map[[2]int]*channel
 	incident [][]*channel
+	// pending[p] is the BDD variable of process p's pending bit (its next
+	// value is pending[p]+1), with Options.Rounds; nil otherwise.
+	pending []int
 }
 
 // Supports says why the engine cannot encode spec under opts, or nil: the
@@ -113,6 +116,10 @@ func Encode(spec *ir.Spec, opts Options) (*Encoding, error) {
 				nvars += 2
 			}
 			e.fields[p][v.ID] = f
+		}
+		if opts.Rounds {
+			e.pending = append(e.pending, nvars)
+			nvars += 2
 		}
 		if e.carry == nil {
 			continue

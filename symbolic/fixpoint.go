@@ -305,7 +305,9 @@ func (e *Encoding) bddError() error {
 // bits.
 func (e *Encoding) count(s rudd.Node) *big.Int {
 	n := e.b.Satcount(s)
-	return n.Rsh(n, uint(len(e.next))) // the next bits are free in s
+	// The next bits, and the pending bits and their next values, are free
+	// in s.
+	return n.Rsh(n, uint(len(e.next)+2*len(e.pending)))
 }
 
 // nodes is the number of BDD nodes of the given roots.

@@ -30,6 +30,10 @@ type Options struct {
 	Memory *budget.Memory
 	// Progress, if set, is called after every iteration of a fixpoint.
 	Progress func(Progress)
+	// Rounds gives each process a pending bit (and its next value),
+	// beside the process's variables, which WorstRounds needs: the
+	// central daemon only.
+	Rounds bool
 }
 
 // Progress is where a fixpoint computation stands.
@@ -46,6 +50,9 @@ type Progress struct {
 func (o Options) validate() error {
 	if o.Daemon < model.Central || o.Daemon > model.Synchronous {
 		return fmt.Errorf("daemon %v: %w", o.Daemon, ErrUnsupported)
+	}
+	if o.Rounds && o.Daemon != model.Central {
+		return fmt.Errorf("rounds under the %s daemon: %w (the central daemon only)", o.Daemon, ErrUnsupported)
 	}
 	switch o.Fairness {
 	case "", invariants.NoFairness:

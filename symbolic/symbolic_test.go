@@ -58,7 +58,9 @@ var agreements = []agreement{
 
 // TestAgreesWithTheExplicitEngine decides closure and convergence on
 // every instance both engines can, and checks that they agree: verdicts,
-// configurations, legitimate ones, and the worst case in steps. Every
+// configurations, legitimate ones, the worst case in steps and, under the
+// central daemon, in rounds (the encoding then has its pending bits, which
+// change nothing else). Every
 // witness the symbolic engine draws is replayed on the explicit model:
 // a closure violation leaves L, a convergence violation is a dead
 // configuration or a cycle outside L, and the worst case is an execution
@@ -75,7 +77,8 @@ func TestAgreesWithTheExplicitEngine(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				enc, err := symbolic.Encode(spec, symbolic.Options{Daemon: tt.daemon, Fairness: tt.fairness})
+				central := tt.daemon == model.Central
+				enc, err := symbolic.Encode(spec, symbolic.Options{Daemon: tt.daemon, Fairness: tt.fairness, Rounds: central})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -112,6 +115,18 @@ func TestAgreesWithTheExplicitEngine(t *testing.T) {
 					}
 					if !st.Unbounded && len(got.Layers) != st.WorstSteps {
 						t.Errorf("symbolic worst case %d steps, explicit %d", len(got.Layers), st.WorstSteps)
+					}
+					if central && got.Convergence && !got.Unbounded {
+						if !st.RoundsComputed {
+							t.Fatalf("the explicit engine computed no rounds: %s", st.RoundsNote)
+						}
+						rounds, err := enc.WorstRounds(context.Background())
+						if err != nil {
+							t.Fatal(err)
+						}
+						if rounds.Worst != st.WorstRounds {
+							t.Errorf("symbolic worst case %d rounds, explicit %d", rounds.Worst, st.WorstRounds)
+						}
 					}
 				}
 				checkWitnesses(t, sys, got)
@@ -190,6 +205,7 @@ func TestRefusesWhatItCannotEncode(t *testing.T) {
 		{"../specs/ring/counterflush.ring", symbolic.Options{Daemon: model.Distributed}},
 		{"../specs/ring/dijkstra.ring", symbolic.Options{Fairness: invariants.StrongFairness}},
 		{"../specs/ring/dijkstra.ring", symbolic.Options{Daemon: model.Distributed, Fairness: invariants.WeakFairness}},
+		{"../specs/ring/dijkstra.ring", symbolic.Options{Daemon: model.Synchronous, Rounds: true}},
 	} {
 		f, err := lang.Read(tt.file)
 		if err != nil {
@@ -202,6 +218,26 @@ func TestRefusesWhatItCannotEncode(t *testing.T) {
 		if _, err := symbolic.Encode(spec, tt.opts); !errors.Is(err, symbolic.ErrUnsupported) {
 			t.Errorf("%s %+v: %v, want ErrUnsupported", tt.file, tt.opts, err)
 		}
+	}
+}
+
+// TestWorstRoundsNeedsPendingBits: an encoding made without
+// Options.Rounds has no pending bits, and WorstRounds says so.
+func TestWorstRoundsNeedsPendingBits(t *testing.T) {
+	f, err := lang.Read("../specs/ring/dijkstra.ring")
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, err := f.Instance(map[string]int{"n": 3, "K": 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc, err := symbolic.Encode(spec, symbolic.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := enc.WorstRounds(context.Background()); !errors.Is(err, symbolic.ErrUnsupported) {
+		t.Errorf("WorstRounds without pending bits: %v, want ErrUnsupported", err)
 	}
 }
 

@@ -61,6 +61,7 @@ with what the manifest expects: a regression gate.
                                      #   as check's --max-memory)
       store: fingerprint             # optional, as check --store
       engine: symbolic               # optional, as check --engine
+      symbolic_rounds: true          # optional, as check --symbolic-rounds
       expect:                        # required: property: holds|violated|unknown
         deadlock: violated           # the properties checked are exactly
         safety: holds                # these keys, in this order
@@ -428,6 +429,7 @@ type manifestCase struct {
 	MaxMemory       string        `yaml:"max_memory"`
 	Store           string        `yaml:"store"`
 	Engine          string        `yaml:"engine"`
+	SymbolicRounds  bool          `yaml:"symbolic_rounds"`
 	Expect          yaml.MapSlice `yaml:"expect"`
 	States          *int64        `yaml:"states"`
 	WorstCaseSteps  *int          `yaml:"worst_case_steps"`
@@ -650,7 +652,7 @@ func (mc *manifestCase) params(spec *specs.Spec, errAt errAtFunc) (map[string]in
 // request builds the check request the case describes; dir is the
 // manifest's folder, which a start trace is relative to.
 func (mc *manifestCase) request(spec *specs.Spec, params map[string]int, dir string, errAt errAtFunc) (*ringcheck.Request, error) {
-	req := &ringcheck.Request{Spec: spec, Params: params, MaxDepth: mc.MaxDepth, MaxStates: mc.MaxStates, Workers: 1}
+	req := &ringcheck.Request{Spec: spec, Params: params, MaxDepth: mc.MaxDepth, MaxStates: mc.MaxStates, Workers: 1, SymbolicRounds: mc.SymbolicRounds}
 	if (mc.Finding == "") != (mc.Reading == "") {
 		// The findings page names a finding's cases, each under a reading.
 		if mc.Finding == "" {
