@@ -259,13 +259,7 @@ func (r *Request) symbolicReport(res *Result, out *symbolic.Result, rounds *symb
 				o.Verdict, o.Counterexample = invariants.Violated, ce
 				o.Reason = "a configuration outside L has no enabled step"
 				if out.Cycle {
-					o.Reason = "a cycle of configurations outside L"
-					switch res.Options.Fairness {
-					case invariants.WeakFairness:
-						o.Reason = "a weakly fair cycle of configurations outside L"
-					case invariants.WeakActionFairness:
-						o.Reason = "a cycle of configurations outside L, weakly fair per action"
-					}
+					o.Reason = invariants.FairCycle(res.Options.Fairness, false)
 				}
 				o.Reason += fmt.Sprintf("; %s configurations do not converge", out.Stuck)
 				break

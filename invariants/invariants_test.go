@@ -524,3 +524,26 @@ func TestConvergenceFromRandomFill(t *testing.T) {
 		}
 	}
 }
+
+// TestFairCycleNamesTheFairness: the reason of a convergence violation
+// names the fairness its cycle meets, per process or per action, as both
+// engines say it.
+func TestFairCycleNamesTheFairness(t *testing.T) {
+	tests := []struct {
+		fairness invariants.Fairness
+		shortest bool
+		want     string
+	}{
+		{invariants.NoFairness, false, "a cycle of configurations outside L"},
+		{invariants.NoFairness, true, "a shortest cycle of configurations outside L"},
+		{invariants.WeakFairness, false, "a weakly fair cycle of configurations outside L"},
+		{invariants.StrongFairness, true, "a shortest strongly fair cycle of configurations outside L"},
+		{invariants.WeakActionFairness, false, "a cycle of configurations outside L, weakly fair per action"},
+		{invariants.StrongActionFairness, true, "a shortest cycle of configurations outside L, strongly fair per action"},
+	}
+	for _, tt := range tests {
+		if got := invariants.FairCycle(tt.fairness, tt.shortest); got != tt.want {
+			t.Errorf("%s, shortest %v: %q, want %q", tt.fairness, tt.shortest, got, tt.want)
+		}
+	}
+}

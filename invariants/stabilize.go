@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -265,17 +266,32 @@ const shortestCycleWork = 1 << 27
 
 // reason says what the cycle found is.
 func (a *componentAnalysis) reason() string {
+	return FairCycle(a.fairness, a.shortest)
+}
+
+// FairCycle names a cycle of configurations outside L that is fair under
+// f (a shortest one when shortest is set), as a convergence violation's
+// reason says it: "a weakly fair cycle of configurations outside L", "a
+// cycle of configurations outside L, strongly fair per action".
+func FairCycle(f Fairness, shortest bool) string {
 	what := "a cycle"
-	if a.fairness != NoFairness {
-		what = fmt.Sprintf("a %sly fair cycle", a.fairness)
-	}
-	if a.shortest {
+	if shortest {
 		what = "a shortest cycle"
-		if a.fairness != NoFairness {
-			what = fmt.Sprintf("a shortest %sly fair cycle", a.fairness)
-		}
 	}
-	return what + " of configurations outside L"
+	switch f {
+	case WeakFairness:
+		what = strings.Replace(what, "cycle", "weakly fair cycle", 1)
+	case StrongFairness:
+		what = strings.Replace(what, "cycle", "strongly fair cycle", 1)
+	}
+	what += " of configurations outside L"
+	switch f {
+	case WeakActionFairness:
+		what += ", weakly fair per action"
+	case StrongActionFairness:
+		what += ", strongly fair per action"
+	}
+	return what
 }
 
 // successors appends v's successors outside L.

@@ -60,9 +60,9 @@ type Result struct {
 // pre(E[outside U (Z ∩ J_j(Z))]), where J_j(Z) holds in a configuration
 // where constraint j's actions (a process's scheduled actions, and under
 // every fairness its finite and timeout ones) are disabled or one of them
-// leads into Z;
-// convergence holds when Z is empty and no configuration outside L is
-// dead. ctx and the memory budget stop it between iterations: it then
+// leads into Z; under strong fairness, they are those that reach a fair
+// component of that set (see strongFairCycles). Convergence holds when
+// that set is empty and no configuration outside L is dead. ctx and the memory budget stop it between iterations: it then
 // returns their error with the result decided before the fixpoints (the
 // counts, Closure and its witness; Convergence false, not decided), or
 // with a nil result if the BDD failed.
@@ -140,7 +140,13 @@ func (a *analysis) run() (*Result, error) {
 		res.Stuck = e.count(stuck)
 		return res, nil
 	}
-	cycles, err := a.fairCycles(outside)
+	var cycles rudd.Node
+	var err error
+	if e.opts.strong() {
+		cycles, err = a.strongFairCycles(outside)
+	} else {
+		cycles, err = a.fairCycles(outside)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -235,13 +241,18 @@ func (a *analysis) infinite(within rudd.Node) (rudd.Node, error) {
 	}
 }
 
-// justice is a weak-fairness constraint: an execution that keeps one of
-// process p's obligations (obligation i: its actions of a class, or under
-// weak-action fairness one action) enabled for ever takes one of its steps
-// infinitely often. Finite and timeout actions always carry one (as in the
-// explicit engine); scheduled actions under weak fairness.
+// justice is a fairness constraint on one of process p's obligations
+// (obligation i: its actions of a class, or under per-action fairness one
+// action): weakly, an execution that keeps it enabled for ever takes one
+// of its steps infinitely often; strongly, one that enables it infinitely
+// often does. Finite and timeout actions always carry one (as in the
+// explicit engine); scheduled actions under weak and strong fairness.
 type justice struct {
 	p, i int
+	// strong: the constraint is compassion, not justice: an execution
+	// that enables one of the steps infinitely often takes one infinitely
+	// often (strong fairness, on scheduled and finite actions).
+	strong bool
 }
 
 // constraints lists the fairness constraints of the options, over the
@@ -250,10 +261,10 @@ func (e *Encoding) constraints() []justice {
 	var out []justice
 	for p, l := range e.procs {
 		for i, o := range l.obligations {
-			if o.class == scheduled && !e.opts.weak() || e.b.Equal(o.moves, e.b.False()) {
+			if o.class == scheduled && !e.opts.fair() || e.b.Equal(o.moves, e.b.False()) {
 				continue
 			}
-			out = append(out, justice{p, i})
+			out = append(out, justice{p: p, i: i, strong: e.opts.strong() && o.protocol})
 		}
 	}
 	return out
@@ -287,6 +298,70 @@ func (a *analysis) fairCycles(within rudd.Node) (rudd.Node, error) {
 		}
 		z = next
 	}
+}
+
+// strongFairCycles is the configurations of within that lie on a cycle
+// inside within that meets every constraint, weak and strong: the union of
+// the fair components of Emerson and Lei's refinement, as the explicit
+// engine finds them. Every such cycle meets the constraints read weakly,
+// so the search starts from the weak fixpoint; it splits that set into
+// strongly connected components (forward and backward reachability from a
+// configuration), and a component with a cycle is fair unless a weak
+// constraint is enabled in every configuration of it and never taken
+// inside (the component is dropped) or a strong one is enabled somewhere
+// in it and never taken inside (the configurations that enable it are
+// removed, and the rest is split again).
+func (a *analysis) strongFairCycles(within rudd.Node) (rudd.Node, error) {
+	b, e := a.b, a.e
+	weak, err := a.fairCycles(within)
+	if err != nil || b.Equal(weak, b.False()) {
+		return weak, err
+	}
+	constraints := e.constraints()
+	fair := b.False()
+	pending := []rudd.Node{weak}
+	for i := 1; len(pending) > 0; i++ {
+		s := pending[len(pending)-1]
+		pending = pending[:len(pending)-1]
+		if err := a.poll("strongly fair cycles outside L", i, s); err != nil {
+			return nil, err
+		}
+		if b.Equal(s, b.False()) {
+			continue
+		}
+		at := e.point(e.pick(s))
+		forward := e.reach(at, s, true)
+		comp := b.And(forward, e.reach(at, s, false))
+		// The rest of s, and the rest of what the configuration reaches,
+		// are unions of components of s.
+		pending = append(pending, b.And(s, b.Not(forward)), b.And(forward, b.Not(comp)))
+		if b.Equal(b.And(comp, e.pre(comp)), b.False()) {
+			continue // a configuration on no cycle
+		}
+		ok := true
+		for _, j := range constraints {
+			o := e.procs[j.p].obligations[j.i]
+			if !b.Equal(b.And(comp, e.preOf(o.moves, j.p, comp)), b.False()) {
+				continue // taken inside the component
+			}
+			if j.strong {
+				if !b.Equal(b.And(comp, o.enabled), b.False()) {
+					pending = append(pending, b.And(comp, b.Not(o.enabled)))
+					ok = false
+					break
+				}
+				continue
+			}
+			if b.Equal(b.And(comp, b.Not(o.enabled)), b.False()) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			fair = b.Or(fair, comp)
+		}
+	}
+	return fair, nil
 }
 
 // met is the configurations of z where constraint j is met: its actions

@@ -16,12 +16,17 @@ import (
 type Options struct {
 	// Daemon chooses which enabled processes move in a step.
 	Daemon model.Daemon
-	// Fairness is NoFairness (or empty), WeakFairness or
-	// WeakActionFairness: under weak fairness an execution outside L that
-	// keeps a process's scheduled actions enabled in every configuration
-	// of a cycle without moving it is not a counterexample; under
-	// weak-action fairness, one that keeps any one action so enabled
-	// without taking it.
+	// Fairness is NoFairness (or empty), WeakFairness,
+	// WeakActionFairness, StrongFairness or StrongActionFairness: under
+	// weak fairness an execution outside L that keeps a process's
+	// scheduled actions enabled in every configuration of a cycle without
+	// moving it is not a counterexample; under weak-action fairness, one
+	// that keeps any one action so enabled without taking it; under strong
+	// fairness (per process or per action), one whose cycle enables them
+	// in some configuration without taking them. Finite actions are
+	// weakly fair under every fairness but strong, where they are strongly
+	// fair, and timeouts weakly fair under every fairness, as in the
+	// explicit engine.
 	Fairness invariants.Fairness
 	// Memory is the budget on the heap (nil: no limit), checked between
 	// the iterations of every fixpoint (not inside one BDD operation, nor
@@ -56,25 +61,38 @@ func (o Options) validate() error {
 	}
 	switch o.Fairness {
 	case "", invariants.NoFairness:
-	case invariants.WeakFairness, invariants.WeakActionFairness:
+	case invariants.WeakFairness, invariants.WeakActionFairness, invariants.StrongFairness, invariants.StrongActionFairness:
 		if o.Daemon != model.Central {
-			return fmt.Errorf("weak fairness under the %s daemon: %w (the central daemon only)", o.Daemon, ErrUnsupported)
+			return fmt.Errorf("%s fairness under the %s daemon: %w (the central daemon only)", o.Fairness, o.Daemon, ErrUnsupported)
 		}
 	default:
-		return fmt.Errorf("%s fairness: %w (none, weak or weak-action)", o.Fairness, ErrUnsupported)
+		return fmt.Errorf("%s fairness: %w (none, weak, weak-action, strong or strong-action)", o.Fairness, ErrUnsupported)
 	}
 	return nil
 }
 
-// weak reports whether the options ask for weak fairness, per process or
-// per action.
-func (o Options) weak() bool {
-	return o.Fairness == invariants.WeakFairness || o.Fairness == invariants.WeakActionFairness
+// fair reports whether the options ask for a fairness on scheduled
+// actions: weak or strong, per process or per action.
+func (o Options) fair() bool {
+	switch o.Fairness {
+	case invariants.WeakFairness, invariants.WeakActionFairness, invariants.StrongFairness, invariants.StrongActionFairness:
+		return true
+	}
+	return false
+}
+
+// strong reports whether the options ask for strong fairness, per process
+// or per action.
+func (o Options) strong() bool {
+	return o.Fairness == invariants.StrongFairness || o.Fairness == invariants.StrongActionFairness
 }
 
 // perAction reports whether every action is an obligation of its own
-// (weak-action fairness) rather than each class of a process's actions.
-func (o Options) perAction() bool { return o.Fairness == invariants.WeakActionFairness }
+// (weak-action or strong-action fairness) rather than each class of a
+// process's actions.
+func (o Options) perAction() bool {
+	return o.Fairness == invariants.WeakActionFairness || o.Fairness == invariants.StrongActionFairness
+}
 
 // newBDD makes the BDD of nvars variables. The node table grows without
 // a bound of its own: rudd's bound (Maxnodesize) makes a node it cannot

@@ -24,6 +24,9 @@ const (
 // about: its actions of one class, or one action of that class.
 type obligation struct {
 	class class
+	// protocol: the actions are scheduled or finite (not timeouts alone),
+	// which strong fairness makes strongly fair.
+	protocol bool
 	// moves are the steps, enabled the configurations where one of them
 	// is enabled.
 	moves, enabled rudd.Node
@@ -158,14 +161,16 @@ func (e *Encoding) locals() error {
 				earlier = b.Or(earlier, guardAll)
 			}
 			if cs := classesOf(a); e.opts.perAction() && len(cs) > 0 {
-				// A timeout is obliged as a timer, whatever its role.
-				l.obligations = append(l.obligations, obligation{class: cs[len(cs)-1], moves: actMoves})
+				// A timeout is obliged as a timer, whatever its role (and
+				// strongly under strong fairness if it is also scheduled or
+				// finite).
+				l.obligations = append(l.obligations, obligation{class: cs[len(cs)-1], protocol: cs[0] != timer, moves: actMoves})
 			}
 		}
 		l.enabled = b.Exist(l.rel, l.nextSet)
 		if !e.opts.perAction() {
 			for c := range of {
-				l.obligations = append(l.obligations, obligation{class: class(c), moves: of[c]})
+				l.obligations = append(l.obligations, obligation{class: class(c), protocol: class(c) != timer, moves: of[c]})
 			}
 		}
 		for i := range l.obligations {

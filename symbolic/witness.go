@@ -122,10 +122,12 @@ func (a *analysis) worst(layers []rudd.Node) []Configuration {
 }
 
 // lasso draws a cycle from z, a non-empty set of configurations each with
-// a successor in z (under weak fairness: z is the Emerson–Lei fixpoint).
+// a successor in z (under weak fairness: z is the Emerson–Lei fixpoint;
+// under strong fairness, a union of fair components).
 // It moves to a configuration t whose strongly connected component C is
-// terminal within z, then walks inside C: through, for each fairness
+// terminal within z, then walks inside C: through, for each weak
 // constraint, a configuration where its actions are disabled or a step of
+// one of them, and for each strong one enabled somewhere in C, a step of
 // one of them; at least one step; and back to t by a shortest path. The
 // cycle is one, not a shortest one.
 func (a *analysis) lasso(z rudd.Node) ([]Configuration, error) {
@@ -148,7 +150,15 @@ func (a *analysis) lasso(z rudd.Node) ([]Configuration, error) {
 	cycle, cur := []Configuration{t}, t
 	for _, j := range e.constraints() {
 		o := e.procs[j.p].obligations[j.i]
-		path := a.shortestPath(cur, e.met(j, comp), comp)
+		target := e.met(j, comp)
+		if j.strong {
+			if b.Equal(b.And(comp, o.enabled), b.False()) {
+				continue // never enabled on the cycle
+			}
+			// Enabled somewhere in the component: take one of its steps.
+			target = b.And(comp, e.preOf(o.moves, j.p, comp))
+		}
+		path := a.shortestPath(cur, target, comp)
 		cycle, cur = append(cycle, path[1:]...), path[len(path)-1]
 		if !b.Equal(b.And(e.point(cur), o.enabled), b.False()) {
 			cur = e.pick(b.And(e.postOf(o.moves, j.p, e.point(cur)), comp))

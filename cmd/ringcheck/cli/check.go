@@ -165,7 +165,7 @@ Exit status: 0 every checked property holds and the search was complete;
 	fl.StringVar(&f.graphPath, "graph", "", fmt.Sprintf("also write the whole state graph (reachable from init, or every configuration with --from all) to this Graphviz DOT file, up to %d states", reports.StateGraphLimit))
 	fl.BoolVar(&f.progress, "progress", false, "report progress on stderr every 2s even when it is not a terminal")
 	fl.BoolVar(&f.symbolicRounds, "symbolic-rounds", false, "with --engine symbolic or auto: also compute the worst case in asynchronous rounds (central daemon), as the explicit engine always does; it costs far more than the worst case in steps (dijkstra.ring n=K=8: about 3 minutes against 2 s)")
-	fl.StringVar(&f.engine, "engine", "explicit", "what decides closure and convergence from all: explicit (every configuration one by one), symbolic (BDD fixpoints, for a .ring spec, channel contents included; no fairness, weak or weak-action, witnesses replayed on the explicit model, rounds only with --symbolic-rounds) or auto (symbolic where it applies and the explicit engine could not hold the space within --max-memory)")
+	fl.StringVar(&f.engine, "engine", "explicit", "what decides closure and convergence from all: explicit (every configuration one by one), symbolic (BDD fixpoints, for a .ring spec, channel contents included; any fairness under the central daemon, witnesses replayed on the explicit model, rounds only with --symbolic-rounds) or auto (symbolic where it applies and the explicit engine could not hold the space within --max-memory)")
 	return cmd
 }
 
