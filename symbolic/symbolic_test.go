@@ -149,7 +149,115 @@ func TestAgreesWithTheExplicitEngine(t *testing.T) {
 					}
 				}
 				checkWitnesses(t, sys, got)
+				if !got.Convergence && got.Cycle {
+					checkFairLasso(t, sys, got.Violation, tt.fairness)
+				}
 			})
+		}
+	}
+}
+
+// checkFairLasso checks, on the explicit model, that the cycle of
+// configurations (the last leading back to the first) meets the fairness
+// it was drawn under: each weakly fair class (a process's scheduled,
+// finite or timeout actions, or under per-action fairness one action)
+// enabled at every configuration of it is taken on it, and each strongly
+// fair one enabled at some configuration is. The classes are the explicit
+// engine's: scheduled actions follow the fairness, finite ones are at
+// least weakly fair (strongly under strong fairness), timeouts weakly.
+func checkFairLasso(t *testing.T, sys *model.System, cycle []symbolic.Configuration, fairness invariants.Fairness) {
+	t.Helper()
+	perAction := fairness == invariants.WeakActionFairness || fairness == invariants.StrongActionFairness
+	strong := fairness == invariants.StrongFairness || fairness == invariants.StrongActionFairness
+	type class struct{ proc, action, role int } // role 0 scheduled, 1 finite, 2 timer
+	classesOf := func(m model.Move) []class {
+		act := sys.ActionOf(m)
+		var out []class
+		add := func(role int) {
+			c := class{proc: int(m.Proc), action: -1, role: role}
+			if perAction {
+				c.action = int(m.Action)
+			}
+			out = append(out, c)
+		}
+		switch act.Liveness {
+		case model.Scheduled:
+			add(0)
+		case model.Finite:
+			add(1)
+		}
+		if act.Kind == model.Timeout {
+			add(2)
+		}
+		return out
+	}
+	// strength: 0 no obligation, 1 weak, 2 strong.
+	strength := func(c class) int {
+		switch {
+		case c.role == 0 && strong, c.role == 1 && strong:
+			return 2
+		case c.role == 0 && fairness != invariants.NoFairness, c.role == 1, c.role == 2:
+			return 1
+		}
+		return 0
+	}
+	states := make([]*model.State, len(cycle))
+	for i, c := range cycle {
+		st, err := symbolic.State(sys, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		states[i] = st
+	}
+	enabledAt := make([]map[class]bool, len(states))
+	taken := map[class]bool{}
+	ex := sys.NewExpander()
+	for i, st := range states {
+		enabledAt[i] = map[class]bool{}
+		next := states[(i+1)%len(states)]
+		stepped := false
+		_, err := ex.Expand(st, func(step *model.Step, succ *model.State) bool {
+			var cs []class
+			for _, m := range step.Moves {
+				cs = append(cs, classesOf(m)...)
+			}
+			for _, c := range cs {
+				enabledAt[i][c] = true
+			}
+			if !stepped && succ.Equal(next) {
+				// The cycle's step: the first step to the next configuration
+				// (the replay takes the same one).
+				stepped = true
+				for _, c := range cs {
+					taken[c] = true
+				}
+			}
+			return true
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	seen := map[class]bool{}
+	for _, en := range enabledAt {
+		for c := range en {
+			seen[c] = true
+		}
+	}
+	for c := range seen {
+		everywhere := true
+		for _, en := range enabledAt {
+			everywhere = everywhere && en[c]
+		}
+		switch strength(c) {
+		case 2:
+			if !taken[c] {
+				t.Errorf("%s: class %+v is enabled on the cycle and never taken", fairness, c)
+			}
+		case 1:
+			if everywhere && !taken[c] {
+				t.Errorf("%s: class %+v is enabled all along the cycle and never taken", fairness, c)
+			}
 		}
 	}
 }
