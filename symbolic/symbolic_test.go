@@ -348,21 +348,28 @@ func TestRefusesWhatItCannotEncode(t *testing.T) {
 	}
 }
 
-// TestWorstRoundsNeedsPendingBits: an encoding made without
-// Options.Rounds has no pending bits, and WorstRounds says so.
-func TestWorstRoundsNeedsPendingBits(t *testing.T) {
+// encodeDijkstra encodes dijkstra.ring with n = K = n under opts.
+func encodeDijkstra(t *testing.T, n int, opts symbolic.Options) *symbolic.Encoding {
+	t.Helper()
 	f, err := lang.Read("../specs/ring/dijkstra.ring")
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec, err := f.Instance(map[string]int{"n": 3, "K": 3})
+	spec, err := f.Instance(map[string]int{"n": n, "K": n})
 	if err != nil {
 		t.Fatal(err)
 	}
-	enc, err := symbolic.Encode(spec, symbolic.Options{})
+	enc, err := symbolic.Encode(spec, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return enc
+}
+
+// TestWorstRoundsNeedsPendingBits: an encoding made without
+// Options.Rounds has no pending bits, and WorstRounds says so.
+func TestWorstRoundsNeedsPendingBits(t *testing.T) {
+	enc := encodeDijkstra(t, 3, symbolic.Options{})
 	if _, err := enc.WorstRounds(context.Background()); !errors.Is(err, symbolic.ErrUnsupported) {
 		t.Errorf("WorstRounds without pending bits: %v, want ErrUnsupported", err)
 	}
@@ -371,19 +378,8 @@ func TestWorstRoundsNeedsPendingBits(t *testing.T) {
 // TestMemoryBudget: an analysis over its memory budget ends with the
 // budget's error, not a crash.
 func TestMemoryBudget(t *testing.T) {
-	f, err := lang.Read("../specs/ring/dijkstra.ring")
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec, err := f.Instance(map[string]int{"n": 5, "K": 5})
-	if err != nil {
-		t.Fatal(err)
-	}
-	enc, err := symbolic.Encode(spec, symbolic.Options{Memory: budget.New(1)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = enc.Analyse(context.Background())
+	enc := encodeDijkstra(t, 5, symbolic.Options{Memory: budget.New(1)})
+	_, err := enc.Analyse(context.Background())
 	var exceeded *budget.Exceeded
 	if !errors.As(err, &exceeded) {
 		t.Errorf("got %v, want a *budget.Exceeded", err)
