@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/specs"
 	"github.com/ringcheck/ringcheck/specs/dijkstra"
+	"github.com/ringcheck/ringcheck/symbolic"
 )
 
 // ringSpec reads a .ring file of the repository.
@@ -137,5 +139,44 @@ func TestEngineAuto(t *testing.T) {
 	}
 	if !large.Report.Unknown() {
 		t.Errorf("a symbolic run stopped by its time limit decided: %+v", large.Report.Outcomes)
+	}
+}
+
+// TestSymbolicRounds: with SymbolicRounds the symbolic engine reports the
+// worst case in rounds; without, the note says they were not asked for;
+// and a stop while it computes them (here Ctrl-C, at its first rounds
+// iteration) keeps convergence decided and says where the rounds stopped.
+func TestSymbolicRounds(t *testing.T) {
+	ring := ringSpec(t, "specs/ring/dijkstra.ring")
+	run := func(ctx context.Context, rounds bool, progress func(symbolic.Progress)) *ringcheck.Result {
+		t.Helper()
+		req := ringcheck.Request{Spec: ring, Params: map[string]int{"n": 5, "K": 5}, Properties: props(invariants.Closure, invariants.Convergence),
+			Engine: ringcheck.EngineSymbolic, SymbolicRounds: rounds, SymbolicProgress: progress, Workers: 1}
+		res, err := req.Run(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o := res.Report.Outcomes[1]; o.Verdict != invariants.Holds {
+			t.Fatalf("convergence %s (%s)", o.Verdict, o.Reason)
+		}
+		return res
+	}
+	st := run(context.Background(), true, nil).Report.Stabilization
+	if !st.RoundsComputed || st.WorstRounds != 7 || st.WorstSteps != 24 {
+		t.Errorf("with rounds: %+v, want 24 steps and 7 rounds", st)
+	}
+	st = run(context.Background(), false, nil).Report.Stabilization
+	if st.RoundsComputed || st.RoundsNote != ringcheck.SymbolicRoundsNotAsked {
+		t.Errorf("without rounds: %+v", st)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	st = run(ctx, true, func(p symbolic.Progress) {
+		if strings.HasPrefix(p.Phase, "rounds") {
+			cancel()
+		}
+	}).Report.Stabilization
+	if st.RoundsComputed || !strings.HasPrefix(st.RoundsNote, "the symbolic engine stopped (interrupted) in rounds, round 1") {
+		t.Errorf("interrupted in the rounds: %+v", st)
 	}
 }
