@@ -326,6 +326,10 @@ func (a *analysis) strongFairCycles(within rudd.Node) (rudd.Node, error) {
 		if err := a.poll("strongly fair cycles outside L", i, s); err != nil {
 			return nil, err
 		}
+		// Only configurations with a predecessor and a successor in s
+		// can lie on a cycle inside s: trimming the rest first spares a
+		// component search for each of them.
+		s = e.trim(s)
 		if b.Equal(s, b.False()) {
 			continue
 		}
@@ -362,6 +366,20 @@ func (a *analysis) strongFairCycles(within rudd.Node) (rudd.Node, error) {
 		}
 	}
 	return fair, nil
+}
+
+// trim is νY. s ∩ pre(Y) ∩ post(Y): the configurations of s with a
+// predecessor and a successor in what remains, which holds every cycle
+// inside s.
+func (e *Encoding) trim(s rudd.Node) rudd.Node {
+	b := e.b
+	for {
+		next := b.And(s, e.pre(s), e.post(s))
+		if b.Equal(next, s) {
+			return s
+		}
+		s = next
+	}
 }
 
 // met is the configurations of z where constraint j is met: its actions
