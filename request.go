@@ -149,6 +149,14 @@ func (r *Request) Values() (specs.Values, error) {
 	return v, err
 }
 
+// RandomFill is the most messages a channel of a random configuration
+// holds: Spec.Links.Fill on reliable links, 0 (no bound but the channel's
+// capacity) on the spec's own.
+func (r *Request) RandomFill() (int, error) {
+	_, fill, err := r.values()
+	return fill, err
+}
+
 // values resolves the parameters, and returns the most messages a channel
 // of a random configuration may hold (0: no bound other than its
 // capacity).

@@ -307,26 +307,21 @@ func buildRoundsSystem(cmd *cobra.Command, specName string, f *roundsFlags) (*bu
 }
 
 // reliableRoundsSystem builds spec, which says how to run it on reliable
-// links (Spec.Links), with params on those links: its channels enlarged
-// (a parameter given is raised, not lowered) and a send to a full channel
-// an error that ends the run. If fill is not nil, *fill is set to the
-// messages a channel may start with (as many as the spec's own links
-// hold). params is changed.
+// links (Spec.Links), with params on those links (ringcheck.Request's
+// ReliableLinks): its channels enlarged (a parameter given is raised, not
+// lowered) and a send to a full channel an error that ends the run. If
+// fill is not nil, *fill is set to the messages a channel may start with
+// (as many as the spec's own links hold).
 func reliableRoundsSystem(spec *specs.Spec, params map[string]int, fill *int) (*builtSystem, error) {
-	values, err := (&ringcheck.Request{Spec: spec, Params: params}).Values()
+	req := &ringcheck.Request{Spec: spec, Params: params, ReliableLinks: true}
+	values, err := req.Values()
 	if err != nil {
 		return nil, err
 	}
 	if fill != nil {
-		*fill = spec.Links.Fill(values)
-	}
-	for name, v := range spec.Links.Enlarge(values) {
-		params[name] = max(params[name], v)
-	}
-	overflow := model.Error
-	req := &ringcheck.Request{Spec: spec, Params: params, Overflow: &overflow}
-	if values, err = req.Values(); err != nil {
-		return nil, err
+		if *fill, err = req.RandomFill(); err != nil {
+			return nil, err
+		}
 	}
 	sys, err := req.System()
 	if err != nil {
