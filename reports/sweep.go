@@ -35,6 +35,9 @@ func WriteSweepText(w io.Writer, param string, rows []SweepRow) error {
 	first := rows[0].Result
 	p := &printer{w: w}
 	p.printf("%s, sweeping %s, from %s, %s daemon", first.Spec, param, first.Options.From, first.Options.Daemon)
+	if first.Options.Links != "" {
+		p.printf(", %s links", first.Options.Links)
+	}
 	if first.Options.Fairness != "" {
 		p.printf(", fairness %s", first.Options.Fairness)
 	}
