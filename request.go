@@ -66,8 +66,8 @@ type Request struct {
 	// error, and each channel of a random configuration holding at most
 	// Spec.Links.Fill messages. A configuration from which a send can
 	// overflow an enlarged channel decides nothing, as its executions
-	// leave the model. It goes with From random or Start, not with
-	// Overflow.
+	// leave the model. It goes with From random, From empty-channels or
+	// Start, not with Overflow.
 	ReliableLinks bool
 	// Fairness restricts starvation, leads-to and convergence (empty: none;
 	// naming it for another property is an error).
@@ -310,8 +310,8 @@ func (r *Request) plan() (*Result, error) {
 		switch {
 		case r.Overflow != nil:
 			return nil, fields.Errorf("{ReliableLinks} sets every channel's overflow policy to error: not with {Overflow}")
-		case opts.From != invariants.FromRandom && opts.From != invariants.FromGiven:
-			return nil, fields.Errorf("{ReliableLinks} decides convergence from random configurations ({From} random) or a given one ({Start.Trace}), not {From} %s", opts.From)
+		case opts.From != invariants.FromRandom && opts.From != invariants.FromGiven && opts.From != invariants.FromEmptyChannels:
+			return nil, fields.Errorf("{ReliableLinks} decides convergence from random configurations ({From} random), those with empty channels ({From} empty-channels) or a given one ({Start.Trace}), not {From} %s", opts.From)
 		}
 		if opts.From == invariants.FromRandom {
 			opts.Fill = fill

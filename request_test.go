@@ -72,6 +72,8 @@ func TestValidateNamesFields(t *testing.T) {
 			[]string{"ReliableLinks", "From", "Start.Trace"}, ""},
 		{"symbolic rounds with the explicit engine", ringcheck.Request{Spec: dijkstra.Spec(), Properties: props(invariants.Convergence), SymbolicRounds: true, Workers: 1},
 			[]string{"SymbolicRounds", "Engine"}, ""},
+		{"reliable links from empty channels", ringcheck.Request{Spec: klddhl.Spec(), Properties: props(invariants.Convergence), From: invariants.FromEmptyChannels,
+			ReliableLinks: true, Workers: 1}, nil, "ok"},
 		{"reliable links from random", ringcheck.Request{Spec: klddhl.Spec(), Properties: props(invariants.Convergence), From: invariants.FromRandom,
 			ReliableLinks: true, Workers: 1}, nil, "ok"},
 	}

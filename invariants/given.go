@@ -1,6 +1,7 @@
 package invariants
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math/rand/v2"
@@ -199,4 +200,50 @@ func convergenceFromRandom(ctx context.Context, sys *model.System, opts Options)
 	}
 	o := Outcome{Property: Convergence, Verdict: Unknown, Reason: strings.Join(reasons, "; ")}
 	return &Report{Search: total, Outcomes: []Outcome{o}}, nil
+}
+
+// convergenceFromEmptyChannels decides convergence from every
+// configuration whose channels are empty, searched together from all of
+// them as convergenceFromGiven does: a violation is decided, and otherwise
+// the verdict stays unknown, with the number of those configurations. The
+// memory budget is asked for the configurations before they are built.
+// Check has validated opts.
+func convergenceFromEmptyChannels(ctx context.Context, sys *model.System, opts Options) (*Report, error) {
+	count, ok := sys.EmptyChannelConfigurations()
+	st := sys.NewState()
+	// A configuration's slices, and its pointer in the list.
+	size := uint64(4*len(st.Vars)+4*len(st.Msgs)+4*len(st.Lens)) + 80
+	if ok && count > 0 {
+		ok = count <= (1<<62)/size
+	}
+	if !ok {
+		return nil, fmt.Errorf("spec %s: the configurations with empty channels are too many to count", sys.Name)
+	}
+	if err := opts.Search.Memory.Grow(count * size); err != nil {
+		o := Outcome{Property: Convergence, Verdict: Unknown, Reason: stopText(explore.MemoryBound, err)}
+		return &Report{Search: &explore.Result{Stop: explore.MemoryBound}, Outcomes: []Outcome{o}}, nil
+	}
+	starts := make([]*model.State, count)
+	for r := range count {
+		if err := sys.UnrankEmptyChannels(r, st); err != nil {
+			return nil, err
+		}
+		starts[r] = st.Clone()
+	}
+	one := opts
+	one.From, one.Start = FromGiven, starts
+	rep, err := Check(ctx, sys, one)
+	if err != nil {
+		return nil, err
+	}
+	o := &rep.Outcomes[0]
+	switch {
+	case o.Verdict == Violated:
+		o.Reason = "from a configuration with empty channels, " + strings.TrimPrefix(o.Reason, "from a given configuration, ")
+	case rep.Search.Complete() && !rep.leftModel:
+		fairness := cmp.Or(opts.Fairness, NoFairness)
+		o.Reason = fmt.Sprintf("every execution from each of the %d configurations with empty channels reaches L (fairness %s, %d states); convergence is about every configuration",
+			count, fairness, rep.Search.States)
+	}
+	return rep, nil
 }

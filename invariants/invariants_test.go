@@ -547,3 +547,61 @@ func TestFairCycleNamesTheFairness(t *testing.T) {
 		}
 	}
 }
+
+// TestConvergenceFromEmptyChannels: from every configuration of the
+// rearmer whose channel is empty (x = 0 or 1), searched together. Under
+// the drop policy, the lost sends are steps: with no fairness the cycle
+// that emits into the full channel for ever is reached and violates; under
+// weak fairness it is unfair and every execution reaches L, which leaves
+// the verdict unknown with the number of configurations. Under the error
+// policy those sends leave the model, and the same search decides
+// nothing. A spec without channels, and any other property, are refused.
+func TestConvergenceFromEmptyChannels(t *testing.T) {
+	tests := []struct {
+		policy   model.Overflow
+		fairness invariants.Fairness
+		verdict  invariants.Verdict
+		reason   string
+	}{
+		{model.Drop, invariants.NoFairness, invariants.Violated, "from a configuration with empty channels, an execution never reaches L"},
+		{model.Drop, invariants.WeakFairness, invariants.Unknown, "every execution from each of the 2 configurations with empty channels reaches L (fairness weak, "},
+		{model.Error, invariants.WeakFairness, invariants.Unknown, "so some executions leave the model"},
+	}
+	for _, tt := range tests {
+		sys, _ := rearmer(t, tt.policy)
+		rep, err := invariants.Check(context.Background(), sys, invariants.Options{
+			Properties: []invariants.Property{invariants.Convergence}, From: invariants.FromEmptyChannels, Fairness: tt.fairness,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := rep.Outcomes[0]
+		if o.Verdict != tt.verdict || !strings.Contains(o.Reason, tt.reason) {
+			t.Errorf("%s, fairness %s: %s (%s), want %s (%q)", tt.policy, tt.fairness, o.Verdict, o.Reason, tt.verdict, tt.reason)
+		}
+		if o.Verdict == invariants.Violated {
+			ce := o.Counterexample
+			if err := ce.Replay(sys); err != nil {
+				t.Error(err)
+			}
+			for c := range sys.Channels {
+				if ce.States[0].Len(model.ChanID(c)) != 0 {
+					t.Errorf("the counterexample starts with %d messages in channel %d", ce.States[0].Len(model.ChanID(c)), c)
+				}
+			}
+		}
+	}
+	rearm, _ := rearmer(t, model.Drop)
+	for name, tc := range map[string]struct {
+		sys   *model.System
+		props []invariants.Property
+	}{
+		"no channels": {spinner(t, false), []invariants.Property{invariants.Convergence}},
+		"closure":     {rearm, []invariants.Property{invariants.Closure}},
+	} {
+		_, err := invariants.Check(context.Background(), tc.sys, invariants.Options{Properties: tc.props, From: invariants.FromEmptyChannels})
+		if err == nil || !strings.Contains(err.Error(), "From") {
+			t.Errorf("%s: error %v, want one naming From", name, err)
+		}
+	}
+}

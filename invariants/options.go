@@ -30,16 +30,22 @@ const (
 	// on its own as FromGiven does: every schedule from each, so a
 	// violation is decided, and otherwise the verdict stays unknown.
 	FromRandom From = "random"
+	// FromEmptyChannels decides convergence from every configuration
+	// whose channels are all empty (every assignment of the processes'
+	// variables), searched together as FromGiven does: a violation is
+	// decided, and otherwise the verdict on every configuration stays
+	// unknown.
+	FromEmptyChannels From = "empty-channels"
 )
 
-// ParseFrom parses "init", "all" or "random" (FromGiven is chosen by giving
-// configurations, not by name).
+// ParseFrom parses "init", "all", "random" or "empty-channels" (FromGiven
+// is chosen by giving configurations, not by name).
 func ParseFrom(s string) (From, error) {
 	switch From(s) {
-	case FromInit, FromAll, FromRandom:
+	case FromInit, FromAll, FromRandom, FromEmptyChannels:
 		return From(s), nil
 	}
-	return "", fmt.Errorf("starting point %q is not one of init, all, random", s)
+	return "", fmt.Errorf("starting point %q is not one of init, all, random, empty-channels", s)
 }
 
 // Options is what to check and how to search.
@@ -93,9 +99,9 @@ func (o Options) Validate(sys *model.System) error {
 	stabilizing := has(Closure) || has(Convergence)
 	live := has(Starvation) || has(LeadsToProperty)
 	switch o.From {
-	case FromInit, FromAll, FromGiven, FromRandom:
+	case FromInit, FromAll, FromGiven, FromRandom, FromEmptyChannels:
 	default:
-		return fields.Errorf("{From} %q is not one of init, all, random, given", o.From)
+		return fields.Errorf("{From} %q is not one of init, all, random, empty-channels, given", o.From)
 	}
 	if o.Fairness != "" {
 		if _, err := ParseFairness(string(o.Fairness)); err != nil {
@@ -107,8 +113,12 @@ func (o Options) Validate(sys *model.System) error {
 		return fields.Errorf("{Start}: no configuration given to start from")
 	case o.From == FromGiven && has(Closure):
 		return fields.Errorf("closure is about every legitimate configuration: check it {From} all, not from {Start}")
-	case stabilizing && o.From != FromAll && o.From != FromRandom && o.From != FromGiven:
+	case stabilizing && o.From != FromAll && o.From != FromRandom && o.From != FromGiven && o.From != FromEmptyChannels:
 		return fields.Errorf("closure and convergence are about every configuration: they need {From} all")
+	case o.From == FromEmptyChannels && (len(props) != 1 || props[0] != Convergence):
+		return fields.Errorf("{From} empty-channels decides convergence alone ({Properties} convergence): the other properties are about the initial configurations or every configuration")
+	case o.From == FromEmptyChannels && len(sys.Channels) == 0:
+		return fields.Errorf("{From} empty-channels: spec %s has no channels, so every configuration has them empty: check {From} all", sys.Name)
 	case o.From == FromRandom && (len(props) != 1 || props[0] != Convergence):
 		return fields.Errorf("{From} random decides convergence alone ({Properties} convergence): the other properties are about the initial configurations or every configuration")
 	case o.From == FromRandom && o.Samples < 1:

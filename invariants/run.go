@@ -68,8 +68,11 @@ func Check(ctx context.Context, sys *model.System, opts Options) (*Report, error
 	if err := opts.Validate(sys); err != nil {
 		return nil, err
 	}
-	if opts.From == FromRandom {
+	switch opts.From {
+	case FromRandom:
 		return convergenceFromRandom(ctx, sys, opts)
+	case FromEmptyChannels:
+		return convergenceFromEmptyChannels(ctx, sys, opts)
 	}
 	if opts.Search.TimeLimit > 0 {
 		// The engines and the analyses after them share the deadline.

@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 )
 
@@ -113,6 +114,39 @@ func (s *System) Unrank(r uint64, st *State) error {
 	for c := range l.chanCount {
 		l.setChannel(st, c, r%l.chanCount[c])
 		r /= l.chanCount[c]
+	}
+	return nil
+}
+
+// EmptyChannelConfigurations is the number of configurations whose
+// channels are all empty, one for each assignment of the processes'
+// variables; ok is false when it does not fit in 64 bits.
+func (s *System) EmptyChannelConfigurations() (count uint64, ok bool) {
+	count = 1
+	for _, size := range s.layout.varSize {
+		hi, lo := bits.Mul64(count, size)
+		if hi != 0 {
+			return 0, false
+		}
+		count = lo
+	}
+	return count, true
+}
+
+// UnrankEmptyChannels overwrites st with the configuration of rank r
+// among those whose channels are all empty, in the order of Unrank (whose
+// first configurations they are).
+func (s *System) UnrankEmptyChannels(r uint64, st *State) error {
+	l := &s.layout
+	if count, ok := s.EmptyChannelConfigurations(); !ok || r >= count {
+		return fmt.Errorf("rank %d is outside the configurations with empty channels", r)
+	}
+	for i := 0; i < l.nvars; i++ {
+		st.Vars[i] = int32(r%l.varSize[i]) + l.varMin[i]
+		r /= l.varSize[i]
+	}
+	for c := range l.chanCount {
+		l.setChannel(st, c, 0)
 	}
 	return nil
 }

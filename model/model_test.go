@@ -327,6 +327,42 @@ func TestRandomConfigurationUpToIsUniformOverItsSubspace(t *testing.T) {
 	}
 }
 
+// TestUnrankEmptyChannels: the configurations with empty channels are the
+// 3·3 assignments of tiny's variables, each once, with every channel
+// empty, and they are Unrank's first ones; a rank past them is refused.
+func TestUnrankEmptyChannels(t *testing.T) {
+	sys := tiny(t)
+	count, ok := sys.EmptyChannelConfigurations()
+	if !ok || count != 9 {
+		t.Fatalf("%d configurations with empty channels (ok %v), want 9", count, ok)
+	}
+	st := sys.NewState()
+	seen := map[uint64]bool{}
+	for r := range count {
+		if err := sys.UnrankEmptyChannels(r, st); err != nil {
+			t.Fatal(err)
+		}
+		if err := sys.Validate(st); err != nil {
+			t.Fatal(err)
+		}
+		for c := range sys.Channels {
+			if st.Len(model.ChanID(c)) != 0 {
+				t.Fatalf("rank %d: channel %d holds %d messages", r, c, st.Len(model.ChanID(c)))
+			}
+		}
+		if got := sys.Rank(st); got != r {
+			t.Fatalf("rank %d unranks to a configuration of rank %d", r, got)
+		}
+		seen[r] = true
+	}
+	if len(seen) != 9 {
+		t.Fatalf("%d distinct configurations", len(seen))
+	}
+	if err := sys.UnrankEmptyChannels(count, st); err == nil {
+		t.Error("rank 9 accepted")
+	}
+}
+
 // TestEncodeInvertsDecode: every configuration of a system with an
 // enumeration, a message with fields and bounded channels comes back from
 // its decoded form; and snapshots that do not fit the system are refused

@@ -173,7 +173,7 @@ func NewCheckResult(r Run) *CheckResult {
 		if o.Counterexample != nil {
 			pr.Trace = NewTrace(r.System, r.Params, string(o.Property), o.Counterexample)
 			switch r.Options.From {
-			case "given", "random", "all":
+			case "given", "random", "all", "empty-channels":
 				pr.Trace.Start = r.Options.From
 			}
 		}

@@ -57,6 +57,8 @@ func WriteTraceText(w io.Writer, t *Trace) error {
 				p.printf("state 0 (the configuration given to start from)\n")
 			case "all":
 				p.printf("state 0 (a configuration of the full space)\n")
+			case "empty-channels":
+				p.printf("state 0 (a configuration whose channels are empty)\n")
 			default:
 				p.printf("state 0 (initial)\n")
 			}

@@ -33,7 +33,8 @@ type Trace struct {
 	// (simulate --fault-at), "random" for a uniformly random configuration
 	// ('ringcheck rounds'), "given" for one given to start from ('check
 	// --start'), "all" for any configuration of the full space ('check
-	// --from all').
+	// --from all'), "empty-channels" for one whose channels are empty
+	// ('check --from empty-channels').
 	Start string `json:"start,omitempty"`
 	// Daemon is the scheduler the execution ran under, when it is not the
 	// central daemon; Overflow the overflow policy that replaced every
@@ -371,9 +372,9 @@ func (t *Trace) Validate() error {
 		}
 	}
 	switch t.Start {
-	case "", "fault", "random", "given", "all":
+	case "", "fault", "random", "given", "all", "empty-channels":
 	default:
-		return fmt.Errorf(`"start" %q is not fault, random, given or all`, t.Start)
+		return fmt.Errorf(`"start" %q is not fault, random, given, all or empty-channels`, t.Start)
 	}
 	if t.Process != nil && (*t.Process < 0 || *t.Process >= len(shape.Processes)) {
 		return fmt.Errorf(`"process" %d does not exist`, *t.Process)

@@ -104,8 +104,12 @@ Where the check starts:
   --from random  --samples random configurations, convergence alone: a
                  violation is decided, otherwise the verdict stays unknown;
   --start FILE   one configuration of a trace file (--start-state K picks
-                 which), convergence decided from it in the same way.
-With --from random or --start, --links reliable runs a spec whose paper
+                 which), convergence decided from it in the same way;
+  --from empty-channels
+                 every configuration whose channels are empty (every
+                 assignment of the variables), convergence alone, searched
+                 together: a violation is decided, otherwise unknown.
+With --from random, empty-channels or --start, --links reliable runs a spec whose paper
 makes its links reliable (kl-ddhl, kl-dhv) on such links: channels
 enlarged, random configurations with at most the spec's own capacity a
 channel, and a configuration from which a send can overflow deciding
@@ -142,13 +146,13 @@ Exit status: 0 every checked property holds and the search was complete;
 	fl := cmd.Flags()
 	fl.StringArrayVarP(&f.params, "param", "p", nil, "set a spec parameter, as name=value (repeatable)")
 	fl.StringVar(&f.checks, "check", "", "comma-separated properties: safety, deadlock, starvation, leads-to, closure, convergence (default: the spec's)")
-	fl.StringVar(&f.from, "from", "init", "starting configurations: init (the spec's), all (every configuration; the default for closure and convergence) or random (--samples uniformly random configurations, for convergence where all cannot be swept)")
+	fl.StringVar(&f.from, "from", "init", "starting configurations: init (the spec's), all (every configuration; the default for closure and convergence), random (--samples uniformly random configurations, for convergence where all cannot be swept) or empty-channels (every configuration whose channels are empty, for convergence)")
 	fl.IntVar(&f.samples, "samples", 10, "with --from random: how many random configurations convergence is decided from, one after the other")
 	fl.Uint64Var(&f.seed, "seed", 1, "with --from random: the seed of the random configurations (sample i is drawn from a PCG seeded with (seed, i))")
 	fl.StringVar(&f.daemon, "daemon", "central", "scheduler: central, distributed or synchronous (state-reading specs only for the last two)")
 	fl.StringVar(&f.fairness, "fairness", "none", "fairness for starvation and convergence: none, weak (no process continuously enabled without moving), strong (no process infinitely often enabled without moving), or weak-action and strong-action, the same for each action of each process (a message at a channel's head whose receive is enabled is received: reliable links with finite delay); leaving the critical section is always weakly fair")
 	fl.StringVar(&f.overflow, "overflow", "", "override every channel's overflow policy: block, drop or error")
-	fl.StringVar(&f.links, "links", "", "with --from random or --start, for a spec whose paper makes its links reliable once the faults end (kl-ddhl, kl-dhv): reliable (the paper's: channels enlarged, random configurations with at most the spec's own capacity a channel, and a configuration from which a send can overflow decides nothing) or lossy (the spec's own bounded links, the default)")
+	fl.StringVar(&f.links, "links", "", "with --from random, --from empty-channels or --start, for a spec whose paper makes its links reliable once the faults end (kl-ddhl, kl-dhv): reliable (the paper's: channels enlarged, random configurations with at most the spec's own capacity a channel, and a configuration from which a send can overflow decides nothing) or lossy (the spec's own bounded links, the default)")
 	fl.IntVar(&f.maxDepth, "max-depth", 0, "explore at most this many steps from the start (0: no bound)")
 	fl.Int64Var(&f.maxStates, "max-states", 0, "keep at most this many states (0: no bound)")
 	fl.DurationVar(&f.timeLimit, "time-limit", 0, "stop after this long, as 90s or 5m (0: no limit)")
@@ -214,8 +218,8 @@ func planCheck(ctx context.Context, specName string, f *checkFlags, extra map[st
 			return nil, usageError("%s: %v", out[0], err)
 		}
 	}
-	if f.graphPath != "" && (req.Start != nil || req.From == invariants.FromRandom) {
-		return nil, usageError("--graph draws the graph from init or from all; not with --start or --from random")
+	if f.graphPath != "" && (req.Start != nil || req.From == invariants.FromRandom || req.From == invariants.FromEmptyChannels) {
+		return nil, usageError("--graph draws the graph from init or from all; not with --start, --from random or --from empty-channels")
 	}
 	if err := req.Validate(); err != nil {
 		return nil, requestError(err)
@@ -283,7 +287,7 @@ func (f *checkFlags) request(ctx context.Context, specName string, extra map[str
 	}
 	if f.fromSet {
 		if req.From, err = invariants.ParseFrom(f.from); err != nil {
-			return nil, usageError("--from %q is not one of init, all, random", f.from)
+			return nil, usageError("--from %q is not one of init, all, random, empty-channels", f.from)
 		}
 	}
 	if f.samplesSet || f.seedSet {

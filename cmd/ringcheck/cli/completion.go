@@ -255,6 +255,7 @@ var (
 		cobra.CompletionWithDesc(string(invariants.FromInit), "the spec's initial configurations"),
 		cobra.CompletionWithDesc(string(invariants.FromAll), "every configuration, channel contents included"),
 		cobra.CompletionWithDesc(string(invariants.FromRandom), "--samples random configurations, convergence alone"),
+		cobra.CompletionWithDesc(string(invariants.FromEmptyChannels), "every configuration with empty channels, convergence alone"),
 	}
 	overflowValues = []cobra.Completion{
 		cobra.CompletionWithDesc(model.Block.String(), "a send to a full channel waits"),
