@@ -446,40 +446,60 @@ func rearmer(t *testing.T, policy model.Overflow) (*model.System, *model.State) 
 	return sys, start
 }
 
-// TestConvergenceFromGivenLeavesTheModel: a step that overflows a channel
+// TestConvergenceOnTheRearmer: from the rearmer's full channel with x = 1
+// (given), and from its two configurations with an empty channel
+// (empty-channels, searched together). A step that overflows a channel
 // whose policy is error leaves the model, so convergence from a
 // configuration that reaches one is unknown, with the reason, both when
 // the only execution that never reaches L takes such a step (no fairness)
-// and when none is found (weak fairness); under the drop policy the same
-// lost sends are steps of the model, and decide.
-func TestConvergenceFromGivenLeavesTheModel(t *testing.T) {
+// and when none is found (weak fairness). Under the drop policy the same
+// lost sends are steps of the model: with no fairness the cycle that emits
+// into the full channel for ever violates; under weak fairness it is
+// unfair, every execution reaches L, and the verdict stays unknown with
+// what was searched. A violation starts in a configuration searched from.
+func TestConvergenceOnTheRearmer(t *testing.T) {
 	tests := []struct {
+		from     invariants.From
 		policy   model.Overflow
 		fairness invariants.Fairness
 		verdict  invariants.Verdict
 		reason   string
 	}{
-		{model.Error, invariants.NoFairness, invariants.Unknown, "the execution found that never reaches L takes such a step"},
-		{model.Error, invariants.WeakFairness, invariants.Unknown, "so some executions leave the model"},
-		{model.Drop, invariants.NoFairness, invariants.Violated, "never reaches L"},
-		{model.Drop, invariants.WeakFairness, invariants.Unknown, "every execution from the 1 given configuration reaches L"},
+		{invariants.FromGiven, model.Error, invariants.NoFairness, invariants.Unknown, "the execution found that never reaches L takes such a step"},
+		{invariants.FromGiven, model.Error, invariants.WeakFairness, invariants.Unknown, "so some executions leave the model"},
+		{invariants.FromGiven, model.Drop, invariants.NoFairness, invariants.Violated, "never reaches L"},
+		{invariants.FromGiven, model.Drop, invariants.WeakFairness, invariants.Unknown, "every execution from the 1 given configuration reaches L"},
+		{invariants.FromEmptyChannels, model.Drop, invariants.NoFairness, invariants.Violated, "from a configuration with empty channels, an execution never reaches L"},
+		{invariants.FromEmptyChannels, model.Drop, invariants.WeakFairness, invariants.Unknown, "every execution from each of the 2 configurations with empty channels reaches L (fairness weak, "},
+		{invariants.FromEmptyChannels, model.Error, invariants.WeakFairness, invariants.Unknown, "so some executions leave the model"},
 	}
 	for _, tt := range tests {
 		sys, start := rearmer(t, tt.policy)
-		rep, err := invariants.Check(context.Background(), sys, invariants.Options{
-			Properties: []invariants.Property{invariants.Convergence}, From: invariants.FromGiven,
-			Start: []*model.State{start}, Fairness: tt.fairness,
-		})
+		opts := invariants.Options{Properties: []invariants.Property{invariants.Convergence}, From: tt.from, Fairness: tt.fairness}
+		if tt.from == invariants.FromGiven {
+			opts.Start = []*model.State{start}
+		}
+		rep, err := invariants.Check(context.Background(), sys, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
 		o := rep.Outcomes[0]
 		if o.Verdict != tt.verdict || !strings.Contains(o.Reason, tt.reason) {
-			t.Errorf("%s, fairness %s: %s (%s), want %s (%q)", tt.policy, tt.fairness, o.Verdict, o.Reason, tt.verdict, tt.reason)
+			t.Errorf("from %s, %s, fairness %s: %s (%s), want %s (%q)", tt.from, tt.policy, tt.fairness, o.Verdict, o.Reason, tt.verdict, tt.reason)
 		}
-		if o.Verdict == invariants.Violated {
-			if err := o.Counterexample.Replay(sys); err != nil {
-				t.Errorf("%s, fairness %s: %v", tt.policy, tt.fairness, err)
+		if o.Verdict != invariants.Violated {
+			continue
+		}
+		ce := o.Counterexample
+		if err := ce.Replay(sys); err != nil {
+			t.Errorf("from %s, %s, fairness %s: %v", tt.from, tt.policy, tt.fairness, err)
+		}
+		if tt.from == invariants.FromGiven && !ce.States[0].Equal(start) {
+			t.Errorf("from %s: the counterexample does not start in the given configuration", tt.from)
+		}
+		for c := range sys.Channels {
+			if tt.from == invariants.FromEmptyChannels && ce.States[0].Len(model.ChanID(c)) != 0 {
+				t.Errorf("from %s: the counterexample starts with %d messages in channel %d", tt.from, ce.States[0].Len(model.ChanID(c)), c)
 			}
 		}
 	}
@@ -548,49 +568,9 @@ func TestFairCycleNamesTheFairness(t *testing.T) {
 	}
 }
 
-// TestConvergenceFromEmptyChannels: from every configuration of the
-// rearmer whose channel is empty (x = 0 or 1), searched together. Under
-// the drop policy, the lost sends are steps: with no fairness the cycle
-// that emits into the full channel for ever is reached and violates; under
-// weak fairness it is unfair and every execution reaches L, which leaves
-// the verdict unknown with the number of configurations. Under the error
-// policy those sends leave the model, and the same search decides
-// nothing. A spec without channels, and any other property, are refused.
-func TestConvergenceFromEmptyChannels(t *testing.T) {
-	tests := []struct {
-		policy   model.Overflow
-		fairness invariants.Fairness
-		verdict  invariants.Verdict
-		reason   string
-	}{
-		{model.Drop, invariants.NoFairness, invariants.Violated, "from a configuration with empty channels, an execution never reaches L"},
-		{model.Drop, invariants.WeakFairness, invariants.Unknown, "every execution from each of the 2 configurations with empty channels reaches L (fairness weak, "},
-		{model.Error, invariants.WeakFairness, invariants.Unknown, "so some executions leave the model"},
-	}
-	for _, tt := range tests {
-		sys, _ := rearmer(t, tt.policy)
-		rep, err := invariants.Check(context.Background(), sys, invariants.Options{
-			Properties: []invariants.Property{invariants.Convergence}, From: invariants.FromEmptyChannels, Fairness: tt.fairness,
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		o := rep.Outcomes[0]
-		if o.Verdict != tt.verdict || !strings.Contains(o.Reason, tt.reason) {
-			t.Errorf("%s, fairness %s: %s (%s), want %s (%q)", tt.policy, tt.fairness, o.Verdict, o.Reason, tt.verdict, tt.reason)
-		}
-		if o.Verdict == invariants.Violated {
-			ce := o.Counterexample
-			if err := ce.Replay(sys); err != nil {
-				t.Error(err)
-			}
-			for c := range sys.Channels {
-				if ce.States[0].Len(model.ChanID(c)) != 0 {
-					t.Errorf("the counterexample starts with %d messages in channel %d", ce.States[0].Len(model.ChanID(c)), c)
-				}
-			}
-		}
-	}
+// TestConvergenceFromEmptyChannelsRefuses: a spec without channels, and
+// any property but convergence, are refused, naming From.
+func TestConvergenceFromEmptyChannelsRefuses(t *testing.T) {
 	rearm, _ := rearmer(t, model.Drop)
 	for name, tc := range map[string]struct {
 		sys   *model.System

@@ -107,15 +107,22 @@ func (s *System) Unrank(r uint64, st *State) error {
 	if count, ok := s.Configurations(); !ok || r >= count {
 		return fmt.Errorf("rank %d is outside the configuration space", r)
 	}
-	for i := 0; i < l.nvars; i++ {
-		st.Vars[i] = int32(r%l.varSize[i]) + l.varMin[i]
-		r /= l.varSize[i]
-	}
+	r = l.setVars(st, r)
 	for c := range l.chanCount {
 		l.setChannel(st, c, r%l.chanCount[c])
 		r /= l.chanCount[c]
 	}
 	return nil
+}
+
+// setVars overwrites the variables of st with the digits of r that come
+// first in Unrank's order, and returns what remains of r.
+func (l *layout) setVars(st *State, r uint64) uint64 {
+	for i := 0; i < l.nvars; i++ {
+		st.Vars[i] = int32(r%l.varSize[i]) + l.varMin[i]
+		r /= l.varSize[i]
+	}
+	return r
 }
 
 // EmptyChannelConfigurations is the number of configurations whose
@@ -141,10 +148,7 @@ func (s *System) UnrankEmptyChannels(r uint64, st *State) error {
 	if count, ok := s.EmptyChannelConfigurations(); !ok || r >= count {
 		return fmt.Errorf("rank %d is outside the configurations with empty channels", r)
 	}
-	for i := 0; i < l.nvars; i++ {
-		st.Vars[i] = int32(r%l.varSize[i]) + l.varMin[i]
-		r /= l.varSize[i]
-	}
+	l.setVars(st, r)
 	for c := range l.chanCount {
 		l.setChannel(st, c, 0)
 	}
