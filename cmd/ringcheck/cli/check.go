@@ -255,12 +255,10 @@ func (f *checkFlags) request(ctx context.Context, specName string, extra map[str
 		}
 		req.Overflow = &o
 	}
-	switch f.links {
-	case "", lossyLinks:
-	case reliableLinks:
-		req.ReliableLinks = true
-	default:
-		return nil, usageError("--links: %q is not reliable or lossy", f.links)
+	if f.links != "" {
+		if req.ReliableLinks, err = parseReliable(f.links); err != nil {
+			return nil, usageError("--links: %v", err)
+		}
 	}
 	if f.fairnessSet {
 		if req.Fairness, err = invariants.ParseFairness(f.fairness); err != nil {

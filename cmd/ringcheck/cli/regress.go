@@ -441,14 +441,31 @@ type manifestCase struct {
 }
 
 // caseKeys are manifestCase's keys, in declaration order.
-var caseKeys = func() []string {
-	t := reflect.TypeFor[manifestCase]()
+var caseKeys = yamlKeys[manifestCase]()
+
+// yamlKeys lists the yaml keys of struct type T's fields, in declaration
+// order.
+func yamlKeys[T any]() []string {
+	t := reflect.TypeFor[T]()
 	keys := make([]string, t.NumField())
 	for i := range keys {
 		keys[i] = t.Field(i).Tag.Get("yaml")
 	}
 	return keys
-}()
+}
+
+// checkFinding holds the rule that a case names its finding and the
+// reading of the text it decides together, or neither: the findings page
+// names a finding's cases, each under a reading.
+func (mc *manifestCase) checkFinding(errAt errAtFunc) error {
+	switch {
+	case mc.Finding == "" && mc.Reading != "":
+		return errAt("reading", "needs finding: the finding it is a reading of")
+	case mc.Finding != "" && mc.Reading == "":
+		return errAt("finding", "needs reading: the reading of the text the case decides")
+	}
+	return nil
+}
 
 // caseLines holds the line of every key of a case, and of the keys of its
 // params, expect and rounds mappings (as "params.n").
@@ -653,12 +670,8 @@ func (mc *manifestCase) params(spec *specs.Spec, errAt errAtFunc) (map[string]in
 // manifest's folder, which a start trace is relative to.
 func (mc *manifestCase) request(spec *specs.Spec, params map[string]int, dir string, errAt errAtFunc) (*ringcheck.Request, error) {
 	req := &ringcheck.Request{Spec: spec, Params: params, MaxDepth: mc.MaxDepth, MaxStates: mc.MaxStates, Workers: 1, SymbolicRounds: mc.SymbolicRounds}
-	if (mc.Finding == "") != (mc.Reading == "") {
-		// The findings page names a finding's cases, each under a reading.
-		if mc.Finding == "" {
-			return nil, errAt("reading", "needs finding: the finding it is a reading of")
-		}
-		return nil, errAt("finding", "needs reading: the reading of the text the case decides")
+	if err := mc.checkFinding(errAt); err != nil {
+		return nil, err
 	}
 	var err error
 	parse := []struct {
@@ -673,16 +686,7 @@ func (mc *manifestCase) request(spec *specs.Spec, params map[string]int, dir str
 			req.Overflow = &o
 			return err
 		}},
-		{"links", mc.Links, func(s string) error {
-			switch s {
-			case reliableLinks:
-				req.ReliableLinks = true
-			case lossyLinks:
-			default:
-				return fmt.Errorf("%q is not reliable or lossy", s)
-			}
-			return nil
-		}},
+		{"links", mc.Links, func(s string) (err error) { req.ReliableLinks, err = parseReliable(s); return }},
 		{"leads_to", mc.LeadsTo, func(s string) error {
 			a, b, ok := strings.Cut(s, ",")
 			if !ok || strings.TrimSpace(a) == "" || strings.TrimSpace(b) == "" {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -51,14 +50,7 @@ type manifestRounds struct {
 }
 
 // roundsKeys are manifestRounds's keys, in declaration order.
-var roundsKeys = func() []string {
-	t := reflect.TypeFor[manifestRounds]()
-	keys := make([]string, t.NumField())
-	for i := range keys {
-		keys[i] = t.Field(i).Tag.Get("yaml")
-	}
-	return keys
-}()
+var roundsKeys = yamlKeys[manifestRounds]()
 
 // roundsCaseKeys are the keys of a case that a case with a rounds block
 // takes besides it; the others configure a check.
@@ -320,11 +312,8 @@ func (c *regressCase) roundsCase(file, at string, mc *manifestCase, spec *specs.
 	if mc.Rounds == nil {
 		return errAt("rounds", "must be a mapping: links, cs_rounds, order, seed, runs or run, bound, expect and the figures")
 	}
-	if (mc.Finding == "") != (mc.Reading == "") {
-		if mc.Finding == "" {
-			return errAt("reading", "needs finding: the finding it is a reading of")
-		}
-		return errAt("finding", "needs reading: the reading of the text the case decides")
+	if err := mc.checkFinding(errAt); err != nil {
+		return err
 	}
 	rc, err := mc.Rounds.validate(spec, params, lines, errAt)
 	if err != nil {

@@ -268,6 +268,18 @@ const (
 	lossyLinks    = "lossy"
 )
 
+// parseReliable reads a check's links, as --links or a manifest's links:
+// reliable (true), or lossy, the spec's own (false).
+func parseReliable(s string) (bool, error) {
+	switch s {
+	case reliableLinks:
+		return true, nil
+	case lossyLinks:
+		return false, nil
+	}
+	return false, fmt.Errorf("%q is not reliable or lossy", s)
+}
+
 // buildRoundsSystem builds the spec as rounds runs it. On reliable links,
 // for a spec that says how (Spec.Links), the channels are enlarged, the
 // runs start with at most as many messages a channel as the spec's own
