@@ -57,6 +57,10 @@ func TestNoConvergence(t *testing.T) {
 		{1, invariants.WeakFairness, invariants.Unknown, 3649266},
 		{2, invariants.WeakFairness, invariants.Violated, 210},
 	} {
+		if testing.Short() && tc.states > 100000 {
+			t.Logf("fix=%d, %s fairness: %d states, left to the run without -short", tc.fix, tc.fairness, tc.states)
+			continue
+		}
 		sys, _ := build(t, "MaxSeq", 20, "fix", tc.fix)
 		start := loadConfiguration(t, sys, noConvergence, 0)
 		if built, err := kldhv.NoConvergence(sys); err != nil || !built.Equal(start) {

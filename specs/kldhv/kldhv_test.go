@@ -803,6 +803,10 @@ func TestLeaveIsOptionalWithStayCS(t *testing.T) {
 // freedom intact.
 func TestFixesRemoveStarvation(t *testing.T) {
 	for _, tc := range []struct{ n, fix int }{{2, 1}, {2, 2}, {3, 1}} {
+		if testing.Short() && tc.n > 2 {
+			t.Logf("n=%d fix=%d left to the run without -short", tc.n, tc.fix)
+			continue
+		}
 		sys, _ := build(t, "n", tc.n, "L", 2, "K", 2, "fix", tc.fix)
 		rep := check(t, sys, []invariants.Property{invariants.Safety, invariants.Deadlock, invariants.Starvation}, invariants.LeadsTo{})
 		for _, o := range rep.Outcomes {
