@@ -191,7 +191,7 @@ func (r *Request) runSymbolic(ctx context.Context, res *Result) error {
 	res.Symbolic = out
 	var rounds *symbolic.Rounds
 	roundsNote := SymbolicRoundsNotAsked
-	if out.Convergence && !out.Unbounded && opts.Rounds {
+	if out.Convergence && !out.Unbounded && out.Faulty.Sign() == 0 && opts.Rounds {
 		rounds, err = enc.WorstRounds(ctx)
 		search.Elapsed = time.Since(start)
 		switch stop, stopped := symbolicStop(ctx, err); {
@@ -262,7 +262,14 @@ func (r *Request) symbolicReport(res *Result, out *symbolic.Result, rounds *symb
 					o.Reason = invariants.FairCycle(res.Options.Fairness, false)
 				}
 				o.Reason += fmt.Sprintf("; %s configurations do not converge", out.Stuck)
+				o, _ = invariants.LeavingTheModel(o, out.Faulty.String())
 				break
+			}
+			if o, kept := invariants.LeavingTheModel(o, out.Faulty.String()); !kept {
+				// No worst case either: executions through a faulty step
+				// leave the model.
+				res.Report.Outcomes = append(res.Report.Outcomes, o)
+				continue
 			}
 			st := &invariants.Stabilization{Unbounded: out.Unbounded, WorstSteps: len(out.Layers), RoundsNote: roundsNote}
 			if out.Unbounded {

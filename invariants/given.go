@@ -72,7 +72,7 @@ func convergenceFromGiven(ctx context.Context, res *explore.Result, opts Options
 		return o, err
 	}
 	if faults.seen() && slices.ContainsFunc(ce.Steps, func(st model.Step) bool { return st.Faulty() }) {
-		o.Reason = leftModelReason + "; the execution found that never reaches L takes such a step"
+		o.Reason = leftModelReason + takesFaultyStep
 		return o, nil
 	}
 	o.Verdict, o.Counterexample = Violated, ce
@@ -86,6 +86,40 @@ func convergenceFromGiven(ctx context.Context, res *explore.Result, opts Options
 // leftModelReason is why convergence from a configuration is unknown when
 // a faulty step is reachable from it.
 const leftModelReason = "a step reachable from the configuration overflows a channel whose policy is error (or leaves a variable's domain), so some executions leave the model"
+
+// takesFaultyStep is what a reason adds when the execution found that
+// never reaches L takes a faulty step.
+const takesFaultyStep = "; the execution found that never reaches L takes such a step"
+
+// LeavingTheModel applies to o, an outcome of convergence from every
+// configuration, the rule convergence from given configurations follows:
+// a faulty step (one that overflows a channel whose policy is error, or
+// leaves a variable's domain) leaves the model. faulty counts, in decimal,
+// the configurations outside L with a faulty step; unless it is "0", a
+// violation stands only if its counterexample takes no faulty step, and
+// holds becomes unknown. It returns o with its verdict and reason, and
+// whether o was kept.
+func LeavingTheModel(o Outcome, faulty string) (Outcome, bool) {
+	if faulty == "0" || o.Property != Convergence {
+		return o, true
+	}
+	if o.Verdict == Violated && !slices.ContainsFunc(o.Counterexample.Steps, func(st model.Step) bool { return st.Faulty() }) {
+		return o, true
+	}
+	reason := fmt.Sprintf("from %s configuration%s outside L a step overflows a channel whose policy is error (or leaves a variable's domain), so some executions leave the model", faulty, pluralText(faulty))
+	if o.Verdict == Violated {
+		reason += takesFaultyStep
+	}
+	return Outcome{Property: Convergence, Verdict: Unknown, Reason: reason}, false
+}
+
+// pluralText is plural for a count in decimal.
+func pluralText(n string) string {
+	if n == "1" {
+		return ""
+	}
+	return "s"
+}
 
 // faultMonitor records whether a search met a faulty step: one that
 // overflows a channel whose policy is error, or leaves a variable's

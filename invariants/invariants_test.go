@@ -447,8 +447,8 @@ func rearmer(t *testing.T, policy model.Overflow) (*model.System, *model.State) 
 }
 
 // TestConvergenceOnTheRearmer: from the rearmer's full channel with x = 1
-// (given), and from its two configurations with an empty channel
-// (empty-channels, searched together). A step that overflows a channel
+// (given), from its two configurations with an empty channel
+// (empty-channels, searched together), and from all four. A step that overflows a channel
 // whose policy is error leaves the model, so convergence from a
 // configuration that reaches one is unknown, with the reason, both when
 // the only execution that never reaches L takes such a step (no fairness)
@@ -456,7 +456,8 @@ func rearmer(t *testing.T, policy model.Overflow) (*model.System, *model.State) 
 // lost sends are steps of the model: with no fairness the cycle that emits
 // into the full channel for ever violates; under weak fairness it is
 // unfair, every execution reaches L, and the verdict stays unknown with
-// what was searched. A violation starts in a configuration searched from.
+// what was searched (holds from all). A violation starts in a
+// configuration searched from.
 func TestConvergenceOnTheRearmer(t *testing.T) {
 	tests := []struct {
 		from     invariants.From
@@ -472,6 +473,12 @@ func TestConvergenceOnTheRearmer(t *testing.T) {
 		{invariants.FromEmptyChannels, model.Drop, invariants.NoFairness, invariants.Violated, "from a configuration with empty channels, an execution never reaches L"},
 		{invariants.FromEmptyChannels, model.Drop, invariants.WeakFairness, invariants.Unknown, "every execution from each of the 2 configurations with empty channels reaches L (fairness weak, "},
 		{invariants.FromEmptyChannels, model.Error, invariants.WeakFairness, invariants.Unknown, "so some executions leave the model"},
+		// From every configuration: the two outside L have a step, and
+		// (x = 1, full) a faulty one under the error policy.
+		{invariants.FromAll, model.Error, invariants.NoFairness, invariants.Unknown, "from 1 configuration outside L a step overflows a channel whose policy is error (or leaves a variable's domain), so some executions leave the model; the execution found that never reaches L takes such a step"},
+		{invariants.FromAll, model.Error, invariants.WeakFairness, invariants.Unknown, "from 1 configuration outside L a step overflows a channel whose policy is error (or leaves a variable's domain), so some executions leave the model"},
+		{invariants.FromAll, model.Drop, invariants.NoFairness, invariants.Violated, "a shortest cycle of configurations outside L"},
+		{invariants.FromAll, model.Drop, invariants.WeakFairness, invariants.Holds, ""},
 	}
 	for _, tt := range tests {
 		sys, start := rearmer(t, tt.policy)

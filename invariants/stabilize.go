@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -66,7 +67,8 @@ type stabilityResult struct {
 // successor when v completes; a component with a cycle violates
 // convergence under no fairness, and under weak fairness when the cycle is
 // fair (no process enabled in every one of its configurations without
-// moving inside it).
+// moving inside it). Phase one also counts the configurations outside L
+// with a faulty step, which LeavingTheModel turns into its verdict.
 func analyseStability(ctx context.Context, sys *model.System, opts Options, wantClosure, wantConvergence bool) (*stabilityResult, error) {
 	if sys.Legitimate == nil {
 		return nil, fmt.Errorf("spec %s declares no legitimacy predicate, so closure and convergence mean nothing for it", sys.Name)
@@ -92,8 +94,8 @@ func analyseStability(ctx context.Context, sys *model.System, opts Options, want
 	// detail, deadlock's alone.
 	var closureW, deadW witness
 	trans := make([]struct {
-		n, swept int64
-		_        [48]byte // keep workers' counters on separate cache lines
+		n, swept, faulty int64
+		_                [40]byte // keep workers' counters on separate cache lines
 	}, workers)
 	err = sp.Parallel(ctx, workers, func(w int, c *statespace.Cursor, v uint32, st *model.State) error {
 		trans[w].swept++
@@ -107,16 +109,21 @@ func analyseStability(ctx context.Context, sys *model.System, opts Options, want
 			trans[w].n += int64(n)
 			return err
 		}
-		n, err := c.Count(st)
+		n, faulty, err := c.Count(st)
 		if n == 0 && err == nil {
 			deadW.offer(explore.StateID(v), 0, nil)
+		}
+		if faulty {
+			trans[w].faulty++
 		}
 		trans[w].n += int64(n)
 		return err
 	})
+	var faulty uint64 // configurations outside L with a faulty step
 	for _, t := range trans {
 		partial.transitions += t.n
 		partial.swept += uint64(t.swept)
+		faulty += uint64(t.faulty)
 	}
 	partial.phases[0].Done = partial.swept
 	if err != nil {
@@ -219,6 +226,15 @@ func analyseStability(ctx context.Context, sys *model.System, opts Options, want
 			return nil, err
 		}
 		conv.Verdict, conv.Reason, conv.Counterexample = Violated, a.reason(), ce
+		conv, _ = LeavingTheModel(conv, strconv.FormatUint(faulty, 10))
+		res.stab = nil
+		res.elapsed = time.Since(start)
+		return res, nil
+	}
+	if faulty > 0 {
+		// Executions through a faulty step leave the model: convergence is
+		// unknown, and there is no worst case to measure.
+		conv, _ = LeavingTheModel(conv, strconv.FormatUint(faulty, 10))
 		res.stab = nil
 		res.elapsed = time.Since(start)
 		return res, nil

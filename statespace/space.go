@@ -97,10 +97,11 @@ func (c *Cursor) Successors(st *model.State, fn func(step *model.Step, to uint32
 	})
 }
 
-// Count returns the number of steps enabled in st (see model.Expander.Count).
-func (c *Cursor) Count(st *model.State) (int, error) {
-	n, _, err := c.ex.Count(st)
-	return n, err
+// Count returns the number of steps enabled in st, and whether one of
+// them is faulty (see model.Expander.Count).
+func (c *Cursor) Count(st *model.State) (n int, faulty bool, err error) {
+	n, step, err := c.ex.Count(st)
+	return n, step != nil, err
 }
 
 // Enabled returns the processes with an enabled step in st, as a bit mask.

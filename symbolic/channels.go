@@ -344,8 +344,9 @@ type slotWrite struct {
 
 // send appends a message of type m with fields args to ch where cond
 // holds, after what earlier sends of the action appended; a send to a
-// full channel drops the message (overflow drop or error) or blocks the
-// step (block, where blocked gathers the configurations).
+// full channel drops the message (overflow drop or error, where overflows
+// gathers the configurations) or blocks the step (block, where blocked
+// gathers them).
 func (e *Encoding) send(st *effectState, ch *channel, m *ir.Message, args []cases, cond rudd.Node) error {
 	b := e.b
 	t, ok := e.carry.index[m]
@@ -381,8 +382,11 @@ func (e *Encoding) send(st *effectState, ch *channel, m *ir.Message, args []case
 			continue
 		}
 		e.add(next, l, hit)
-		if e.carry.overflow == model.Block {
+		switch e.carry.overflow {
+		case model.Block:
 			st.blocked = b.Or(st.blocked, hit)
+		case model.Error:
+			st.overflows = b.Or(st.overflows, hit)
 		}
 	}
 	w.length = next

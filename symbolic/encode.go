@@ -50,11 +50,14 @@ type Encoding struct {
 	fields [][]*field
 	// current and next are the BDD variables of the current and of the
 	// next configuration; toNext and toCurrent rename one into the other.
-	current, next      []int
-	curSet, nextSet    rudd.Node
-	toNext, toCurrent  rudd.Replacer
-	valid, validNext   rudd.Node
-	legitimate         rudd.Node
+	current, next     []int
+	curSet, nextSet   rudd.Node
+	toNext, toCurrent rudd.Replacer
+	valid, validNext  rudd.Node
+	legitimate        rudd.Node
+	// faulty is the configurations with a step that overflows a channel
+	// whose policy is error.
+	faulty             rudd.Node
 	configurationCount float64
 	// procs is every process's share of the relation; trans is the whole
 	// relation of a concurrent daemon (nil under the central one, whose
@@ -175,6 +178,7 @@ func Encode(spec *ir.Spec, opts Options) (*Encoding, error) {
 		return nil, fmt.Errorf("spec %s: the legitimacy predicate: %w", spec.Name, err)
 	}
 	e.legitimate = b.And(l, e.valid)
+	e.faulty = b.False()
 	if err := e.locals(); err != nil {
 		return nil, fmt.Errorf("spec %s: %w", spec.Name, err)
 	}

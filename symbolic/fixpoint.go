@@ -22,6 +22,10 @@ type Result struct {
 	Convergence bool
 	// Deadlocks counts the configurations outside L with no step.
 	Deadlocks *big.Int
+	// Faulty counts the configurations outside L with a step that
+	// overflows a channel whose policy is error: the step happens (its
+	// message is lost), as in the explicit model, and leaves the model.
+	Faulty *big.Int
 	// Stuck counts the configurations from which some execution (some
 	// fair one) never reaches L: zero when Convergence holds.
 	Stuck *big.Int
@@ -105,6 +109,7 @@ func (a *analysis) run() (*Result, error) {
 	enabled := e.pre(e.valid)
 	dead := b.And(outside, b.Not(enabled))
 	res.Deadlocks = e.count(dead)
+	res.Faulty = e.count(b.And(outside, e.faulty))
 
 	// The least fixpoint, layer by layer.
 	won, layers := e.legitimate, []rudd.Node{}

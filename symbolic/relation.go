@@ -143,10 +143,11 @@ func (e *Encoding) locals() error {
 				if first[p] && a.Kind != model.Environment {
 					guard = b.And(guard, b.Not(earlier))
 				}
-				step, blocked, err := e.step(a, p, in, guard)
+				step, blocked, overflows, err := e.step(a, p, in, guard)
 				if err != nil {
 					return fmt.Errorf("action %s of process %d: %w", a.Name, p, err)
 				}
+				e.faulty = b.Or(e.faulty, b.And(guard, overflows))
 				// A step a full channel blocks does not happen, though the
 				// action is enabled (first-enabled processes count it).
 				moves := b.And(b.And(guard, b.Not(blocked)), step)
@@ -226,11 +227,13 @@ func declaresAction(a *ir.Action, p int) bool {
 
 // effectState is what an action's effects have done so far: the next
 // values of the variables they assign, the messages they send, and the
-// configurations where a send to a full channel blocks the step.
+// configurations where a send to a full channel blocks the step (policy
+// block) or overflows it (policy error: the step happens, the message is
+// lost, and the step is faulty).
 type effectState struct {
-	written map[int]cases
-	chans   map[*channel]*chanWrite
-	blocked rudd.Node
+	written            map[int]cases
+	chans              map[*channel]*chanWrite
+	blocked, overflows rudd.Node
 }
 
 // step is the relation between a configuration where guard holds and the
@@ -238,12 +241,13 @@ type effectState struct {
 // the receive, if the action receives): each variable p writes takes its
 // new value, read in the configuration before the step, each channel
 // receives what p sends, and everything else of p keeps its value.
-// blocked is where a send to a full channel blocks the step.
-func (e *Encoding) step(a *ir.Action, p int, in env, guard rudd.Node) (rel, blocked rudd.Node, err error) {
+// blocked is where a send to a full channel blocks the step, overflows
+// where one overflows a channel whose policy is error.
+func (e *Encoding) step(a *ir.Action, p int, in env, guard rudd.Node) (rel, blocked, overflows rudd.Node, err error) {
 	b := e.b
-	st := &effectState{written: map[int]cases{}, chans: map[*channel]*chanWrite{}, blocked: b.False()}
+	st := &effectState{written: map[int]cases{}, chans: map[*channel]*chanWrite{}, blocked: b.False(), overflows: b.False()}
 	if err := e.effects(a.Effects, p, in, guard, st); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	rel = b.True()
 	for id, f := range e.fields[p] {
@@ -263,7 +267,7 @@ func (e *Encoding) step(a *ir.Action, p int, in env, guard rudd.Node) (rel, bloc
 				continue
 			}
 			if x < f.lo || x > f.hi {
-				return nil, nil, fmt.Errorf("it may set %s to %d, outside %d..%d (a range fault, for the explicit engine): %w", e.spec.Vars[id].Name, x, f.lo, f.hi, ErrUnsupported)
+				return nil, nil, nil, fmt.Errorf("it may set %s to %d, outside %d..%d (a range fault, for the explicit engine): %w", e.spec.Vars[id].Name, x, f.lo, f.hi, ErrUnsupported)
 			}
 			v = b.Or(v, b.And(m, e.value(f, x, 1)))
 		}
@@ -274,7 +278,7 @@ func (e *Encoding) step(a *ir.Action, p int, in env, guard rudd.Node) (rel, bloc
 		switch {
 		case in.recv != nil && in.recv.ch == ch:
 			if w != nil {
-				return nil, nil, fmt.Errorf("it receives from and sends to the channel %d→%d: %w", ch.from, ch.to, ErrUnsupported)
+				return nil, nil, nil, fmt.Errorf("it receives from and sends to the channel %d→%d: %w", ch.from, ch.to, ErrUnsupported)
 			}
 			rel = b.And(rel, e.shifted(ch))
 		case w != nil:
@@ -285,7 +289,7 @@ func (e *Encoding) step(a *ir.Action, p int, in env, guard rudd.Node) (rel, bloc
 			}
 		}
 	}
-	return rel, st.blocked, nil
+	return rel, st.blocked, st.overflows, nil
 }
 
 // effects records in st what stmts do where cond holds (the branches
