@@ -117,7 +117,7 @@ func Check(ctx context.Context, sys *model.System, opts Options) (*Report, error
 		mons = append(mons, neverDecided{})
 	}
 	var faults *faultMonitor
-	if given && wantConverg {
+	if given && wantConverg || wantStarve {
 		faults = &faultMonitor{}
 		mons = append(mons, faults)
 	}
@@ -180,10 +180,15 @@ func Check(ctx context.Context, sys *model.System, opts Options) (*Report, error
 			o = *stability.convergence
 		case Starvation, LeadsToProperty:
 			o, err = livenessOutcome(ctx, res, p, opts)
+			o = notThroughFaults(o)
+			if o.Verdict == Holds && faults.seen() {
+				o = Outcome{Property: p, Verdict: Unknown, Reason: fmt.Sprintf("a reachable step overflows a channel whose policy is error (or leaves a variable's domain), so some executions leave the model and %s is not decided (safety shows a path)", p)}
+			}
 		case Safety:
 			o, err = safetyOutcome(sys, res, safety)
 		case Deadlock:
 			o, err = witnessOutcome(res, Deadlock, &deadlock.w, "a reachable state with no enabled step")
+			o = notThroughFaults(o)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", p, err)
@@ -191,6 +196,20 @@ func Check(ctx context.Context, sys *model.System, opts Options) (*Report, error
 		rep.Outcomes = append(rep.Outcomes, o)
 	}
 	return rep, nil
+}
+
+// notThroughFaults leaves o unknown when it is a violation whose
+// counterexample takes a faulty step (one that overflows a channel whose
+// policy is error, or leaves a variable's domain): the execution leaves
+// the model there, which safety reports, and what follows is not the
+// model's. A violation that takes no faulty step stands.
+func notThroughFaults(o Outcome) Outcome {
+	if o.Verdict != Violated || o.Counterexample == nil ||
+		!slices.ContainsFunc(o.Counterexample.Steps, func(st model.Step) bool { return st.Faulty() }) {
+		return o
+	}
+	return Outcome{Property: o.Property, Verdict: Unknown,
+		Reason: o.Reason + ", but the execution found takes a step that overflows a channel whose policy is error (or leaves a variable's domain), which leaves the model (safety reports it)"}
 }
 
 // livenessOutcome checks starvation or leads-to on the reachable graph of

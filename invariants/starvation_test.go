@@ -2,6 +2,7 @@ package invariants_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/ringcheck/ringcheck/explore"
@@ -327,6 +328,109 @@ func TestBrokenAbstractionLeavesLivenessUnknown(t *testing.T) {
 		})
 		if o := starvation(t, sys, invariants.WeakFairness); o.Verdict != tt.want {
 			t.Errorf("abstraction %v: starvation %s (%s), want %s", tt.abstraction, o.Verdict, o.Reason, tt.want)
+		}
+	}
+}
+
+// asker: process 0 requests (an optional environment step), asks process
+// 1 for the critical section with a Req once the channel 0→1 (capacity 1,
+// policy policy) has room, and enters when process 1's Grant arrives;
+// process 1 discards Junk and grants every Req. The channel starts with
+// one Junk. With lossy, the request sends its Req itself, into the full
+// channel, where it is lost or overflows; otherwise a one-shot noise
+// action of process 0 sends a Junk whenever it likes, which overflows
+// when the channel is full, and nothing else is lost.
+func asker(t *testing.T, policy model.Overflow, lossy bool) *model.System {
+	t.Helper()
+	b := model.NewBuilder("asker", model.UniRing, 2)
+	const idle, want, cs = 0, 1, 2
+	st := b.Var("st", model.IntRange(idle, cs), 0)
+	asked := b.Var("asked", model.IntRange(0, 1), 0)
+	noise := b.Var("noise", model.IntRange(0, 1), 0)
+	req, grant, junk := b.Message("Req"), b.Message("Grant"), b.Message("Junk")
+	down := b.Channel(model.Channel{From: 0, To: 1, Capacity: 1, Overflow: policy})
+	b.Channel(model.Channel{From: 1, To: 0, Capacity: 1, Overflow: model.Block})
+	b.Action(model.Action{
+		Name: "request", Kind: model.Environment, Liveness: model.Optional,
+		Guard: func(c *model.Ctx) bool { return c.Get(st) == idle },
+		Effect: func(c *model.Ctx, _ int) {
+			c.Set(st, want)
+			if lossy {
+				c.Set(asked, 1)
+				c.Send(c.Out(1), c.Msg(req))
+			}
+		},
+	}, 0)
+	b.Action(model.Action{
+		Name: "ask",
+		Guard: func(c *model.Ctx) bool {
+			return c.Get(st) == want && c.Get(asked) == 0 && c.Config().Len(down) == 0
+		},
+		Effect: func(c *model.Ctx, _ int) {
+			c.Set(asked, 1)
+			c.Send(c.Out(1), c.Msg(req))
+		},
+	}, 0)
+	b.Action(model.Action{
+		Name:  "noise",
+		Guard: func(c *model.Ctx) bool { return !lossy && c.Get(noise) == 0 },
+		Effect: func(c *model.Ctx, _ int) {
+			c.Set(noise, 1)
+			c.Send(c.Out(1), c.Msg(junk))
+		},
+	}, 0)
+	b.Action(model.Action{
+		Name:   "enter",
+		Guard:  func(c *model.Ctx) bool { return c.HeadIs(c.In(1), grant) },
+		Effect: func(c *model.Ctx, _ int) { c.Receive(c.In(1)); c.Set(st, cs); c.Set(asked, 0) },
+	}, 0)
+	b.Action(model.Action{
+		Name: "leave", Kind: model.Environment, Liveness: model.Finite,
+		Guard:  func(c *model.Ctx) bool { return c.Get(st) == cs },
+		Effect: func(c *model.Ctx, _ int) { c.Set(st, idle) },
+	}, 0)
+	b.Action(model.Action{
+		Name:   "discard",
+		Guard:  func(c *model.Ctx) bool { return c.HeadIs(c.In(0), junk) },
+		Effect: func(c *model.Ctx, _ int) { c.Receive(c.In(0)) },
+	}, 1)
+	b.Action(model.Action{
+		Name:   "grant",
+		Guard:  func(c *model.Ctx) bool { return c.HeadIs(c.In(0), req) },
+		Effect: func(c *model.Ctx, _ int) { c.Receive(c.In(0)); c.Send(c.Out(0), c.Msg(grant)) },
+	}, 1)
+	b.ProcessPredicate(model.ProcessPredicate{Name: "requesting", Holds: func(s *model.State, p int) bool { return p == 0 && s.Get(p, st) == want }})
+	b.ProcessPredicate(model.ProcessPredicate{Name: "inCS", Holds: func(s *model.State, p int) bool { return p == 0 && s.Get(p, st) == cs }})
+	b.Initial(func(sys *model.System, s *model.State) { s.Push(down, sys.Msg(junk)) })
+	sys, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sys
+}
+
+// TestStarvationThroughFaults: a step that overflows a channel whose
+// policy is error leaves the model. Under that policy a starvation
+// violation whose lasso takes such a step is unknown (where a dropped
+// Req violates, and a blocked one waits for room and holds), and a
+// verdict that would hold over the graph is unknown while such a step is
+// reachable (where the drop policy holds).
+func TestStarvationThroughFaults(t *testing.T) {
+	for _, tt := range []struct {
+		policy  model.Overflow
+		lossy   bool
+		verdict invariants.Verdict
+		reason  string
+	}{
+		{model.Error, true, invariants.Unknown, ", but the execution found takes a step that overflows a channel whose policy is error (or leaves a variable's domain), which leaves the model (safety reports it)"},
+		{model.Drop, true, invariants.Violated, ""},
+		{model.Block, true, invariants.Holds, ""},
+		{model.Error, false, invariants.Unknown, "a reachable step overflows a channel whose policy is error (or leaves a variable's domain), so some executions leave the model and starvation is not decided (safety shows a path)"},
+		{model.Drop, false, invariants.Holds, ""},
+	} {
+		o := starvation(t, asker(t, tt.policy, tt.lossy), invariants.WeakFairness)
+		if o.Verdict != tt.verdict || !strings.HasSuffix(o.Reason, tt.reason) {
+			t.Errorf("%s, lossy %v: %s (%s), want %s (…%s)", tt.policy, tt.lossy, o.Verdict, o.Reason, tt.verdict, tt.reason)
 		}
 	}
 }
