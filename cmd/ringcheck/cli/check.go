@@ -151,7 +151,7 @@ Exit status: 0 every checked property holds and the search was complete;
 	fl.Uint64Var(&f.seed, "seed", 1, "with --from random: the seed of the random configurations (sample i is drawn from a PCG seeded with (seed, i))")
 	fl.StringVar(&f.daemon, "daemon", "central", "scheduler: central, distributed or synchronous (state-reading specs only for the last two)")
 	fl.StringVar(&f.fairness, "fairness", "none", "fairness for starvation and convergence: none, weak (no process continuously enabled without moving), strong (no process infinitely often enabled without moving), or weak-action and strong-action, the same for each action of each process (a message at a channel's head whose receive is enabled is received: reliable links with finite delay); leaving the critical section is always weakly fair")
-	fl.StringVar(&f.overflow, "overflow", "", "override every channel's overflow policy: block, drop or error")
+	fl.StringVar(&f.overflow, "overflow", "", "override every channel's overflow policy: block (the send waits), drop (the message is lost) or error (a safety violation; the other properties treat the step as leaving the model)")
 	fl.StringVar(&f.links, "links", "", "with --from random, --from empty-channels or --start, for a spec whose paper makes its links reliable once the faults end (kl-ddhl, kl-dhv): reliable (the paper's: channels enlarged, random configurations with at most the spec's own capacity a channel, and a configuration from which a send can overflow decides nothing) or lossy (the spec's own bounded links, the default)")
 	fl.IntVar(&f.maxDepth, "max-depth", 0, "explore at most this many steps from the start (0: no bound)")
 	fl.Int64Var(&f.maxStates, "max-states", 0, "keep at most this many states (0: no bound)")
