@@ -71,7 +71,7 @@ func convergenceFromGiven(ctx context.Context, res *explore.Result, opts Options
 	if err != nil {
 		return o, err
 	}
-	if faults.seen() && slices.ContainsFunc(ce.Steps, func(st model.Step) bool { return st.Faulty() }) {
+	if faults.seen() && ce.takesFaultyStep() {
 		o.Reason = leftModelReason + takesFaultyStep
 		return o, nil
 	}
@@ -83,9 +83,13 @@ func convergenceFromGiven(ctx context.Context, res *explore.Result, opts Options
 	return o, nil
 }
 
+// faultyStep says what a faulty step does, in the reasons of verdicts
+// that one leaves unknown.
+const faultyStep = "overflows a channel whose policy is error (or leaves a variable's domain)"
+
 // leftModelReason is why convergence from a configuration is unknown when
 // a faulty step is reachable from it.
-const leftModelReason = "a step reachable from the configuration overflows a channel whose policy is error (or leaves a variable's domain), so some executions leave the model"
+const leftModelReason = "a step reachable from the configuration " + faultyStep + ", so some executions leave the model"
 
 // takesFaultyStep is what a reason adds when the execution found that
 // never reaches L takes a faulty step.
@@ -103,14 +107,21 @@ func LeavingTheModel(o Outcome, faulty string) (Outcome, bool) {
 	if faulty == "0" || o.Property != Convergence {
 		return o, true
 	}
-	if o.Verdict == Violated && !slices.ContainsFunc(o.Counterexample.Steps, func(st model.Step) bool { return st.Faulty() }) {
+	if o.Verdict == Violated && !o.Counterexample.takesFaultyStep() {
 		return o, true
 	}
-	reason := fmt.Sprintf("from %s configuration%s outside L a step overflows a channel whose policy is error (or leaves a variable's domain), so some executions leave the model", faulty, pluralText(faulty))
+	reason := fmt.Sprintf("from %s configuration%s outside L a step %s, so some executions leave the model", faulty, pluralText(faulty), faultyStep)
 	if o.Verdict == Violated {
 		reason += takesFaultyStep
 	}
 	return Outcome{Property: Convergence, Verdict: Unknown, Reason: reason}, false
+}
+
+// takesFaultyStep reports whether the counterexample takes a faulty step:
+// one that overflows a channel whose policy is error, or leaves a
+// variable's domain (false for nil).
+func (ce *Counterexample) takesFaultyStep() bool {
+	return ce != nil && slices.ContainsFunc(ce.Steps, func(st model.Step) bool { return st.Faulty() })
 }
 
 // pluralText is plural for a count in decimal.
@@ -230,7 +241,7 @@ func convergenceFromRandom(ctx context.Context, sys *model.System, opts Options)
 		total.Stop = explore.StateBound
 	}
 	if leftModel > 0 {
-		reasons = append(reasons, fmt.Sprintf("from %d%s, a step overflows a channel whose policy is error (or leaves a variable's domain), so they decide nothing", leftModel, more))
+		reasons = append(reasons, fmt.Sprintf("from %d%s, a step %s, so they decide nothing", leftModel, more, faultyStep))
 	}
 	o := Outcome{Property: Convergence, Verdict: Unknown, Reason: strings.Join(reasons, "; ")}
 	return &Report{Search: total, Outcomes: []Outcome{o}}, nil

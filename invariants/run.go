@@ -182,7 +182,7 @@ func Check(ctx context.Context, sys *model.System, opts Options) (*Report, error
 			o, err = livenessOutcome(ctx, res, p, opts)
 			o = notThroughFaults(o)
 			if o.Verdict == Holds && faults.seen() {
-				o = Outcome{Property: p, Verdict: Unknown, Reason: fmt.Sprintf("a reachable step overflows a channel whose policy is error (or leaves a variable's domain), so some executions leave the model and %s is not decided (safety shows a path)", p)}
+				o = Outcome{Property: p, Verdict: Unknown, Reason: fmt.Sprintf("a reachable step %s, so some executions leave the model and %s is not decided (safety shows a path)", faultyStep, p)}
 			}
 		case Safety:
 			o, err = safetyOutcome(sys, res, safety)
@@ -204,12 +204,11 @@ func Check(ctx context.Context, sys *model.System, opts Options) (*Report, error
 // the model there, which safety reports, and what follows is not the
 // model's. A violation that takes no faulty step stands.
 func notThroughFaults(o Outcome) Outcome {
-	if o.Verdict != Violated || o.Counterexample == nil ||
-		!slices.ContainsFunc(o.Counterexample.Steps, func(st model.Step) bool { return st.Faulty() }) {
+	if o.Verdict != Violated || !o.Counterexample.takesFaultyStep() {
 		return o
 	}
 	return Outcome{Property: o.Property, Verdict: Unknown,
-		Reason: o.Reason + ", but the execution found takes a step that overflows a channel whose policy is error (or leaves a variable's domain), which leaves the model (safety reports it)"}
+		Reason: o.Reason + ", but the execution found takes a step that " + faultyStep + ", which leaves the model (safety reports it)"}
 }
 
 // livenessOutcome checks starvation or leads-to on the reachable graph of
