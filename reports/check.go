@@ -86,11 +86,13 @@ type CheckOptions struct {
 // decimal strings: they may pass 2^64. Layers[h] counts the
 // configurations whose longest execution to L takes h+1 steps (under no
 // fairness); Stuck counts those from which some execution (some fair one)
-// never reaches L.
+// never reaches L; Faulty those outside L with a step that overflows a
+// channel whose policy is error.
 type SymbolicStats struct {
 	Configurations string   `json:"configurations"`
 	Legitimate     string   `json:"legitimate"`
 	Stuck          string   `json:"stuck"`
+	Faulty         string   `json:"faulty"`
 	Iterations     int      `json:"iterations"`
 	PeakNodes      int      `json:"peak_bdd_nodes"`
 	Layers         []string `json:"layers,omitempty"`

@@ -628,7 +628,7 @@ func symbolicStats(r *symbolic.Result) *reports.SymbolicStats {
 		return nil
 	}
 	s := &reports.SymbolicStats{Configurations: r.Configurations.String(), Legitimate: r.Legitimate.String(),
-		Iterations: r.Iterations, PeakNodes: r.PeakNodes, Stuck: r.Stuck.String()}
+		Iterations: r.Iterations, PeakNodes: r.PeakNodes, Stuck: r.Stuck.String(), Faulty: r.Faulty.String()}
 	for _, n := range r.Layers {
 		s.Layers = append(s.Layers, n.String())
 	}
