@@ -109,6 +109,35 @@ func TestSymbolicOverflow(t *testing.T) {
 	}
 }
 
+// TestFaultyCycle: on the rearmer, the only cycle outside L sends into a
+// full channel at every turn. Under the error policy each of those sends
+// leaves the model, so both engines leave convergence unknown, saying the
+// cycle found takes such a step; where the message is dropped, the cycle
+// violates convergence.
+func TestFaultyCycle(t *testing.T) {
+	spec := ringSpec(t, "symbolic/testdata/rearmer.ring")
+	drop := model.Drop
+	for _, tt := range []struct {
+		overflow *model.Overflow
+		want     invariants.Verdict
+		reason   string
+	}{
+		{nil, invariants.Unknown, "from 4 configurations outside L a step overflows a channel whose policy is error (or leaves a variable's domain), so some executions leave the model; the execution found that never reaches L takes such a step"},
+		{&drop, invariants.Violated, "cycle of configurations outside L"},
+	} {
+		for _, engine := range []ringcheck.Engine{ringcheck.EngineExplicit, ringcheck.EngineSymbolic} {
+			req := ringcheck.Request{Spec: spec, Engine: engine, Workers: 1, Properties: props(invariants.Convergence), Overflow: tt.overflow}
+			res, err := req.Run(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if o := res.Report.Outcomes[0]; o.Verdict != tt.want || !strings.Contains(o.Reason, tt.reason) {
+				t.Errorf("%s engine, overflow %v: convergence %s (%s), want %s (%s)", engine, tt.overflow, o.Verdict, o.Reason, tt.want, tt.reason)
+			}
+		}
+	}
+}
+
 // TestEngineAuto: auto runs the explicit engine where it can hold the
 // space, the symbolic one where it cannot (10^10 configurations); both
 // decide the same on an instance both can.
