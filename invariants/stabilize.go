@@ -125,6 +125,7 @@ func analyseStability(ctx context.Context, sys *model.System, opts Options, want
 		partial.swept += uint64(t.swept)
 		faulty += uint64(t.faulty)
 	}
+	faultyText := strconv.FormatUint(faulty, 10)
 	partial.phases[0].Done = partial.swept
 	if err != nil {
 		return stopped(err)
@@ -226,7 +227,7 @@ func analyseStability(ctx context.Context, sys *model.System, opts Options, want
 			return nil, err
 		}
 		conv.Verdict, conv.Reason, conv.Counterexample = Violated, a.reason(), ce
-		conv, _ = LeavingTheModel(conv, strconv.FormatUint(faulty, 10))
+		conv, _ = LeavingTheModel(conv, faultyText)
 		res.stab = nil
 		res.elapsed = time.Since(start)
 		return res, nil
@@ -234,7 +235,7 @@ func analyseStability(ctx context.Context, sys *model.System, opts Options, want
 	if faulty > 0 {
 		// Executions through a faulty step leave the model: convergence is
 		// unknown, and there is no worst case to measure.
-		conv, _ = LeavingTheModel(conv, strconv.FormatUint(faulty, 10))
+		conv, _ = LeavingTheModel(conv, faultyText)
 		res.stab = nil
 		res.elapsed = time.Since(start)
 		return res, nil

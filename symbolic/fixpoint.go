@@ -66,10 +66,11 @@ type Result struct {
 // every fairness its finite and timeout ones) are disabled or one of them
 // leads into Z; under strong fairness, they are those that reach a fair
 // component of that set (see strongFairCycles). Convergence holds when
-// that set is empty and no configuration outside L is dead. ctx and the memory budget stop it between iterations: it then
-// returns their error with the result decided before the fixpoints (the
-// counts, Closure and its witness; Convergence false, not decided), or
-// with a nil result if the BDD failed.
+// that set is empty and no configuration outside L is dead. ctx and the
+// memory budget stop it between iterations: it then returns their error
+// with the result decided before the fixpoints (the counts, Closure and
+// its witness; Convergence false, not decided), or with a nil result if
+// the BDD failed.
 func (e *Encoding) Analyse(ctx context.Context) (*Result, error) {
 	a := &analysis{e: e, b: e.b, ctx: ctx}
 	res, err := a.run()
