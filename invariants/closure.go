@@ -2,6 +2,7 @@ package invariants
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -9,6 +10,9 @@ import (
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/statespace"
 )
+
+// errEnumerationBound stops closureByEnumeration at the bound on states.
+var errEnumerationBound = errors.New("the bound on states stopped the enumeration of L")
 
 // enumeratedBatch is how many legitimate configurations the enumerating
 // goroutine hands a worker at a time.
@@ -35,7 +39,9 @@ type closureViolation struct {
 // legitimate configurations: each must satisfy L (else the spec's
 // enumerator is wrong, an error), and every step from each must lead into L.
 // The workers expand the configurations in batches while the enumerator
-// runs.
+// runs. With a bound on states, it stops after that many configurations:
+// a step out of L found among them still violates closure; otherwise it
+// returns errEnumerationBound with what it swept.
 func closureByEnumeration(ctx context.Context, sys *model.System, opts Options) (*stabilityResult, error) {
 	start := time.Now()
 	legit := sys.Legitimate.Holds
@@ -107,7 +113,12 @@ func closureByEnumeration(ctx context.Context, sys *model.System, opts Options) 
 		cur = batch{first: enumerated}
 		return true
 	}
+	bounded := false
 	sys.LegitimateConfigurations(sys, func(st *model.State) bool {
+		if opts.Search.MaxStates > 0 && enumerated == opts.Search.MaxStates {
+			bounded = true
+			return false
+		}
 		cur.states = append(cur.states, st.Clone())
 		enumerated++
 		if len(cur.states) == enumeratedBatch && !send() {
@@ -127,13 +138,16 @@ func closureByEnumeration(ctx context.Context, sys *model.System, opts Options) 
 	if firstErr != nil {
 		return nil, firstErr
 	}
+	if bounded && first == nil {
+		return &stabilityResult{swept: uint64(enumerated), transitions: transitions, elapsed: time.Since(start)}, errEnumerationBound
+	}
 	o := Outcome{Property: Closure, Verdict: Holds,
 		Reason: fmt.Sprintf("every step from each of the %d legitimate configurations the spec enumerates stays in L", enumerated)}
 	if first != nil {
 		o.Verdict, o.Reason = Violated, "a step from a legitimate configuration leaves L"
 		o.Counterexample = &Counterexample{Kind: Path, States: []*model.State{first.from, first.to}, Steps: []model.Step{first.step}}
 	}
-	return &stabilityResult{closure: &o, configurations: uint64(enumerated), transitions: transitions, elapsed: time.Since(start)}, nil
+	return &stabilityResult{closure: &o, configurations: uint64(enumerated), transitions: transitions, elapsed: time.Since(start), bounded: bounded}, nil
 }
 
 // enumeratesClosure reports whether closure (alone) is to be decided from

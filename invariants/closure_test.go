@@ -107,3 +107,45 @@ func TestClosureByEnumeration(t *testing.T) {
 		t.Fatal("convergence over a space of 10^10 configurations was attempted")
 	}
 }
+
+// TestClosureByEnumerationBounded: a bound on states stops the enumeration
+// of L; closure is then unknown, unless a step out of L was found among
+// the configurations enumerated, which violates it still.
+func TestClosureByEnumerationBounded(t *testing.T) {
+	const size = 100000
+	for _, tc := range []struct {
+		name      string
+		bug       int
+		maxStates int64
+		want      invariants.Verdict
+	}{
+		{"holds beyond the bound", -1, 1000, invariants.Unknown},
+		{"violation beyond the bound", 5000, 1000, invariants.Unknown},
+		{"violation within the bound", 777, 1000, invariants.Violated},
+		{"bound above L", -1, size + 1, invariants.Holds},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rep, err := invariants.Check(context.Background(), pairs(t, size, tc.bug, false), invariants.Options{
+				Properties: []invariants.Property{invariants.Closure}, From: invariants.FromAll,
+				Search: explore.Options{Workers: 2, MaxStates: tc.maxStates},
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			o := rep.Outcomes[0]
+			if o.Verdict != tc.want {
+				t.Fatalf("closure %s (%s), want %s", o.Verdict, o.Reason, tc.want)
+			}
+			wantStop := explore.StateBound
+			if tc.maxStates > size {
+				wantStop = explore.Exhausted
+			}
+			if rep.Search.Stop != wantStop {
+				t.Fatalf("the search stopped on %v, want %v", rep.Search.Stop, wantStop)
+			}
+			if tc.want == invariants.Unknown && rep.Search.States != tc.maxStates {
+				t.Fatalf("%d configurations reported, want the %d enumerated", rep.Search.States, tc.maxStates)
+			}
+		})
+	}
+}

@@ -150,6 +150,9 @@ func Check(ctx context.Context, sys *model.System, opts Options) (*Report, error
 	switch {
 	case len(mons) == 0:
 		res = &explore.Result{States: int64(stability.configurations), Transitions: stability.transitions, Elapsed: stability.elapsed, Stop: explore.Exhausted}
+		if stability.bounded {
+			res.Stop = explore.StateBound
+		}
 	case opts.From == FromAll:
 		res, err = explore.Sweep(ctx, sys, mons, opts.Search)
 	default:
@@ -331,6 +334,8 @@ func stopReason(err error) (explore.StopReason, bool) {
 		return explore.Interrupted, true
 	case errors.As(err, &ex):
 		return explore.MemoryBound, true
+	case errors.Is(err, errEnumerationBound):
+		return explore.StateBound, true
 	}
 	return 0, false
 }

@@ -52,6 +52,9 @@ type stabilityResult struct {
 	// swept and phases say how far an analysis that stopped got.
 	swept  uint64
 	phases []Phase
+	// bounded: the bound on states stopped the analysis after it had
+	// decided (a violation found among the configurations it reached).
+	bounded bool
 }
 
 // analyseStability decides closure and convergence from every
