@@ -427,6 +427,9 @@ func (r *Request) readStart(sys *model.System, values specs.Values) (*model.Stat
 	if t.Spec != r.Spec.Name {
 		return nil, fields.Errorf("{Start.Trace}: %s is a trace of %s, not of %s", path, t.Spec, r.Spec.Name)
 	}
+	if t.Links == reports.ReliableLinks && !r.ReliableLinks {
+		return nil, fields.Errorf("{Start.Trace}: %s ran on the spec's reliable links: a check from it runs on them too (give {ReliableLinks})", path)
+	}
 	// A parameter the trace does not name (one added to the spec since)
 	// has its default.
 	got, err := r.Spec.Resolve(t.Params)

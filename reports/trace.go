@@ -41,6 +41,11 @@ type Trace struct {
 	// channel's, if one did. Replaying the trace needs both.
 	Daemon   string `json:"daemon,omitempty"`
 	Overflow string `json:"overflow,omitempty"`
+	// Links is ReliableLinks when the execution ran on the reliable links
+	// of a spec whose paper makes them so (its parameters enlarged, every
+	// channel's policy error): a check that starts from it runs on them
+	// too.
+	Links string `json:"links,omitempty"`
 	// RoundEnds, for an execution measured in rounds ('ringcheck rounds'),
 	// is the number of steps taken by the end of each round: round r+1
 	// ends after step RoundEnds[r].
@@ -55,6 +60,10 @@ type Trace struct {
 	States   []TraceState `json:"states"`
 	Steps    []TraceStep  `json:"steps"`
 }
+
+// ReliableLinks is a trace's Links when its execution ran on a spec's
+// reliable links.
+const ReliableLinks = "reliable"
 
 // TraceState is one configuration of a trace.
 type TraceState struct {
@@ -342,6 +351,9 @@ func (t *Trace) Validate() error {
 		return errors.New(`no "property"`)
 	case len(t.States) == 0:
 		return errors.New(`no "states"`)
+	}
+	if t.Links != "" && t.Links != ReliableLinks {
+		return fmt.Errorf(`"links" %q is not %q`, t.Links, ReliableLinks)
 	}
 	want := len(t.States) - 1
 	switch t.Kind {

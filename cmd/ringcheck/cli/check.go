@@ -424,13 +424,17 @@ func runPlan(cmd *cobra.Command, req *ringcheck.Request, f *checkFlags) (*report
 	}
 	if policy := req.OverflowPolicy(); policy != "" {
 		// The traces replay only under the policy they ran under.
+		links := ""
+		if req.ReliableLinks {
+			links = reports.ReliableLinks
+		}
 		for _, pr := range result.Properties {
 			if pr.Trace != nil {
-				pr.Trace.Overflow = policy
+				pr.Trace.Overflow, pr.Trace.Links = policy, links
 			}
 		}
 		if st := result.Stabilization; st != nil && st.Witness != nil {
-			st.Witness.Overflow = policy
+			st.Witness.Overflow, st.Witness.Links = policy, links
 		}
 	}
 	return result, res, nil

@@ -197,6 +197,12 @@ func runRounds(cmd *cobra.Command, specName string, f *roundsFlags) error {
 		})
 		stampSpecFile(trace, plan.spec)
 		trace.Start, trace.RoundEnds = "random", w.RoundEnds
+		switch {
+		case f.links == reliableLinks:
+			trace.Overflow, trace.Links = model.Error.String(), reports.ReliableLinks
+		case f.overflow != "":
+			trace.Overflow = f.overflow
+		}
 	}
 	stdout := cmd.OutOrStdout()
 	if f.asJSON {
