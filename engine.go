@@ -26,8 +26,8 @@ const (
 	EngineExplicit Engine = "explicit"
 	// EngineSymbolic computes fixpoints over BDDs (package symbolic): a
 	// spec written in the ring language, closure and convergence from
-	// every configuration (channel contents included), no fairness or
-	// weak fairness (per process or per action).
+	// every configuration (channel contents included), under no fairness
+	// or weak or strong fairness (per process or per action).
 	EngineSymbolic Engine = "symbolic"
 	// EngineAuto is the symbolic engine where it applies and the explicit
 	// one could not hold the full space (past statespace.MaxSpace
@@ -157,7 +157,8 @@ func (r *Request) runSymbolic(ctx context.Context, res *Result) error {
 	}
 	var out *symbolic.Result
 	enc, err := symbolic.Encode(inst, opts)
-	if err == nil {
+	encoded := err == nil
+	if encoded {
 		out, err = enc.Analyse(ctx)
 	}
 	search.Elapsed = time.Since(start)
@@ -170,9 +171,20 @@ func (r *Request) runSymbolic(ctx context.Context, res *Result) error {
 		if stop == explore.MemoryBound {
 			errors.As(err, &search.Exceeded)
 		}
-		reason := fmt.Sprintf("the symbolic engine stopped (%s) while it encoded the spec", search.Stop)
-		if done.Phase != "" {
+		var reason string
+		switch {
+		case !encoded:
+			reason = fmt.Sprintf("the symbolic engine stopped (%s) while it encoded the spec", search.Stop)
+		case done.Phase == "":
+			reason = fmt.Sprintf("the symbolic engine stopped (%s) before its first fixpoint iteration", search.Stop)
+		default:
 			reason = fmt.Sprintf("the symbolic engine stopped (%s) in %s, iteration %d", search.Stop, done.Phase, done.Iteration)
+		}
+		if out != nil {
+			// The counts decided before the fixpoints; layers that the
+			// stop cut short are no worst case.
+			out.Layers = nil
+			res.Symbolic = out
 		}
 		for _, p := range res.Options.Properties {
 			if p == invariants.Closure && out != nil {

@@ -27,7 +27,8 @@ type CheckResult struct {
 	// Phases, for a stabilization analysis that stopped before it decided,
 	// say how far each phase got.
 	Phases []PhaseResult `json:"phases,omitempty"`
-	// Symbolic is present when the symbolic engine decided the check.
+	// Symbolic is present when the symbolic engine ran the check and
+	// counted the configurations.
 	Symbolic *SymbolicStats `json:"symbolic,omitempty"`
 }
 
@@ -86,12 +87,13 @@ type CheckOptions struct {
 // decimal strings: they may pass 2^64. Layers[h] counts the
 // configurations whose longest execution to L takes h+1 steps (under no
 // fairness); Stuck counts those from which some execution (some fair one)
-// never reaches L; Faulty those outside L with a step that overflows a
-// channel whose policy is error.
+// never reaches L (empty when a limit stopped the engine before it
+// decided convergence); Faulty those outside L with a step that overflows
+// a channel whose policy is error.
 type SymbolicStats struct {
 	Configurations string   `json:"configurations"`
 	Legitimate     string   `json:"legitimate"`
-	Stuck          string   `json:"stuck"`
+	Stuck          string   `json:"stuck,omitempty"`
 	Faulty         string   `json:"faulty"`
 	Iterations     int      `json:"iterations"`
 	PeakNodes      int      `json:"peak_bdd_nodes"`
@@ -133,7 +135,8 @@ type Run struct {
 	PeakHeapBytes uint64
 	// PaperBound is the stabilization bound the spec's paper states, if any.
 	PaperBound string
-	// Symbolic is the symbolic engine's figures, when it decided.
+	// Symbolic is the symbolic engine's figures, when it ran and counted
+	// the configurations.
 	Symbolic *SymbolicStats
 }
 

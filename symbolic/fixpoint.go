@@ -135,15 +135,12 @@ func (a *analysis) run() (*Result, error) {
 		res.Worst = a.worst(layers)
 		return res, nil
 	}
-	if !b.Equal(dead, b.False()) {
+	hasDead := !b.Equal(dead, b.False())
+	if hasDead && !e.opts.fair() {
 		// A dead configuration outside L violates convergence under every
-		// fairness.
-		res.Violation = []Configuration{e.pick(dead)}
-		stuck, err := a.until("configurations that do not converge", outside, dead)
-		if err != nil {
-			return nil, err
-		}
-		res.Stuck = e.count(stuck)
+		// fairness; under none, what does not converge is what the least
+		// fixpoint left out, cycles or not.
+		res.Violation, res.Stuck = []Configuration{e.pick(dead)}, e.count(unfair)
 		return res, nil
 	}
 	var cycles rudd.Node
@@ -156,16 +153,22 @@ func (a *analysis) run() (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if b.Equal(cycles, b.False()) {
+	if !hasDead && b.Equal(cycles, b.False()) {
 		// Only unfair cycles stay outside L.
 		res.Convergence, res.Unbounded, res.Stuck = true, true, new(big.Int)
 		return res, nil
 	}
-	stuck, err := a.until("configurations that do not converge", outside, cycles)
+	// Some fair execution never reaches L from the configurations that
+	// can stay outside L until a dead one or a fair cycle.
+	stuck, err := a.until("configurations that do not converge", outside, b.Or(dead, cycles))
 	if err != nil {
 		return nil, err
 	}
 	res.Stuck = e.count(stuck)
+	if hasDead {
+		res.Violation = []Configuration{e.pick(dead)}
+		return res, nil
+	}
 	res.Cycle = true
 	res.Violation, err = a.lasso(cycles)
 	return res, err
@@ -335,13 +338,23 @@ func (a *analysis) strongFairCycles(within rudd.Node) (rudd.Node, error) {
 		// Only configurations with a predecessor and a successor in s
 		// can lie on a cycle inside s: trimming the rest first spares a
 		// component search for each of them.
-		s = e.trim(s)
+		const phase = "strongly fair cycles outside L"
+		if s, err = a.trim(phase, s); err != nil {
+			return nil, err
+		}
 		if b.Equal(s, b.False()) {
 			continue
 		}
 		at := e.point(e.pick(s))
-		forward := e.reach(at, s, true)
-		comp := b.And(forward, e.reach(at, s, false))
+		forward, err := a.reach(phase, at, s, true)
+		if err != nil {
+			return nil, err
+		}
+		backward, err := a.reach(phase, at, s, false)
+		if err != nil {
+			return nil, err
+		}
+		comp := b.And(forward, backward)
 		// The rest of s, and the rest of what the configuration reaches,
 		// are unions of components of s.
 		pending = append(pending, b.And(s, b.Not(forward)), b.And(forward, b.Not(comp)))
@@ -376,13 +389,16 @@ func (a *analysis) strongFairCycles(within rudd.Node) (rudd.Node, error) {
 
 // trim is νY. s ∩ pre(Y) ∩ post(Y): the configurations of s with a
 // predecessor and a successor in what remains, which holds every cycle
-// inside s.
-func (e *Encoding) trim(s rudd.Node) rudd.Node {
-	b := e.b
-	for {
+// inside s. Its iterations are polled under phase.
+func (a *analysis) trim(phase string, s rudd.Node) (rudd.Node, error) {
+	b, e := a.b, a.e
+	for i := 1; ; i++ {
+		if err := a.poll(phase, i, s); err != nil {
+			return nil, err
+		}
 		next := b.And(s, e.pre(s), e.post(s))
 		if b.Equal(next, s) {
-			return s
+			return s, nil
 		}
 		s = next
 	}

@@ -49,11 +49,15 @@ func (e *Encoding) postOf(rel rudd.Node, p int, s rudd.Node) rudd.Node {
 }
 
 // reach is the configurations of within that s reaches (forward) or that
-// reach s (backward) by paths through within, s included.
-func (e *Encoding) reach(s, within rudd.Node, forward bool) rudd.Node {
-	b := e.b
+// reach s (backward) by paths through within, s included. Its iterations
+// are polled under phase.
+func (a *analysis) reach(phase string, s, within rudd.Node, forward bool) (rudd.Node, error) {
+	b, e := a.b, a.e
 	y := b.And(s, within)
-	for {
+	for i := 1; ; i++ {
+		if err := a.poll(phase, i, y); err != nil {
+			return nil, err
+		}
 		var step rudd.Node
 		if forward {
 			step = e.post(y)
@@ -62,7 +66,7 @@ func (e *Encoding) reach(s, within rudd.Node, forward bool) rudd.Node {
 		}
 		next := b.Or(y, b.And(within, step))
 		if b.Equal(next, y) {
-			return y
+			return y, nil
 		}
 		y = next
 	}

@@ -29,9 +29,9 @@ type Options struct {
 	// explicit engine.
 	Fairness invariants.Fairness
 	// Memory is the budget on the heap (nil: no limit), checked between
-	// the iterations of every fixpoint (not inside one BDD operation, nor
-	// in the searches for witnesses); an analysis over it ends with the
-	// budget's *budget.Exceeded error.
+	// the iterations of every fixpoint, those that draw a cycle's
+	// witness included (not inside one BDD operation); an analysis over
+	// it ends with the budget's *budget.Exceeded error.
 	Memory *budget.Memory
 	// Progress, if set, is called after every iteration of a fixpoint.
 	Progress func(Progress)

@@ -148,11 +148,59 @@ func TestAgreesWithTheExplicitEngine(t *testing.T) {
 						}
 					}
 				}
+				// Stuck is what the least fixpoint left out under no
+				// fairness, and part of it under fairness.
+				rest := new(big.Int).Sub(got.Configurations, got.Legitimate)
+				for _, l := range got.Layers {
+					rest.Sub(rest, l)
+				}
+				if c := got.Stuck.Cmp(rest); got.Convergence && got.Stuck.Sign() != 0 || !got.Convergence && (c > 0 || !symbolicFair(tt.fairness) && c != 0) {
+					t.Errorf("%v configurations do not converge, %v are outside L and its layers", got.Stuck, rest)
+				}
 				checkWitnesses(t, sys, got)
 				if !got.Convergence && got.Cycle {
 					checkFairLasso(t, sys, got.Violation, tt.fairness)
 				}
 			})
+		}
+	}
+}
+
+func symbolicFair(f invariants.Fairness) bool {
+	return f != "" && f != invariants.NoFairness
+}
+
+// TestStuckCountsDeadAndCycling: with a dead configuration outside L,
+// the configurations that do not converge are those that reach it and
+// those that cycle outside L, under every fairness (stuck.ring: every
+// configuration with an x in 2..4, 5² − 2² = 21 for n=2 and 5³ − 2³ = 117
+// for n=3).
+func TestStuckCountsDeadAndCycling(t *testing.T) {
+	f, err := lang.Read("testdata/stuck.ring")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int{2, 3} {
+		for _, fairness := range []invariants.Fairness{invariants.NoFairness, invariants.WeakFairness, invariants.StrongFairness, invariants.WeakActionFairness} {
+			spec, err := f.Instance(map[string]int{"n": n})
+			if err != nil {
+				t.Fatal(err)
+			}
+			enc, err := symbolic.Encode(spec, symbolic.Options{Daemon: model.Central, Fairness: fairness})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := enc.Analyse(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := int64(21)
+			if n == 3 {
+				want = 117
+			}
+			if res.Convergence || res.Cycle || res.Stuck.Cmp(big.NewInt(want)) != 0 {
+				t.Errorf("n=%d %s: convergence %v, cycle %v, %v configurations do not converge; want a dead configuration and %d", n, fairness, res.Convergence, res.Cycle, res.Stuck, want)
+			}
 		}
 	}
 }

@@ -139,7 +139,14 @@ func (a *analysis) lasso(z rudd.Node) ([]Configuration, error) {
 			return nil, err
 		}
 		at := e.point(t)
-		forward, backward := e.reach(at, z, true), e.reach(at, z, false)
+		forward, err := a.reach("the cycle of the counterexample", at, z, true)
+		if err != nil {
+			return nil, err
+		}
+		backward, err := a.reach("the cycle of the counterexample", at, z, false)
+		if err != nil {
+			return nil, err
+		}
 		rest := b.And(forward, b.Not(backward))
 		if b.Equal(rest, b.False()) {
 			comp = b.And(forward, backward)

@@ -626,13 +626,17 @@ func symbolicProgressPrinter(w io.Writer) func(symbolic.Progress) {
 }
 
 // symbolicStats are the symbolic engine's figures for the report (nil
-// when it stopped before it decided).
+// when it stopped before it counted the configurations; without Stuck
+// when it stopped before it decided convergence).
 func symbolicStats(r *symbolic.Result) *reports.SymbolicStats {
 	if r == nil {
 		return nil
 	}
 	s := &reports.SymbolicStats{Configurations: r.Configurations.String(), Legitimate: r.Legitimate.String(),
-		Iterations: r.Iterations, PeakNodes: r.PeakNodes, Stuck: r.Stuck.String(), Faulty: r.Faulty.String()}
+		Iterations: r.Iterations, PeakNodes: r.PeakNodes, Faulty: r.Faulty.String()}
+	if r.Stuck != nil {
+		s.Stuck = r.Stuck.String()
+	}
 	for _, n := range r.Layers {
 		s.Layers = append(s.Layers, n.String())
 	}
