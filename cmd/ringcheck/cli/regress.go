@@ -23,6 +23,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ringcheck/ringcheck"
+	"github.com/ringcheck/ringcheck/fields"
 	"github.com/ringcheck/ringcheck/invariants"
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/reports"
@@ -138,6 +139,10 @@ type regressCase struct {
 	budget    time.Duration
 	line      int
 	hasFigure bool // states, worst case, rounds figures or budget given
+	// errAt places an error at one of the case's keys; keys holds the
+	// line of each key given.
+	errAt errAtFunc
+	keys  map[string]int
 	// search is a rounds case's search (req is then nil).
 	search *roundsCase
 }
@@ -168,12 +173,12 @@ func runRegress(cmd *cobra.Command, path, junitPath string, workers int) error {
 	if workers > 1 && len(cases) > 1 {
 		perCase = 1
 	}
-	for i, c := range cases {
+	for _, c := range cases {
 		if c.req != nil {
 			c.req.Workers = perCase
 		}
 		if err := c.validate(); err != nil {
-			return usageError("%s:%d: cases[%d]: %v", path, c.line, i, err)
+			return usageError("%v", err)
 		}
 	}
 
@@ -388,21 +393,55 @@ func parseManifest(ctx context.Context, file string, data []byte) ([]*regressCas
 	return cases, nil
 }
 
-// validate applies a check request's rules to the case, naming the
-// fields as check's flags do; a rounds case's, it builds its system.
+// validate applies a check request's rules to the case, at the manifest's
+// line of the first key given that the error names, naming the fields as the
+// manifest's keys; a rounds case's, it builds its system.
 func (c *regressCase) validate() error {
 	if c.search != nil {
-		return c.search.validate()
-	}
-	if err := c.req.Validate(); err != nil {
-		var ue *exitError
-		if err := requestError(err); errors.As(err, &ue) && ue.err != nil {
-			return ue.err
+		if err := c.search.validate(); err != nil {
+			return c.errAt("", "%v", err)
 		}
-		return err
+		return nil
 	}
-	return nil
+	err := c.req.Validate()
+	var fe *fields.Error
+	if !errors.As(err, &fe) {
+		if err != nil {
+			return c.errAt("", "%v", err)
+		}
+		return nil
+	}
+	key := ""
+	for _, f := range fe.Fields() {
+		if _, given := c.keys[manifestKeys[f]]; given {
+			key = manifestKeys[f]
+			break
+		}
+	}
+	return c.errAt(key, "%s", fe.Render(func(f string) string { return manifestFieldNames[f] }))
 }
+
+// manifestFieldNames names the fields of a ringcheck.Request as a
+// manifest's keys, for its errors; manifestKeys is the key that sets each
+// ("": the case itself).
+var (
+	manifestFieldNames = map[string]string{
+		"Spec": "spec", "Params": "params", "Properties": "expect", "LeadsTo": "leads_to",
+		"From": "from", "Start.Trace": "start", "Start.Index": "start",
+		"Random": "samples and seed", "Random.Samples": "samples", "Random.Seed": "seed",
+		"Daemon": "daemon", "Overflow": "overflow", "ReliableLinks": "links: reliable", "Fairness": "fairness",
+		"MaxDepth": "max_depth", "MaxStates": "max_states", "TimeLimit": "time_limit", "Workers": "the workers",
+		"MaxMemory": "max_memory", "Fingerprints": "store: fingerprint", "Engine": "engine", "SymbolicRounds": "symbolic_rounds",
+	}
+	manifestKeys = map[string]string{
+		"Spec": "spec", "Params": "params", "Properties": "expect", "LeadsTo": "leads_to",
+		"From": "from", "Start.Trace": "start", "Start.Index": "start",
+		"Random": "samples", "Random.Samples": "samples", "Random.Seed": "seed",
+		"Daemon": "daemon", "Overflow": "overflow", "ReliableLinks": "links", "Fairness": "fairness",
+		"MaxDepth": "max_depth", "MaxStates": "max_states", "TimeLimit": "time_limit",
+		"MaxMemory": "max_memory", "Fingerprints": "store", "Engine": "engine", "SymbolicRounds": "symbolic_rounds",
+	}
+)
 
 // manifestCase is one case of a manifest as written: the fields of a check
 // request (as check's flags), what the case expects, and the figures it
@@ -519,7 +558,11 @@ func parseCase(file, at string, n ast.Node, reg *specs.Registry) ([]*regressCase
 		if !given {
 			line = lines[""] // a missing key: the case's line
 		}
-		return manifestError(file, line, at+"."+key, format, args...)
+		field := at
+		if key != "" {
+			field += "." + key
+		}
+		return manifestError(file, line, field, format, args...)
 	}
 	var mc manifestCase
 	if err := yaml.NodeToValue(n, &mc); err != nil {
@@ -539,7 +582,7 @@ func parseCase(file, at string, n ast.Node, reg *specs.Registry) ([]*regressCase
 		}
 		return nil, errAt("spec", "%v", errors.Unwrap(err))
 	}
-	c := &regressCase{spec: spec.Name, line: lines[""], name: mc.Name}
+	c := &regressCase{spec: spec.Name, line: lines[""], name: mc.Name, errAt: errAt, keys: lines}
 	cases := []*regressCase{c}
 	params, err := mc.params(spec, errAt)
 	if err != nil {
@@ -612,6 +655,8 @@ func claimCases(file string, reg *specs.Registry, mc *manifestCase, lines map[st
 			req:    req,
 			expect: []expectation{{property: invariants.Property(cl.Property), verdict: invariants.Verdict(verdict)}},
 			line:   lines[""],
+			errAt:  errAt,
+			keys:   lines,
 		})
 	}
 	return cases, nil
