@@ -134,7 +134,7 @@ func (mr *manifestRounds) validate(spec *specs.Spec, params map[string]int, line
 		}
 	case reliableLinks, lossyLinks:
 		if spec.Links == nil {
-			return nil, errAt("rounds.links", "spec %s has no reliable links to replace; its channels are as it declares them", spec.Name)
+			return nil, errAt("rounds.links", "spec %s has no reliable links to run on or replace; its channels are as it declares them", spec.Name)
 		}
 		rc.links = mr.Links
 	default:

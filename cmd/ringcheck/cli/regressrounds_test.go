@@ -155,7 +155,7 @@ func TestRoundsCaseErrors(t *testing.T) {
 	// reliable ones.
 	for _, tc := range []struct{ manifest, want string }{
 		{"cases:\n  - spec: dijkstra\n    rounds:\n      links: lossy\n      runs: 1\n      bound: 3\n      expect: violated\n",
-			"m.yaml:4: cases[0].rounds.links: spec dijkstra has no reliable links to replace; its channels are as it declares them"},
+			"m.yaml:4: cases[0].rounds.links: spec dijkstra has no reliable links to run on or replace; its channels are as it declares them"},
 	} {
 		_, err := parseManifest(context.Background(), "m.yaml", []byte(tc.manifest))
 		if err == nil || err.Error() != tc.want {

@@ -301,8 +301,8 @@ func buildRoundsSystem(cmd *cobra.Command, specName string, f *roundsFlags) (*bu
 		return nil, err
 	}
 	if spec.Links == nil {
-		if f.links == lossyLinks && cmd.Flags().Changed("links") {
-			return nil, usageError("--links: spec %s has no reliable links to replace; its channels are as it declares them", spec.Name)
+		if cmd.Flags().Changed("links") {
+			return nil, usageError("--links %s: spec %s has no reliable links to run on or replace; its channels are as it declares them", f.links, spec.Name)
 		}
 		f.links = ""
 		return buildSystem(cmd.Context(), specName, f.params, model.Central.String(), f.overflow)
