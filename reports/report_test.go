@@ -297,9 +297,18 @@ func TestReadTrace(t *testing.T) {
 	if tr.Spec != "dijkstra" || len(tr.States) != 2 || len(tr.Steps) != 1 || tr.LoopStart != nil {
 		t.Errorf("read %+v", tr)
 	}
-	for _, bad := range []string{"", "not json", `{"spec": 1}`, `[]`, `{}`} {
-		if _, err := ReadTrace(strings.NewReader(bad)); err == nil || !strings.HasPrefix(err.Error(), "not a ringcheck trace: ") {
-			t.Errorf("%q: err = %v, want one starting \"not a ringcheck trace: \"", bad, err)
+	for _, tc := range []struct{ bad, want string }{
+		{"", "not a ringcheck trace: the file is empty"},
+		{"not json", "not a ringcheck trace: line 1, column 2: invalid character 'o' in literal null (expecting 'u')"},
+		{`{"spec": 1}`, `not a ringcheck trace: line 1, column 11: "spec" holds a number where a string is wanted`},
+		{"{\n \"params\": {\"n\": \"two\"}}", `not a ringcheck trace: line 2, column 23: "params" holds a string where an integer is wanted`},
+		{`[]`, "not a ringcheck trace: line 1, column 2: the trace holds an array where an object is wanted"},
+		{"{\n\"spec\": \"x\",", "not a ringcheck trace: line 2, column 13: the JSON ends before the trace does"},
+		{`{} {}`, "not a ringcheck trace: line 1, column 4: more data after the trace object"},
+		{`{}`, `not a ringcheck trace: no "spec"`},
+	} {
+		if _, err := ReadTrace(strings.NewReader(tc.bad)); err == nil || err.Error() != tc.want {
+			t.Errorf("%q: err = %v, want %s", tc.bad, err, tc.want)
 		}
 	}
 }

@@ -11,7 +11,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"strconv"
+	"strings"
 
 	"github.com/ringcheck/ringcheck/invariants"
 	"github.com/ringcheck/ringcheck/model"
@@ -286,38 +288,128 @@ func WriteTraceJSON(w io.Writer, t *Trace) error {
 
 // ReadTrace parses a trace and checks that it is one: a spec, a property,
 // a kind of path or lasso, at least one state, and as many steps as the kind
-// requires.
+// requires. A JSON error says at which line and column.
 func ReadTrace(r io.Reader) (*Trace, error) {
-	dec := json.NewDecoder(r)
-	var t Trace
-	if err := dec.Decode(&t); err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, errors.New("not a ringcheck trace: the file is empty")
-		}
+	t, line, col, err := readTrace(r)
+	if err != nil && line > 0 {
+		return nil, fmt.Errorf("not a ringcheck trace: line %d, column %d: %w", line, col, err)
+	}
+	if err != nil {
 		return nil, fmt.Errorf("not a ringcheck trace: %w", err)
 	}
-	if dec.More() {
-		return nil, errors.New("not a ringcheck trace: more data after the trace object")
-	}
-	if err := t.Validate(); err != nil {
-		return nil, fmt.Errorf("not a ringcheck trace: %w", err)
-	}
-	return &t, nil
+	return t, nil
 }
 
 // ReadTraceFile is ReadTrace on the file at path; its errors name the
-// file.
+// file, and a JSON error its line and column (path:line:col).
 func ReadTraceFile(path string) (*Trace, error) {
 	file, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer file.Close()
-	t, err := ReadTrace(file)
+	t, line, col, err := readTrace(file)
+	if err != nil && line > 0 {
+		return nil, fmt.Errorf("%s:%d:%d: not a ringcheck trace: %w", path, line, col, err)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: not a ringcheck trace: %w", path, err)
 	}
 	return t, nil
+}
+
+// readTrace decodes and validates a trace; for an error in the JSON, it
+// also gives the line and column (from 1) where the decoder stopped.
+func readTrace(r io.Reader) (t *Trace, line, col int, err error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	t = &Trace{}
+	if err := dec.Decode(t); err != nil {
+		var (
+			syntax   *json.SyntaxError
+			mismatch *json.UnmarshalTypeError
+		)
+		switch {
+		case errors.Is(err, io.EOF):
+			return nil, 0, 0, errors.New("the file is empty")
+		case errors.As(err, &syntax):
+			// The decoder read the offending byte.
+			line, col = position(data, syntax.Offset-1)
+			return nil, line, col, errors.New(syntax.Error())
+		case errors.As(err, &mismatch):
+			line, col = position(data, mismatch.Offset)
+			what := "the trace"
+			if mismatch.Field != "" {
+				what = strconv.Quote(mismatch.Field)
+			}
+			return nil, line, col, fmt.Errorf("%s holds %s where %s is wanted", what, jsonValueKind(mismatch.Value), jsonKind(mismatch.Type))
+		case errors.Is(err, io.ErrUnexpectedEOF):
+			line, col = position(data, int64(len(data)))
+			return nil, line, col, errors.New("the JSON ends before the trace does")
+		}
+		return nil, 0, 0, err
+	}
+	if dec.More() {
+		line, col = position(data, dec.InputOffset())
+		return nil, line, col, errors.New("more data after the trace object")
+	}
+	if err := t.Validate(); err != nil {
+		return nil, 0, 0, err
+	}
+	return t, 0, 0, nil
+}
+
+// position is the line and column (from 1, in bytes) of offset in data.
+func position(data []byte, offset int64) (line, col int) {
+	offset = min(max(offset, 0), int64(len(data)))
+	before := data[:offset]
+	line = 1 + bytes.Count(before, []byte("\n"))
+	return line, int(offset) - (bytes.LastIndexByte(before, '\n') + 1) + 1
+}
+
+// jsonKind names the JSON value a Go type decodes from.
+func jsonKind(t reflect.Type) string {
+	if t == nil {
+		return "another value"
+	}
+	switch t.Kind() {
+	case reflect.Pointer:
+		return jsonKind(t.Elem())
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "an integer"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	}
+	return "another value"
+}
+
+// jsonValueKind names the kind of JSON value the decoder met, as
+// json.UnmarshalTypeError's Value has it ("number 1.5" names a number).
+func jsonValueKind(v string) string {
+	switch v {
+	case "string":
+		return "a string"
+	case "bool":
+		return "true or false"
+	case "array", "object":
+		return "an " + v
+	}
+	if strings.HasPrefix(v, "number") {
+		return "a number"
+	}
+	return v
 }
 
 // Configuration returns state index of the trace (negative counts from
