@@ -61,9 +61,22 @@ func memoryHint(w io.Writer, c *reports.CheckResult) {
 	if c.Memory == nil {
 		return
 	}
-	fmt.Fprintf(w, "ringcheck: the memory budget of %s stopped the check before it could decide; every verdict not violated is unknown.\n"+
-		"  Raise it with --max-memory if the machine has more to give, bound the search with --max-states or --max-depth,\n"+
-		"  or check a smaller instance (the report says how many states fitted).\n", budget.Size(c.Memory.LimitBytes))
+	// What else may decide: a bound on the search, where the check
+	// searches from its initial configurations; where it needs every
+	// configuration, a bound on states or depth decides nothing.
+	advice := []string{"Raise it with --max-memory if the machine has more to give,"}
+	switch {
+	case c.Options.Engine == "symbolic":
+	case c.Options.From == "all":
+		advice = append(advice, "decide convergence from sampled configurations (--from random) or, for a .ring spec, with --engine symbolic,")
+	default:
+		advice = append(advice, "bound the search with --max-states or --max-depth,")
+	}
+	advice = append(advice, "or check a smaller instance (the report says how many states fitted).")
+	fmt.Fprintf(w, "ringcheck: the memory budget of %s stopped the check before it could decide; every verdict not violated is unknown.\n", budget.Size(c.Memory.LimitBytes))
+	for _, line := range advice {
+		fmt.Fprintf(w, "  %s\n", line)
+	}
 	if c.Stats.CollisionProbability == 0 && c.Options.From == "init" && safetyOnly(c) {
 		fmt.Fprintf(w, "  --store fingerprint keeps about a third of the bytes a state for safety and deadlock.\n")
 	}
