@@ -39,9 +39,13 @@ type closureViolation struct {
 // legitimate configurations: each must satisfy L (else the spec's
 // enumerator is wrong, an error), and every step from each must lead into L.
 // The workers expand the configurations in batches while the enumerator
-// runs. With a bound on states, it stops after that many configurations:
-// a step out of L found among them still violates closure; otherwise it
-// returns errEnumerationBound with what it swept.
+// runs; the memory budget is asked for each batch before it is filled.
+// With a bound on states, it stops after that many configurations; the
+// budget's refusal, or ctx's cancellation, stops it too. A step out of L
+// found among the configurations enumerated still violates closure, and
+// the result records the stop; otherwise it returns the stop
+// (errEnumerationBound, the *budget.Exceeded or ctx's error) with what it
+// swept.
 func closureByEnumeration(ctx context.Context, sys *model.System, opts Options) (*stabilityResult, error) {
 	start := time.Now()
 	legit := sys.Legitimate.Holds
@@ -99,10 +103,14 @@ func closureByEnumeration(ctx context.Context, sys *model.System, opts Options) 
 		}()
 	}
 
+	// A batch's configurations, their slices and pointers.
+	probe := sys.NewState()
+	batchBytes := uint64(enumeratedBatch) * (uint64(4*len(probe.Vars)+4*len(probe.Msgs)+4*len(probe.Lens)) + 80)
 	var (
 		enumerated int64
 		cur        = batch{}
-		stopped    bool
+		stopped    bool  // by ctx
+		bound      error // errEnumerationBound, or the budget's refusal
 	)
 	send := func() bool {
 		select {
@@ -113,11 +121,16 @@ func closureByEnumeration(ctx context.Context, sys *model.System, opts Options) 
 		cur = batch{first: enumerated}
 		return true
 	}
-	bounded := false
 	sys.LegitimateConfigurations(sys, func(st *model.State) bool {
 		if opts.Search.MaxStates > 0 && enumerated == opts.Search.MaxStates {
-			bounded = true
+			bound = errEnumerationBound
 			return false
+		}
+		if len(cur.states) == 0 {
+			if err := opts.Search.Memory.Grow(batchBytes); err != nil {
+				bound = err
+				return false
+			}
 		}
 		cur.states = append(cur.states, st.Clone())
 		enumerated++
@@ -132,14 +145,15 @@ func closureByEnumeration(ctx context.Context, sys *model.System, opts Options) 
 	}
 	close(batches)
 	wg.Wait()
-	if stopped || ctx.Err() != nil {
-		return nil, ctx.Err()
-	}
-	if firstErr != nil {
+	stop := bound
+	switch {
+	case stopped || ctx.Err() != nil:
+		stop = ctx.Err()
+	case firstErr != nil:
 		return nil, firstErr
 	}
-	if bounded && first == nil {
-		return &stabilityResult{swept: uint64(enumerated), transitions: transitions, elapsed: time.Since(start)}, errEnumerationBound
+	if stop != nil && first == nil {
+		return &stabilityResult{swept: uint64(enumerated), transitions: transitions, elapsed: time.Since(start)}, stop
 	}
 	o := Outcome{Property: Closure, Verdict: Holds,
 		Reason: fmt.Sprintf("every step from each of the %d legitimate configurations the spec enumerates stays in L", enumerated)}
@@ -147,7 +161,13 @@ func closureByEnumeration(ctx context.Context, sys *model.System, opts Options) 
 		o.Verdict, o.Reason = Violated, "a step from a legitimate configuration leaves L"
 		o.Counterexample = &Counterexample{Kind: Path, States: []*model.State{first.from, first.to}, Steps: []model.Step{first.step}}
 	}
-	return &stabilityResult{closure: &o, configurations: uint64(enumerated), transitions: transitions, elapsed: time.Since(start), bounded: bounded}, nil
+	res := &stabilityResult{closure: &o, configurations: uint64(enumerated), transitions: transitions, elapsed: time.Since(start)}
+	if stop != nil {
+		// Stopped after a violation: it stands, and the check is cut.
+		why, _ := stopReason(stop)
+		res.stop = analysisStop{why: why, err: stop}
+	}
+	return res, nil
 }
 
 // enumeratesClosure reports whether closure (alone) is to be decided from

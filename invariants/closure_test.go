@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ringcheck/ringcheck/budget"
 	"github.com/ringcheck/ringcheck/explore"
 	"github.com/ringcheck/ringcheck/invariants"
 	"github.com/ringcheck/ringcheck/model"
@@ -108,26 +109,30 @@ func TestClosureByEnumeration(t *testing.T) {
 	}
 }
 
-// TestClosureByEnumerationBounded: a bound on states stops the enumeration
-// of L; closure is then unknown, unless a step out of L was found among
-// the configurations enumerated, which violates it still.
+// TestClosureByEnumerationBounded: a bound on states, or the memory budget,
+// stops the enumeration of L; closure is then unknown, unless a step out of
+// L was found among the configurations enumerated, which violates it
+// still.
 func TestClosureByEnumerationBounded(t *testing.T) {
 	const size = 100000
 	for _, tc := range []struct {
 		name      string
 		bug       int
 		maxStates int64
+		memory    *budget.Memory
 		want      invariants.Verdict
 	}{
-		{"holds beyond the bound", -1, 1000, invariants.Unknown},
-		{"violation beyond the bound", 5000, 1000, invariants.Unknown},
-		{"violation within the bound", 777, 1000, invariants.Violated},
-		{"bound above L", -1, size + 1, invariants.Holds},
+		{"holds beyond the bound", -1, 1000, nil, invariants.Unknown},
+		{"violation beyond the bound", 5000, 1000, nil, invariants.Unknown},
+		{"violation within the bound", 777, 1000, nil, invariants.Violated},
+		{"bound above L", -1, size + 1, nil, invariants.Holds},
+		// The budget refuses the first batch: nothing is enumerated.
+		{"memory budget", 777, 0, budget.New(1), invariants.Unknown},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rep, err := invariants.Check(context.Background(), pairs(t, size, tc.bug, false), invariants.Options{
 				Properties: []invariants.Property{invariants.Closure}, From: invariants.FromAll,
-				Search: explore.Options{Workers: 2, MaxStates: tc.maxStates},
+				Search: explore.Options{Workers: 2, MaxStates: tc.maxStates, Memory: tc.memory},
 			})
 			if err != nil {
 				t.Fatal(err)
@@ -137,7 +142,13 @@ func TestClosureByEnumerationBounded(t *testing.T) {
 				t.Fatalf("closure %s (%s), want %s", o.Verdict, o.Reason, tc.want)
 			}
 			wantStop := explore.StateBound
-			if tc.maxStates > size {
+			switch {
+			case tc.memory != nil:
+				wantStop = explore.MemoryBound
+				if !strings.Contains(o.Reason, "memory budget of 1 B reached") || rep.Search.Exceeded == nil {
+					t.Fatalf("closure unknown because %q, exceeded %v; want the budget's figures", o.Reason, rep.Search.Exceeded)
+				}
+			case tc.maxStates > size:
 				wantStop = explore.Exhausted
 			}
 			if rep.Search.Stop != wantStop {

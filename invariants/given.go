@@ -16,16 +16,21 @@ import (
 
 // convergenceFromGiven looks, in the graph reachable from the given
 // configurations, for an execution fair under opts.Fairness that never
-// reaches L: a state outside L with no step (not a valid end state), or a
-// fair cycle outside L. One violates convergence from every configuration;
-// finding none leaves that property unknown, as the given configurations
-// are not all of them.
+// reaches L: a state outside L with no step (a valid end state or not, as
+// from every configuration), or a fair cycle outside L. One violates
+// convergence from every configuration; finding none leaves that property
+// unknown, as the given configurations are not all of them.
+//
+// The analysis asks the memory budget first, as livenessOutcome does; a
+// bound (the budget, the time limit, Ctrl-C) that stops it leaves the
+// verdict unknown, with a reason that says so, and is recorded in cut so
+// that the report says the check was cut.
 //
 // A step that is faulty (it overflows a channel whose policy is error, or
 // leaves a variable's domain) leaves the model: the executions past it are
 // not the model's. When faults is set, a violation stands only if its
 // counterexample takes no faulty step, and finding none decides nothing.
-func convergenceFromGiven(ctx context.Context, res *explore.Result, opts Options, faults *faultMonitor) (Outcome, error) {
+func convergenceFromGiven(ctx context.Context, res *explore.Result, opts Options, faults *faultMonitor, cut *analysisStop) (Outcome, error) {
 	o := Outcome{Property: Convergence, Verdict: Unknown}
 	if !res.Complete() {
 		o.Reason = res.Stop.String()
@@ -34,6 +39,12 @@ func convergenceFromGiven(ctx context.Context, res *explore.Result, opts Options
 	g, err := res.Graph()
 	if err != nil {
 		return o, err
+	}
+	// The components search and the predicates' caches: about 9 bytes a
+	// state.
+	if err := opts.Search.Memory.Grow(9 * g.Size()); err != nil {
+		o.Reason = analysisStopped(cut.record(explore.MemoryBound, err), g.Size())
+		return o, nil
 	}
 	fairness := opts.Fairness
 	if fairness == "" {
@@ -50,9 +61,10 @@ func convergenceFromGiven(ctx context.Context, res *explore.Result, opts Options
 	if err != nil {
 		return o, err
 	}
-	viol, err := findWaiting(ctx, g, rule, outside, sys.ValidEnd, progress)
+	// No valid end state excuses a dead end outside L.
+	viol, err := findWaiting(ctx, g, rule, outside, nil, progress)
 	if why, stopped := stopReason(err); stopped {
-		o.Reason = why.String()
+		o.Reason = analysisStopped(cut.record(why, err), g.Size())
 		return o, nil
 	}
 	if err != nil {
@@ -81,6 +93,13 @@ func convergenceFromGiven(ctx context.Context, res *explore.Result, opts Options
 		o.Reason = "from a given configuration, an execution reaches a configuration outside L with no step"
 	}
 	return o, nil
+}
+
+// analysisStopped is the reason of convergence from given configurations
+// when stop (what stopped it) cut the analysis of the states their search
+// reached.
+func analysisStopped(stop string, states uint64) string {
+	return fmt.Sprintf("%s; it stopped the analysis of the executions from the %d states reachable from the configurations, after their search", stop, states)
 }
 
 // faultyStep says what a faulty step does, in the reasons of verdicts
@@ -207,8 +226,10 @@ func convergenceFromRandom(ctx context.Context, sys *model.System, opts Options)
 			// next ones still may.
 			tooLarge++
 		case !res.Complete():
-			total.Stop = res.Stop
-			o.Reason = fmt.Sprintf("%s, at random configuration %d of %d (seed %d)", res.Stop, i, opts.Samples, opts.Seed)
+			// The search from the sample, or the analysis after it,
+			// stopped: the sample decides nothing, and no later one runs.
+			total.Stop, total.Exceeded = res.Stop, res.Exceeded
+			o.Reason = fmt.Sprintf("%s, at random configuration %d of %d (seed %d)", o.Reason, i, opts.Samples, opts.Seed)
 			return &Report{Search: total, Outcomes: []Outcome{o}}, nil
 		case rep.leftModel:
 			leftModel++
@@ -282,6 +303,8 @@ func convergenceFromEmptyChannels(ctx context.Context, sys *model.System, opts O
 		return nil, err
 	}
 	o := &rep.Outcomes[0]
+	// A bound that stopped the search, or the analysis after it, left
+	// the search incomplete: the reason says what stopped it.
 	switch {
 	case o.Verdict == Violated:
 		o.Reason = "from a configuration with empty channels, " + strings.TrimPrefix(o.Reason, "from a given configuration, ")

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/ringcheck/ringcheck/budget"
 	"github.com/ringcheck/ringcheck/explore"
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/statespace"
@@ -30,7 +31,12 @@ const noParent = ^uint32(0)
 // is false. The states from which such an execution may start are found by
 // a breadth-first search inside ¬To(p) from every From(p) ∧ ¬To(p) state;
 // the rest is findWaiting's.
-func checkLeadsTo(ctx context.Context, g *explore.ReachGraph, fairness Fairness, lt LeadsTo, progress func(uint64)) (Outcome, error) {
+//
+// For each process it asks mem for its arrays, and it looks at ctx every
+// 2^16 states it marks or visits: the budget's refusal (a
+// *budget.Exceeded) or ctx's error is returned, which stopReason tells
+// from a failure.
+func checkLeadsTo(ctx context.Context, g *explore.ReachGraph, fairness Fairness, lt LeadsTo, mem *budget.Memory, progress func(uint64)) (Outcome, error) {
 	o := Outcome{Property: LeadsToProperty, Verdict: Holds}
 	sys := g.System()
 	from, ok1 := sys.ProcessPredicateByName(lt.From)
@@ -43,7 +49,22 @@ func checkLeadsTo(ctx context.Context, g *explore.ReachGraph, fairness Fairness,
 		return o, err
 	}
 	n := g.Size()
+	// visit counts the states the marking looks at and the breadth-first
+	// search visits, and looks at ctx every 2^16 of them.
+	visits := 0
+	visit := func() error {
+		if visits++; visits&0xFFFF == 0 {
+			return ctx.Err()
+		}
+		return nil
+	}
 	for p := 0; p < sys.N(); p++ {
+		// A process's arrays: the parents (4 bytes a state), the queue (at
+		// most 4 bytes a state, and as much again while it grows), the
+		// marks and avoid's cache (3 bits).
+		if err := mem.Grow(12*n + n/2); err != nil {
+			return o, err
+		}
 		w := g.NewWalker()
 		avoid := cachedPredicate(n, func(v uint32) bool {
 			st, err := w.Load(v)
@@ -60,6 +81,9 @@ func checkLeadsTo(ctx context.Context, g *explore.ReachGraph, fairness Fairness,
 		}
 		var queue []uint32
 		for v := uint32(0); uint64(v) < n; v++ {
+			if err := visit(); err != nil {
+				return o, err
+			}
 			if !avoid(v) {
 				continue
 			}
@@ -73,6 +97,9 @@ func checkLeadsTo(ctx context.Context, g *explore.ReachGraph, fairness Fairness,
 			}
 		}
 		for len(queue) > 0 {
+			if err := visit(); err != nil {
+				return o, err
+			}
 			v := queue[0]
 			queue = queue[1:]
 			st, err := w.Load(v)

@@ -2,6 +2,7 @@ package invariants
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -193,7 +194,8 @@ func TestFairPartMatchesOracle(t *testing.T) {
 
 // TestLivenessAsksTheBudget: the liveness analyses of a complete search
 // ask the memory budget for their arrays first, and are unknown, with the
-// budget's figures, when it refuses.
+// budget's figures, when it refuses; the refusal is recorded, for the
+// report to say the check was cut.
 func TestLivenessAsksTheBudget(t *testing.T) {
 	b := model.NewBuilder("loop", model.UniRing, 1)
 	x := b.Var("x", model.IntRange(0, 3))
@@ -211,13 +213,118 @@ func TestLivenessAsksTheBudget(t *testing.T) {
 	}
 	for _, p := range []Property{Starvation, LeadsToProperty} {
 		opts := Options{Search: explore.Options{Memory: budget.New(1)}, LeadsTo: LeadsTo{From: "requesting", To: "inCS"}}
-		o, err := livenessOutcome(context.Background(), res, p, opts)
+		var cut analysisStop
+		o, err := livenessOutcome(context.Background(), res, p, opts, &cut)
 		if err != nil || o.Verdict != Unknown || !strings.Contains(o.Reason, "memory budget of 1 B reached") {
 			t.Errorf("%s: %s (%s), %v", p, o.Verdict, o.Reason, err)
 		}
-		o, err = livenessOutcome(context.Background(), res, p, Options{LeadsTo: opts.LeadsTo})
+		if cut.why != explore.MemoryBound || cut.exceeded() == nil {
+			t.Errorf("%s: the refusal was not recorded: %+v", p, cut)
+		}
+		o, err = livenessOutcome(context.Background(), res, p, Options{LeadsTo: opts.LeadsTo}, nil)
 		if err != nil || o.Verdict != Holds {
 			t.Errorf("%s without a budget: %s (%s), %v", p, o.Verdict, o.Reason, err)
 		}
+	}
+}
+
+// counter: one process counts x up to size-1 and stops there, a valid end
+// state; L and inCS are x = size-1, requesting is x = requestAt. Its
+// graph has size states, more than the 2^16 after which the analyses first
+// look at their context.
+func counter(t *testing.T, size, requestAt int) *model.System {
+	t.Helper()
+	b := model.NewBuilder("counter", model.UniRing, 1)
+	x := b.Var("x", model.IntRange(0, size-1))
+	b.Action(model.Action{Name: "inc", Guard: func(c *model.Ctx) bool { return c.Get(x) < size-1 }, Effect: func(c *model.Ctx, _ int) { c.Set(x, c.Get(x)+1) }})
+	done := model.Predicate{Name: "done", Holds: func(s *model.State) bool { return s.Get(0, x) == size-1 }}
+	b.Legitimate(done)
+	b.ValidEnd(done)
+	b.ProcessPredicate(model.ProcessPredicate{Name: "requesting", Holds: func(s *model.State, p int) bool { return s.Get(p, x) == requestAt }})
+	b.ProcessPredicate(model.ProcessPredicate{Name: "inCS", Holds: func(s *model.State, p int) bool { return s.Get(p, x) == size-1 }})
+	b.Initial(func(*model.System, *model.State) {})
+	sys, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sys
+}
+
+// TestLeadsToStops: leads-to asks the memory budget for each process's
+// arrays, and looks at its context while it marks the states that avoid
+// To and searches them, as well as in the components search after: a
+// refusal or a cancelled context is returned (which livenessOutcome turns
+// into unknown), whether the states from which an execution may avoid To
+// are none (no From state: nothing for the components search to visit) or
+// all of them.
+func TestLeadsToStops(t *testing.T) {
+	const size = 1 << 17
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, tc := range []struct {
+		name      string
+		requestAt int
+		ctx       context.Context
+		mem       *budget.Memory
+		want      func(error) bool
+	}{
+		{"no From state, budget", -1, context.Background(), budget.New(1), isExceeded},
+		{"no From state, cancelled", -1, cancelled, nil, isCanceled},
+		{"From at the start, budget", 0, context.Background(), budget.New(1), isExceeded},
+		{"From at the start, cancelled", 0, cancelled, nil, isCanceled},
+		{"From at the start, neither", 0, context.Background(), nil, func(err error) bool { return err == nil }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := explore.BFS(context.Background(), counter(t, size, tc.requestAt), neverDecided{}, explore.Options{})
+			if err != nil || !res.Complete() {
+				t.Fatalf("BFS: %v, complete %v", err, res.Complete())
+			}
+			g, err := res.Graph()
+			if err != nil {
+				t.Fatal(err)
+			}
+			o, err := checkLeadsTo(tc.ctx, g, NoFairness, LeadsTo{From: "requesting", To: "inCS"}, tc.mem, nil)
+			if !tc.want(err) {
+				t.Fatalf("%s (%s), error %v", o.Verdict, o.Reason, err)
+			}
+			if err == nil && o.Verdict != Holds {
+				t.Fatalf("%s (%s), want holds", o.Verdict, o.Reason)
+			}
+		})
+	}
+}
+
+func isExceeded(err error) bool {
+	var ex *budget.Exceeded
+	return errors.As(err, &ex)
+}
+
+func isCanceled(err error) bool { return errors.Is(err, context.Canceled) }
+
+// TestConvergenceFromGivenAsksTheBudget: the analysis after a complete
+// search from given configurations asks the memory budget first, as the
+// liveness analyses do; when it refuses, convergence is unknown with the
+// budget's figures, and the refusal is recorded for the report to say the
+// check was cut.
+func TestConvergenceFromGivenAsksTheBudget(t *testing.T) {
+	sys := counter(t, 100, -1)
+	start := sys.NewState()
+	res, err := explore.BFS(context.Background(), sys, neverDecided{}, explore.Options{Start: []*model.State{start}})
+	if err != nil || !res.Complete() {
+		t.Fatalf("BFS: %v, complete %v", err, res.Complete())
+	}
+	opts := Options{Start: []*model.State{start}, Search: explore.Options{Memory: budget.New(1)}}
+	var cut analysisStop
+	o, err := convergenceFromGiven(context.Background(), res, opts, nil, &cut)
+	if err != nil || o.Verdict != Unknown || !strings.Contains(o.Reason, "memory budget of 1 B reached") {
+		t.Errorf("%s (%s), %v", o.Verdict, o.Reason, err)
+	}
+	if cut.why != explore.MemoryBound || cut.exceeded() == nil {
+		t.Errorf("the refusal was not recorded: %+v", cut)
+	}
+	opts.Search.Memory = nil
+	o, err = convergenceFromGiven(context.Background(), res, opts, nil, nil)
+	if err != nil || o.Verdict != Unknown || !strings.Contains(o.Reason, "every execution") {
+		t.Errorf("without a budget: %s (%s), %v", o.Verdict, o.Reason, err)
 	}
 }

@@ -22,7 +22,8 @@ type Report struct {
 	// Stabilization is set when convergence was checked and holds.
 	Stabilization *Stabilization
 	// Phases, for a stabilization analysis that stopped before it
-	// decided, say how far each of its phases got.
+	// decided, or that decided and then stopped in the worst case in
+	// rounds, say how far each of its phases got.
 	Phases []Phase
 	// leftModel is set when convergence from given configurations was
 	// left unknown because a faulty step is reachable from them.
@@ -46,8 +47,14 @@ func (r *Report) Violated() bool {
 	return false
 }
 
-// Unknown reports whether some property was left undecided.
+// Unknown reports whether some property was left undecided, or a bound
+// (states, depth, time, memory, Ctrl-C) cut the check short: then
+// something it was to compute was not, such as the worst case in rounds
+// after closure and convergence were decided.
 func (r *Report) Unknown() bool {
+	if r.Search != nil && r.Search.Stop != explore.Exhausted && r.Search.Stop != explore.Decided {
+		return true
+	}
 	for _, o := range r.Outcomes {
 		if o.Verdict == Unknown {
 			return true
@@ -149,10 +156,8 @@ func Check(ctx context.Context, sys *model.System, opts Options) (*Report, error
 	)
 	switch {
 	case len(mons) == 0:
-		res = &explore.Result{States: int64(stability.configurations), Transitions: stability.transitions, Elapsed: stability.elapsed, Stop: explore.Exhausted}
-		if stability.bounded {
-			res.Stop = explore.StateBound
-		}
+		res = &explore.Result{States: int64(stability.configurations), Transitions: stability.transitions, Elapsed: stability.elapsed,
+			Stop: stability.stop.why, Exceeded: stability.stop.exceeded()}
 	case opts.From == FromAll:
 		res, err = explore.Sweep(ctx, sys, mons, opts.Search)
 	default:
@@ -163,12 +168,22 @@ func Check(ctx context.Context, sys *model.System, opts Options) (*Report, error
 	}
 	if stability != nil && len(mons) > 0 {
 		res.Elapsed += stability.elapsed
+		if res.Complete() {
+			res.Stop, res.Exceeded = stability.stop.why, stability.stop.exceeded()
+		}
 	}
 
 	rep := &Report{Search: res}
 	if stability != nil && stability.convergence != nil && stability.convergence.Verdict == Holds {
 		rep.Stabilization = stability.stab
 	}
+	if stability != nil && stability.stop.why != explore.Exhausted {
+		rep.Phases = stability.phases
+	}
+	// A bound that stops an analysis of the complete search's graph
+	// leaves its property unknown, and marks the search as cut once every
+	// outcome is in: those decided by the search alone stay decided.
+	var cut analysisStop
 	for _, p := range opts.Properties {
 		var o Outcome
 		switch p {
@@ -176,13 +191,13 @@ func Check(ctx context.Context, sys *model.System, opts Options) (*Report, error
 			o = *stability.closure
 		case Convergence:
 			if given {
-				o, err = convergenceFromGiven(ctx, res, opts, faults)
+				o, err = convergenceFromGiven(ctx, res, opts, faults, &cut)
 				rep.leftModel = o.Verdict == Unknown && faults.seen()
 				break
 			}
 			o = *stability.convergence
 		case Starvation, LeadsToProperty:
-			o, err = livenessOutcome(ctx, res, p, opts)
+			o, err = livenessOutcome(ctx, res, p, opts, &cut)
 			o = notThroughFaults(o)
 			if o.Verdict == Holds && faults.seen() {
 				o = Outcome{Property: p, Verdict: Unknown, Reason: fmt.Sprintf("a reachable step %s, so some executions leave the model and %s is not decided (safety shows a path)", faultyStep, p)}
@@ -198,7 +213,44 @@ func Check(ctx context.Context, sys *model.System, opts Options) (*Report, error
 		}
 		rep.Outcomes = append(rep.Outcomes, o)
 	}
+	cut.mark(res)
 	return rep, nil
+}
+
+// analysisStop is the first bound that stopped an analysis after what it
+// had decided: one run over the graph of a complete search, or the
+// stabilization analysis after closure and convergence (its why is
+// Exhausted while none has).
+type analysisStop struct {
+	why explore.StopReason
+	err error
+}
+
+// record keeps the first stop (cut may be nil) and returns what the
+// outcome's reason says of it: the budget's figures when it was the
+// memory.
+func (cut *analysisStop) record(why explore.StopReason, err error) string {
+	if cut != nil && cut.why == explore.Exhausted {
+		cut.why, cut.err = why, err
+	}
+	return stopText(why, err)
+}
+
+// exceeded is the budget's refusal, when the memory stopped the analysis.
+func (cut *analysisStop) exceeded() *budget.Exceeded {
+	var ex *budget.Exceeded
+	if errors.As(cut.err, &ex) {
+		return ex
+	}
+	return nil
+}
+
+// mark makes res, a complete search, say it was stopped by the bound
+// recorded, if any.
+func (cut *analysisStop) mark(res *explore.Result) {
+	if cut.why != explore.Exhausted && res.Complete() {
+		res.Stop, res.Exceeded = cut.why, cut.exceeded()
+	}
 }
 
 // notThroughFaults leaves o unknown when it is a violation whose
@@ -215,8 +267,9 @@ func notThroughFaults(o Outcome) Outcome {
 }
 
 // livenessOutcome checks starvation or leads-to on the reachable graph of
-// a complete search; an incomplete one leaves it unknown.
-func livenessOutcome(ctx context.Context, res *explore.Result, p Property, opts Options) (Outcome, error) {
+// a complete search; an incomplete one leaves it unknown. A bound that
+// stops the analysis leaves it unknown too, and is recorded in cut.
+func livenessOutcome(ctx context.Context, res *explore.Result, p Property, opts Options, cut *analysisStop) (Outcome, error) {
 	if !res.Complete() {
 		return Outcome{Property: p, Verdict: Unknown, Reason: res.Stop.String()}, nil
 	}
@@ -227,11 +280,11 @@ func livenessOutcome(ctx context.Context, res *explore.Result, p Property, opts 
 	// The components search and the predicates' caches: about 9 bytes a
 	// state.
 	if err := opts.Search.Memory.Grow(9 * g.Size()); err != nil {
-		return Outcome{Property: p, Verdict: Unknown, Reason: stopText(explore.MemoryBound, err)}, nil
+		return Outcome{Property: p, Verdict: Unknown, Reason: cut.record(explore.MemoryBound, err)}, nil
 	}
 	if broken, err := brokenAbstraction(ctx, g); err != nil || broken != "" {
 		if why, stopped := stopReason(err); stopped {
-			return Outcome{Property: p, Verdict: Unknown, Reason: stopText(why, err)}, nil
+			return Outcome{Property: p, Verdict: Unknown, Reason: cut.record(why, err)}, nil
 		}
 		return Outcome{Property: p, Verdict: Unknown, Reason: fmt.Sprintf("invariant %s, on which the model's abstraction of the algorithm rests, fails in a reachable state (safety shows a path), so the model does not stand for the algorithm there and %s is not decided", broken, p)}, err
 	}
@@ -244,7 +297,7 @@ func livenessOutcome(ctx context.Context, res *explore.Result, p Property, opts 
 	if p == Starvation {
 		o, err = checkStarvation(ctx, g, fairness, progress)
 	} else {
-		o, err = checkLeadsTo(ctx, g, fairness, opts.LeadsTo, progress)
+		o, err = checkLeadsTo(ctx, g, fairness, opts.LeadsTo, opts.Search.Memory, progress)
 	}
 	if err == nil && o.Verdict == Holds {
 		// Over a graph without a cycle the property says only that no
@@ -255,7 +308,7 @@ func livenessOutcome(ctx context.Context, res *explore.Result, p Property, opts 
 		}
 	}
 	if why, stopped := stopReason(err); stopped {
-		return Outcome{Property: p, Verdict: Unknown, Reason: stopText(why, err)}, nil
+		return Outcome{Property: p, Verdict: Unknown, Reason: cut.record(why, err)}, nil
 	}
 	return o, err
 }

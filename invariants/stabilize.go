@@ -52,9 +52,11 @@ type stabilityResult struct {
 	// swept and phases say how far an analysis that stopped got.
 	swept  uint64
 	phases []Phase
-	// bounded: the bound on states stopped the analysis after it had
-	// decided (a violation found among the configurations it reached).
-	bounded bool
+	// stop is the bound that stopped the analysis after it had decided
+	// (a violation found among the configurations it reached, or closure
+	// and convergence before the worst case in rounds); its why is
+	// Exhausted when none did.
+	stop analysisStop
 }
 
 // analyseStability decides closure and convergence from every
@@ -252,8 +254,18 @@ func analyseStability(ctx context.Context, sys *model.System, opts Options, want
 		partial.phases[1].Done = outsideL
 		partial.phases = append(partial.phases, Phase{Name: "worst case in rounds", Total: 1})
 		rounds, _, note, err := runs.WorstRounds(ctx, sp, inL, workers, opts.RoundsLimit, opts.Search.Memory)
+		if why, stopped := stopReason(err); stopped {
+			// Closure and convergence are decided, and so is the worst
+			// case in steps: they stand; the rounds are not computed,
+			// and the check is cut.
+			res.stab.RoundsNote = fmt.Sprintf("the explicit engine stopped (%s) in the worst case in rounds", why)
+			res.stop = analysisStop{why: why, err: err}
+			res.phases = partial.phases
+			res.elapsed = time.Since(start)
+			return res, nil
+		}
 		if err != nil {
-			return stopped(err)
+			return nil, err
 		}
 		res.stab.WorstRounds, res.stab.RoundsComputed, res.stab.RoundsNote = rounds, note == "", note
 	}

@@ -3,6 +3,7 @@ package invariants_test
 import (
 	"context"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/ringcheck/ringcheck/explore"
@@ -432,5 +433,46 @@ func TestStarvationThroughFaults(t *testing.T) {
 		if o.Verdict != tt.verdict || !strings.HasSuffix(o.Reason, tt.reason) {
 			t.Errorf("%s, lossy %v: %s (%s), want %s (…%s)", tt.policy, tt.lossy, o.Verdict, o.Reason, tt.verdict, tt.reason)
 		}
+	}
+}
+
+// TestStarvationStoppedInTheAnalysis: a limit (here Ctrl-C) that stops the
+// starvation analysis after a complete search leaves starvation unknown
+// and marks the search as stopped by it, so that the report says it was
+// cut; safety, decided by the search alone, still holds, though asked for
+// after starvation.
+func TestStarvationStoppedInTheAnalysis(t *testing.T) {
+	const size = 1 << 16
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	b := model.NewBuilder("turning", model.UniRing, 1)
+	x := b.Var("x", model.IntRange(0, size-1))
+	b.Action(model.Action{Name: "turn", Guard: func(*model.Ctx) bool { return true }, Effect: func(c *model.Ctx, _ int) { c.Set(x, (c.Get(x)+1)%size) }})
+	b.Invariant(model.Predicate{Name: "in range", Holds: func(s *model.State) bool { return s.Get(0, x) < size }})
+	// The search does not evaluate the per-process predicates; the
+	// analysis after it does.
+	var once sync.Once
+	b.ProcessPredicate(model.ProcessPredicate{Name: "requesting", Holds: func(s *model.State, p int) bool {
+		once.Do(cancel)
+		return s.Get(p, x) != 0
+	}})
+	b.ProcessPredicate(model.ProcessPredicate{Name: "inCS", Holds: func(s *model.State, p int) bool { return s.Get(p, x) == 0 }})
+	b.Initial(func(*model.System, *model.State) {})
+	sys, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := invariants.Check(ctx, sys, invariants.Options{Properties: []invariants.Property{invariants.Starvation, invariants.Safety}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := rep.Outcomes[0]; o.Verdict != invariants.Unknown || o.Reason != "interrupted" {
+		t.Errorf("starvation %s (%s), want unknown (interrupted)", o.Verdict, o.Reason)
+	}
+	if o := rep.Outcomes[1]; o.Verdict != invariants.Holds {
+		t.Errorf("safety %s (%s), want holds", o.Verdict, o.Reason)
+	}
+	if rep.Search.Stop != explore.Interrupted || rep.Search.States != size {
+		t.Errorf("the search stopped on %v after %d states, want interrupted after %d", rep.Search.Stop, rep.Search.States, size)
 	}
 }
