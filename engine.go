@@ -211,7 +211,13 @@ func (r *Request) runSymbolic(ctx context.Context, res *Result) error {
 			out.Iterations += rounds.Iterations
 			out.PeakNodes = max(out.PeakNodes, rounds.PeakNodes)
 		case stopped:
+			// Closure, convergence and the worst case in steps stand;
+			// the check is cut.
 			roundsNote = fmt.Sprintf("the symbolic engine stopped (%s) in %s, iteration %d", stop, done.Phase, done.Iteration)
+			search.Stop = stop
+			if stop == explore.MemoryBound {
+				errors.As(err, &search.Exceeded)
+			}
 		default:
 			return err
 		}

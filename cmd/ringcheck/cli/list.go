@@ -8,7 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ringcheck/ringcheck/lang"
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/specs"
 )
@@ -69,22 +68,13 @@ type listedSpec struct {
 func newListCmd() *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "list [FILE.ring...]",
+		Use:   "list [SPEC...]",
 		Short: "List the specs, their parameters and the claims of their papers",
-		Long: `List the built-in specs, or the .ring files given: each spec's name,
-summary, source, parameters (with their defaults and ranges), legitimacy
-predicate, invariants, default checks, the liveness roles of its actions,
-and the claims of its paper with what ringcheck finds.`,
-		Args: func(_ *cobra.Command, args []string) error {
-			for _, a := range args {
-				if !lang.IsPath(a) {
-					// A name that is not a file: what cobra says of an
-					// argument list does not take.
-					return usageError("unknown command %q for \"ringcheck list\"", a)
-				}
-			}
-			return nil
-		},
+		Long: `List the built-in specs, or the specs given (built-in names or .ring
+files): each spec's name, summary, source, parameters (with their
+defaults and ranges), legitimacy predicate, invariants, default checks,
+the liveness roles of its actions, and the claims of its paper with what
+ringcheck finds.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			all, err := listedSpecs(cmd.Context(), args)
 			if err != nil {
