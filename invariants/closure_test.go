@@ -2,6 +2,7 @@ package invariants_test
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -158,5 +159,39 @@ func TestClosureByEnumerationBounded(t *testing.T) {
 				t.Fatalf("%d configurations reported, want the %d enumerated", rep.Search.States, tc.maxStates)
 			}
 		})
+	}
+}
+
+// TestPredicateFaultIsTheCheckError: a predicate whose evaluation failed
+// (System.PredicateFault) leaves no verdict, even where the failure is met
+// in the last configuration searched.
+func TestPredicateFaultIsTheCheckError(t *testing.T) {
+	fault := errors.New("division by zero in invariant div")
+	b := model.NewBuilder("faulty", model.UniRing, 2)
+	x := b.Var("x", model.IntRange(0, 1), 0)
+	b.Action(model.Action{
+		Name:   "step",
+		Guard:  func(c *model.Ctx) bool { return c.Get(x) == 0 },
+		Effect: func(c *model.Ctx, _ int) { c.Set(x, 1) },
+	}, 0)
+	var failed error
+	b.Invariant(model.Predicate{Name: "div", Holds: func(s *model.State) bool {
+		if s.Get(0, x) == 1 {
+			failed = fault
+		}
+		return true
+	}})
+	b.PredicateFaults(func() error { return failed })
+	b.Initial(func(*model.System, *model.State) {})
+	sys, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := invariants.Check(context.Background(), sys, invariants.Options{
+		Properties: []invariants.Property{invariants.Safety}, From: invariants.FromInit,
+		Search: explore.Options{Workers: 1},
+	})
+	if !errors.Is(err, fault) {
+		t.Fatalf("report %+v, error %v; want the predicate's failure", rep, err)
 	}
 }

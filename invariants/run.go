@@ -214,6 +214,13 @@ func Check(ctx context.Context, sys *model.System, opts Options) (*Report, error
 		rep.Outcomes = append(rep.Outcomes, o)
 	}
 	cut.mark(res)
+	if sys.PredicateFault != nil {
+		// A predicate that failed held where it was evaluated: no
+		// verdict stands.
+		if err := sys.PredicateFault(); err != nil {
+			return nil, fmt.Errorf("spec %s: %w", sys.Name, err)
+		}
+	}
 	return rep, nil
 }
 

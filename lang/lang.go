@@ -153,8 +153,22 @@ func Vet(path string) error {
 	var errs []error
 	for _, values := range instances {
 		if _, err := f.Build(values); err != nil {
-			errs = append(errs, fmt.Errorf("%s with %s: %w", path, specs.Values(values), err))
+			errs = append(errs, inInstance(path, values, err))
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// inInstance says which file and instance err is about: "path with
+// n=3: ..." for a claim's, and for the default instance nothing more than
+// the file's name (omitted when err's message, file:line:col: ...,
+// starts with it).
+func inInstance(path string, values map[string]int, err error) error {
+	switch {
+	case len(values) > 0:
+		return fmt.Errorf("%s with %s: %w", path, specs.Values(values), err)
+	case strings.HasPrefix(err.Error(), path+":"):
+		return err
+	}
+	return fmt.Errorf("%s: %w", path, err)
 }

@@ -265,6 +265,12 @@ type System struct {
 	// ProcessPredicates are the spec's named per-process predicates, for
 	// leads-to properties; starvation uses "requesting" and "inCS".
 	ProcessPredicates []ProcessPredicate
+	// PredicateFault, if set, returns the first failure met while
+	// evaluating a predicate (a division by zero in a spec's expression):
+	// a predicate cannot return an error, so one that fails holds and
+	// keeps its failure for this. A check that ends with a failure kept
+	// has no verdict: the failure is its error.
+	PredicateFault func() error
 
 	initial []*State
 	layout  layout
@@ -480,6 +486,10 @@ func (b *Builder) LegitimateConfigurations(e Enumerator) { b.sys.LegitimateConfi
 
 // ValidEnd sets the predicate of valid end states.
 func (b *Builder) ValidEnd(p Predicate) { b.sys.ValidEnd = &p }
+
+// PredicateFaults sets the function that returns the first failure of a
+// predicate's evaluation (System.PredicateFault).
+func (b *Builder) PredicateFaults(f func() error) { b.sys.PredicateFault = f }
 
 // ProcessPredicate declares a named per-process predicate; starvation
 // freedom needs one named "requesting" and one named "inCS".

@@ -322,9 +322,8 @@ func (e *Encoding) received(in env, k int) (cases, error) {
 
 // receiving is the message an action receives: its channel and type.
 type receiving struct {
-	ch     *channel
-	msg    *ir.Message
-	locals []*ir.Local
+	ch  *channel
+	msg *ir.Message
 }
 
 // chanWrite is what an action's sends do to one channel: the length

@@ -345,13 +345,6 @@ func (e *Encoding) eval(x ir.Expr, in env) (cases, error) {
 	case *ir.LocalRef:
 		v, ok := in.locals[x.Local]
 		if !ok {
-			if in.recv != nil {
-				for k, l := range in.recv.locals {
-					if l == x.Local {
-						return e.received(in, k)
-					}
-				}
-			}
 			return nil, fmt.Errorf("local %s unbound", x.Local.Name)
 		}
 		return e.constant(v), nil

@@ -132,7 +132,7 @@ func (e *Encoding) locals() error {
 					if err != nil {
 						return fmt.Errorf("action %s of process %d: %w", a.Name, p, err)
 					}
-					in.recv = &receiving{ch: ch, msg: a.Recv.Msg, locals: a.Recv.Fields}
+					in.recv = &receiving{ch: ch, msg: a.Recv.Msg}
 					head = b.And(head, e.holds(ch, 0, a.Recv.Msg))
 				}
 				guard, err := e.boolean(a.Guard, in)

@@ -51,6 +51,10 @@ func (c *checker) array(d *syntax.VarDecl, t *ir.Type, init int, procs []int) {
 // maxArrayLen bounds an array's index range.
 const maxArrayLen = 64
 
+// maxSetLen bounds the range a quantifier or a for loop runs over, and
+// the alternatives of an action's choice.
+const maxSetLen = maxArrayLen * maxArrayLen
+
 // boundSet is a checked set with the type of the names that range over it.
 type boundSet struct {
 	*ir.Set
@@ -78,8 +82,8 @@ func (c *checker) set(s *syntax.Set, sc *scope) boundSet {
 	}
 	lo := c.constInt(s.Lo, "a range bound")
 	hi := c.constInt(s.Hi, "a range bound")
-	if hi-lo >= maxArrayLen*maxArrayLen {
-		c.errorf(s.Pos, "range %d..%d has more than %d members", lo, hi, maxArrayLen*maxArrayLen)
+	if hi-lo >= maxSetLen {
+		c.errorf(s.Pos, "range %d..%d has more than %d members", lo, hi, maxSetLen)
 		hi = lo
 	}
 	// An empty range is allowed: a sum over it is 0, a loop runs no effect.

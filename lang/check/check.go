@@ -21,11 +21,12 @@ const maxErrors = 10
 
 // Check resolves f for the parameter values given (a parameter not given
 // takes its default) and returns the instance. The error, if any, joins up
-// to ten *syntax.Error values, one per problem, in source order.
+// to ten *syntax.Error values, one per problem (the first ten found),
+// sorted by position: those without one first, then in source order.
 func Check(f *syntax.File, values map[string]int) (*ir.Spec, error) {
 	c := &checker{
 		file:     f,
-		spec:     &ir.Spec{Values: map[string]int{}},
+		spec:     &ir.Spec{Values: map[string]int{}, File: f.Name},
 		consts:   map[string]constant{},
 		enums:    map[string]*ir.Type{},
 		vars:     map[string]*ir.Var{},
@@ -53,7 +54,7 @@ func Params(f *syntax.File) ([]ir.Param, error) {
 		}
 	}()
 	if len(c.errs) > 0 {
-		return nil, errors.Join(c.errs...)
+		return nil, c.joined()
 	}
 	return c.spec.Params, nil
 }
@@ -76,6 +77,8 @@ type checker struct {
 	arrays   map[string]*ir.Array
 	// expanding lists the defs being expanded, to refuse recursion.
 	expanding []string
+	// silent, when positive, drops the problems found (see placeholder).
+	silent int
 }
 
 // stop ends the check once maxErrors problems are known.
@@ -90,6 +93,9 @@ func (c *checker) recoverStop() {
 }
 
 func (c *checker) errorf(pos syntax.Pos, format string, args ...any) {
+	if c.silent > 0 {
+		return
+	}
 	err := &syntax.Error{File: c.file.Name, Pos: pos, Msg: fmt.Sprintf(format, args...)}
 	// A family of actions checks its declaration once per member: a
 	// problem is reported once.
@@ -110,9 +116,29 @@ func (c *checker) run(values map[string]int) error {
 		c.declarations(values)
 	}()
 	if len(c.errs) > 0 {
-		return errors.Join(c.errs...)
+		return c.joined()
 	}
 	return nil
+}
+
+// joined joins the errors found, sorted by position (those without one
+// first; the sort is stable, so problems at one place keep the order
+// they were found in).
+func (c *checker) joined() error {
+	pos := func(e error) syntax.Pos {
+		if se, ok := e.(*syntax.Error); ok {
+			return se.Pos
+		}
+		return syntax.Pos{}
+	}
+	slices.SortStableFunc(c.errs, func(a, b error) int {
+		pa, pb := pos(a), pos(b)
+		if pa.Line != pb.Line {
+			return pa.Line - pb.Line
+		}
+		return pa.Col - pb.Col
+	})
+	return errors.Join(c.errs...)
 }
 
 func (c *checker) declarations(values map[string]int) {
@@ -181,8 +207,9 @@ func (c *checker) declarations(values map[string]int) {
 			c.def(d)
 		case *syntax.PredicateDecl:
 			if d.Kind == "predicate" {
-				if _, dup := c.preds[d.Name.Name]; dup || c.taken(d.Name.Name) {
+				if c.taken(d.Name.Name) {
 					c.errorf(d.Name.Pos, "%s is declared twice", d.Name.Name)
+					continue
 				}
 				c.preds[d.Name.Name] = d
 			}
@@ -221,7 +248,7 @@ func (c *checker) declarations(values map[string]int) {
 	}
 	if c.spec.Channels == nil {
 		for _, m := range c.spec.Messages {
-			c.errorf(syntax.Pos{}, "message %s is declared but there are no channels (channels capacity C)", m.Name)
+			c.errorf(m.Pos, "message %s is declared but there are no channels (channels capacity C)", m.Name)
 		}
 	}
 }
@@ -237,7 +264,7 @@ func knownProperty(p string) bool {
 }
 
 // taken reports whether name is already a constant, type, variable,
-// message or def.
+// array, message, def or per-process predicate.
 func (c *checker) taken(name string) bool {
 	_, a := c.consts[name]
 	_, b := c.enums[name]
@@ -245,7 +272,8 @@ func (c *checker) taken(name string) bool {
 	_, m := c.messages[name]
 	_, d := c.defs[name]
 	_, r := c.arrays[name]
-	return a || b || v || m || d || r
+	_, p := c.preds[name]
+	return a || b || v || m || d || r || p
 }
 
 func (c *checker) define(id *syntax.Ident, v int, t *ir.Type) {
@@ -362,20 +390,35 @@ func (c *checker) typ(t *syntax.Type) *ir.Type {
 	before := len(c.errs)
 	lo := c.constInt(t.Lo, "a range bound")
 	hi := c.constInt(t.Hi, "a range bound")
-	if lo > hi {
+	switch {
+	case lo > hi:
 		// A bound already reported is not an empty range besides.
 		if len(c.errs) == before {
 			c.errorf(t.Pos, "empty range %d..%d", lo, hi)
 		}
 		hi = lo
+	case hi-lo >= maxDomain:
+		// Kept as it is, so that no value in it is reported besides.
+		c.errorf(t.Pos, "range %d..%d is too large: a type has at most %d values", lo, hi, maxDomain)
 	}
 	return &ir.Type{Kind: ir.Int, Lo: lo, Hi: hi}
 }
 
+// maxDomain is the most values a range type has: the model's bound on a
+// domain's size.
+const maxDomain = 1<<31 - 1
+
 func (c *checker) variable(d *syntax.VarDecl, procs []int) {
 	if c.taken(d.Name.Name) {
 		c.errorf(d.Name.Pos, "%s is declared twice", d.Name.Name)
-		return
+		_, v := c.vars[d.Name.Name]
+		_, a := c.arrays[d.Name.Name]
+		if v || a || d.Index != nil {
+			return
+		}
+		// Declared all the same where the name is not a variable's
+		// already (a predicate's, a def's), so that its uses are not
+		// reported besides.
 	}
 	t := c.typ(d.Type)
 	v := &ir.Var{Name: d.Name.Name, Type: t, Procs: procs, Doc: d.Doc, Pos: d.Pos, ID: len(c.spec.Vars), Init: t.Lo}
@@ -412,7 +455,12 @@ func (c *checker) message(d *syntax.MessageDecl) {
 		c.errorf(d.Name.Pos, "%s is declared twice", d.Name.Name)
 		return
 	}
-	m := &ir.Message{Name: d.Name.Name, ID: len(c.spec.Messages)}
+	m := &ir.Message{Name: d.Name.Name, ID: len(c.spec.Messages), Pos: d.Pos}
+	if len(d.Fields) > ir.MaxFields {
+		// The fields are declared all the same, so that sends and
+		// receives of the message are not reported besides.
+		c.errorf(d.Fields[ir.MaxFields].Name.Pos, "message %s has %d fields: a message has at most %d", m.Name, len(d.Fields), ir.MaxFields)
+	}
 	for _, f := range d.Fields {
 		for _, g := range m.Fields {
 			if g.Name == f.Name.Name {
@@ -472,7 +520,7 @@ func (c *checker) process(d *syntax.ProcessDecl) {
 	}
 	for _, in := range d.Inits {
 		sc := &scope{procs: procs, acting: true, init: true}
-		c.spec.Inits = append(c.spec.Inits, &ir.Init{Procs: procs, Effects: c.stmts(in.Effects, sc, assignments{})})
+		c.spec.Inits = append(c.spec.Inits, &ir.Init{Procs: procs, Effects: c.stmts(in.Effects, sc, assignments{}), Pos: in.Pos})
 	}
 }
 
@@ -536,8 +584,12 @@ func (c *checker) actionFor(d *syntax.ActionDecl, name string, procs []int, peer
 	if d.Choice != nil {
 		lo := c.constInt(d.ChoiceLo, "a choice's bound")
 		hi := c.constInt(d.ChoiceHi, "a choice's bound")
-		if lo > hi {
+		switch {
+		case lo > hi:
 			c.errorf(d.ChoiceLo.ExprPos(), "choice %s has an empty range %d..%d", d.Choice.Name, lo, hi)
+			hi = lo
+		case hi-lo >= maxSetLen:
+			c.errorf(d.ChoiceLo.ExprPos(), "choice %s ranges over %d..%d: a choice has at most %d alternatives", d.Choice.Name, lo, hi, maxSetLen)
 			hi = lo
 		}
 		a.Choice = &ir.Local{Name: d.Choice.Name, Type: &ir.Type{Kind: ir.Int, Lo: lo, Hi: hi}, Lo: lo, Hi: hi}
@@ -651,20 +703,28 @@ func (c *checker) claim(d *syntax.ClaimDecl) {
 	}
 	if d.Fairness != nil {
 		cl.Fairness = d.Fairness.Name
-		switch cl.Fairness {
-		case "none", "weak", "strong":
-		default:
-			c.errorf(d.Fairness.Pos, "fairness is none, weak or strong, not %q", cl.Fairness)
+		if !slices.Contains(fairnesses, cl.Fairness) {
+			c.errorf(d.Fairness.Pos, "fairness is none, weak, strong, weak-action or strong-action, not %q", cl.Fairness)
 		}
 	}
 	for _, pv := range d.Params {
-		if _, ok := c.spec.Values[pv.Name.Name]; !ok {
+		v := c.constInt(pv.Value, "a parameter's value")
+		cl.Params[pv.Name.Name] = v
+		i := slices.IndexFunc(c.spec.Params, func(p ir.Param) bool { return p.Name == pv.Name.Name })
+		if i < 0 {
 			c.errorf(pv.Name.Pos, "spec %s has no parameter %q", c.spec.Name, pv.Name.Name)
+			continue
 		}
-		cl.Params[pv.Name.Name] = c.constInt(pv.Value, "a parameter's value")
+		if p := c.spec.Params[i]; v < p.Min || v > p.Max {
+			c.errorf(pv.Value.ExprPos(), "parameter %s=%d is outside its range %d..%d", p.Name, v, p.Min, p.Max)
+		}
 	}
 	c.spec.Claims = append(c.spec.Claims, cl)
 }
+
+// fairnesses are the fairness assumptions a claim may name: those
+// invariants.ParseFairness accepts (lang does not import the engines).
+var fairnesses = []string{"none", "weak", "strong", "weak-action", "strong-action"}
 
 // scope is what an expression may refer to besides the declarations.
 type scope struct {
@@ -984,7 +1044,8 @@ func (c *checker) ident(e *syntax.Ident, sc *scope) ir.Expr {
 	}
 	if d, ok := c.defs[e.Name]; ok {
 		if len(d.Params) > 0 {
-			c.errorf(e.Pos, "%s takes %d arguments", e.Name, len(d.Params))
+			c.errorf(e.Pos, "%s takes %d arguments: write %s(...)", e.Name, len(d.Params), e.Name)
+			return c.placeholder(d, sc)
 		}
 		return c.expand(d, nil, e.Pos, sc)
 	}
@@ -994,6 +1055,22 @@ func (c *checker) ident(e *syntax.Ident, sc *scope) ir.Expr {
 		c.errorf(e.Pos, "undefined: %s", e.Name)
 	}
 	return &ir.Const{T: ir.IntType()}
+}
+
+// placeholder stands for a use of def d whose arguments are wrong, once
+// that is reported: a constant of the type of d's body (checked silently
+// with every parameter 0), so that the use is not reported besides.
+func (c *checker) placeholder(d *syntax.DefDecl, sc *scope) ir.Expr {
+	args := make([]ir.Expr, len(d.Params))
+	for i := range args {
+		args[i] = &ir.Const{T: ir.IntType()}
+	}
+	quiet := *sc
+	quiet.access, quiet.writes = nil, nil
+	c.silent++
+	t := c.expand(d, args, d.Pos, &quiet).Type()
+	c.silent--
+	return &ir.Const{Value: t.Lo, T: t}
 }
 
 // expand checks def d's body with its parameters bound to args.
@@ -1108,8 +1185,12 @@ func (c *checker) call(e *syntax.CallExpr, sc *scope) ir.Expr {
 			cl.Upto = c.intExpr(args[2], sc, "a number of messages")
 		}
 		if k1, ok := cl.From.(*ir.Const); ok {
-			if k2, ok := cl.To.(*ir.Const); ok && !(model.Topology{Kind: c.spec.Topology, N: c.spec.N}).Linked(k1.Value%c.spec.N, k2.Value%c.spec.N) {
-				c.errorf(e.Fun.Pos, "there is no channel %d→%d", k1.Value, k2.Value)
+			if k2, ok := cl.To.(*ir.Const); ok {
+				n := c.spec.N
+				from, to := ((k1.Value%n)+n)%n, ((k2.Value%n)+n)%n
+				if !(model.Topology{Kind: c.spec.Topology, N: n}).Linked(from, to) {
+					c.errorf(e.Fun.Pos, "there is no channel %d→%d", from, to)
+				}
 			}
 		}
 		sc.recordChan(cl.From, cl.To)
@@ -1136,7 +1217,7 @@ func (c *checker) call(e *syntax.CallExpr, sc *scope) ir.Expr {
 	}
 	if d, ok := c.defs[name]; ok {
 		if !argc(len(d.Params)) {
-			return &ir.Const{T: ir.IntType()}
+			return c.placeholder(d, sc)
 		}
 		args := make([]ir.Expr, len(e.Args))
 		for i, a := range e.Args {
@@ -1258,7 +1339,7 @@ func (c *checker) binary(e *syntax.BinaryExpr, sc *scope) ir.Expr {
 		c.errorf(e.OpPos, "division by zero")
 		return &ir.Const{T: t}
 	}
-	return fold(&ir.Binary{Op: e.Op, X: x, Y: y, T: t})
+	return fold(&ir.Binary{Op: e.Op, X: x, Y: y, T: t, Pos: e.OpPos})
 }
 
 // fold evaluates an expression whose operands are constants.

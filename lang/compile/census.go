@@ -18,6 +18,9 @@ type stateEval struct {
 	// count[ch*ntypes+t] is the number of messages of type t in channel
 	// ch; first[ch*ntypes+t] the index of the first one, or -1.
 	count, first []int32
+	// fault is the first fault of this evaluation (a division by zero),
+	// or nil.
+	fault error
 }
 
 // newStateEval returns an evaluation context for the built system.
@@ -41,7 +44,15 @@ func newStateEval(sys *model.System) *stateEval {
 // reset points e at s, forgetting what it knew of another configuration.
 func (e *stateEval) reset(s *model.State) {
 	e.State = s
+	e.fault = nil
 	clear(e.done)
+}
+
+// fail records a fault of the evaluation; the first one is kept.
+func (e *stateEval) fail(err error) {
+	if e.fault == nil {
+		e.fault = err
+	}
 }
 
 // census returns the offset of channel ch's counts in e.count and e.first,
@@ -70,17 +81,19 @@ func (e *stateEval) take(ch model.ChanID, base int) {
 	}
 }
 
-// evaluate computes f over s.
-func (c *compiler) evaluate(f stateFn, s *model.State) int {
+// evaluate computes f over s, or returns the fault that stopped it (a
+// division by zero).
+func (c *compiler) evaluate(f stateFn, s *model.State) (int, error) {
 	e, _ := c.evals.Get().(*stateEval)
 	if e == nil {
 		e = newStateEval(c.post.sys)
 	}
 	e.reset(s)
 	v := f(e)
-	e.State = nil
+	err := e.fault
+	e.State, e.fault = nil, nil
 	c.evals.Put(e)
-	return v
+	return v, err
 }
 
 // read is the value of a leaf of a state expression: a constant, or a

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"strconv"
 	"sync"
+	"sync/atomic"
 
 	"github.com/ringcheck/ringcheck/lang/ir"
 	"github.com/ringcheck/ringcheck/lang/syntax"
@@ -81,6 +82,70 @@ type compiler struct {
 	// evals holds the contexts of state expressions' evaluations
 	// (*stateEval), one per evaluation running at a time.
 	evals sync.Pool
+	// within names the state predicate being compiled, for the message
+	// of a fault found when it is evaluated.
+	within string
+	// faults, when a state predicate may fail when evaluated (it
+	// divides by a value that may be 0), holds the first failure (nil:
+	// none may).
+	faults *faultLatch
+}
+
+// faultLatch keeps the first fault found while evaluating a state
+// predicate. A model.Predicate cannot return an error: a predicate whose
+// evaluation fails holds (so that the search goes on rather than report
+// a violation the spec does not define), the fault is kept here, and
+// every action of the system then fails with it, as an action's own fault
+// does: the next expansion of any configuration stops the search with
+// the error.
+type faultLatch struct {
+	err atomic.Pointer[error]
+}
+
+// record keeps err if it is the first fault.
+func (l *faultLatch) record(err error) {
+	l.err.CompareAndSwap(nil, &err)
+}
+
+// fault returns the first fault recorded, or nil.
+func (l *faultLatch) fault() error {
+	if p := l.err.Load(); p != nil {
+		return *p
+	}
+	return nil
+}
+
+// failing wraps act so that, once a state predicate has failed, its guard
+// and its effect report the predicate's fault. The guard then holds, so
+// that the effect runs: the expansion checks an effect's fault under
+// every daemon.
+func (l *faultLatch) failing(act model.Action) model.Action {
+	guard, eff := act.Guard, act.Effect
+	act.Guard = func(c *model.Ctx) bool {
+		if err := l.fault(); err != nil {
+			c.Fail(err)
+			return true
+		}
+		return guard(c)
+	}
+	act.Effect = func(c *model.Ctx, k int) {
+		if err := l.fault(); err != nil {
+			c.Fail(err)
+			return
+		}
+		eff(c, k)
+	}
+	return act
+}
+
+// divisionByZero is the error of division e whose divisor is 0, at e's
+// position; within, when not empty, names the predicate it is in.
+func (c *compiler) divisionByZero(e *ir.Binary, within string) error {
+	msg := "division by zero"
+	if within != "" {
+		msg += " in " + within
+	}
+	return &syntax.Error{File: c.spec.File, Pos: e.Pos, Msg: msg}
 }
 
 func (c *compiler) build() (*model.System, error) {
@@ -122,23 +187,41 @@ func (c *compiler) build() (*model.System, error) {
 		c.nodes = 0
 		c.b.MemoSlots(c.plan.assign())
 	}
+	// The predicates come before the actions, which report a
+	// predicate's fault when one may happen (faultLatch).
+	var preds []compiledPredicate
+	for _, p := range spec.Invariants {
+		mp, cp := c.predicate(p, "invariant "+p.Name)
+		c.b.Invariant(mp)
+		preds = append(preds, cp)
+	}
+	if spec.Legitimate != nil {
+		mp, cp := c.predicate(spec.Legitimate, "the legitimacy predicate")
+		c.b.Legitimate(mp)
+		preds = append(preds, cp)
+	}
+	if spec.ValidEnd != nil {
+		mp, cp := c.predicate(spec.ValidEnd, "the valid_end predicate")
+		c.b.ValidEnd(mp)
+		preds = append(preds, cp)
+	}
+	for _, pp := range spec.ProcessPredicates {
+		mp, cps := c.processPredicate(pp)
+		c.b.ProcessPredicate(mp)
+		preds = append(preds, cps...)
+	}
 	for _, a := range actions {
-		c.b.Action(c.action(a), a.Procs...)
+		act := c.action(a)
+		if c.faults != nil {
+			act = c.faults.failing(act)
+		}
+		c.b.Action(act, a.Procs...)
+	}
+	if c.faults != nil {
+		c.b.PredicateFaults(c.faults.fault)
 	}
 	if len(spec.FirstEnabled) > 0 {
 		c.b.FirstEnabledOnly(spec.FirstEnabled...)
-	}
-	for _, p := range spec.Invariants {
-		c.b.Invariant(c.predicate(p))
-	}
-	if spec.Legitimate != nil {
-		c.b.Legitimate(c.predicate(spec.Legitimate))
-	}
-	if spec.ValidEnd != nil {
-		c.b.ValidEnd(c.predicate(spec.ValidEnd))
-	}
-	for _, pp := range spec.ProcessPredicates {
-		c.b.ProcessPredicate(c.processPredicate(pp))
 	}
 	// The builder runs the initial function once, on the system it has
 	// just laid out: that is where the letters of messages and the initial
@@ -158,12 +241,26 @@ func (c *compiler) build() (*model.System, error) {
 	}
 	sys, err := c.b.Build()
 	if initErr != nil {
+		if e, ok := initErr.(*syntax.Error); ok {
+			return nil, e
+		}
 		return nil, fmt.Errorf("spec %s: the initial configuration: %w", spec.Name, initErr)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("spec %s: %w", spec.Name, err)
 	}
 	c.prepare(sys)
+	// A predicate that fails on the initial configuration is reported
+	// now, with the file's other problems.
+	if c.faults != nil {
+		for _, s := range sys.Initial() {
+			for _, p := range preds {
+				if _, err := c.evaluate(p.fn, s); err != nil {
+					return nil, fmt.Errorf("%w (in the initial configuration)", err)
+				}
+			}
+		}
+	}
 	return sys, nil
 }
 
@@ -704,7 +801,7 @@ func (cx *actionCtx) binary(e *ir.Binary, b bindings) actionFn {
 	case syntax.Ge:
 		return func(c *model.Ctx, k int) int { return b2i(x(c, k) >= y(c, k)) }
 	}
-	op := e.Op
+	op, divByZero := e.Op, cx.divisionByZero(e, "")
 	if kc, ok := e.Y.(*ir.Const); ok && op == syntax.Percent && kc.Value > 0 {
 		m := kc.Value
 		return func(c *model.Ctx, k int) int {
@@ -718,7 +815,7 @@ func (cx *actionCtx) binary(e *ir.Binary, b bindings) actionFn {
 	return func(c *model.Ctx, k int) int {
 		v, ok := ir.EvalBinary(op, x(c, k), y(c, k))
 		if !ok {
-			c.Fail(fmt.Errorf("division by zero"))
+			c.Fail(divByZero)
 		}
 		return v
 	}
@@ -943,7 +1040,7 @@ func (cx *actionCtx) stmt(s ir.Stmt, b bindings) effect {
 			args[i] = cx.expr(a, b)
 		}
 		return func(c *model.Ctx, k int) {
-			var vals [8]int
+			var vals [ir.MaxFields]int
 			for i, a := range args {
 				vals[i] = a(c, k)
 			}

@@ -49,7 +49,6 @@ func TestPredicatesAgreeWithTheReferenceEvaluator(t *testing.T) {
 		for i, p := range preds {
 			compiled[i] = c.state(p.body, p.bindings, -1)
 		}
-		checked := 0
 		visit := func(s *model.State) {
 			for i, p := range preds {
 				env := &bindEnv{stateEnv: stateEnv{c: c, s: s, self: p.self}, b: p.bindings}
@@ -57,15 +56,21 @@ func TestPredicatesAgreeWithTheReferenceEvaluator(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s: %v", p.name, err)
 				}
-				if got := c.evaluate(compiled[i], s); got != want {
+				got, err := c.evaluate(compiled[i], s)
+				if err != nil {
+					t.Fatalf("%s (process %d): %v compiled, %d by the reference evaluator", p.name, p.self, err, want)
+				}
+				if got != want {
 					t.Fatalf("%s (process %d) = %d compiled, %d by the reference evaluator, in\n%v", p.name, p.self, got, want, sys.Decode(s))
 				}
 			}
-			checked++
 		}
-		walkAndSample(t, sys, 1, 3000, visit)
-		if checked < 3000 {
-			t.Fatalf("only %d configurations checked", checked)
+		walked, sampled := walkAndSample(t, sys, 1, 3000, visit)
+		// The walk stops early only at a configuration without a
+		// successor, but it must take a step; the sample always draws
+		// its 3000.
+		if walked < 2 || sampled != 3000 {
+			t.Fatalf("%d configurations of the walk (no step taken?) and %d random ones checked", walked, sampled)
 		}
 	})
 }
@@ -171,13 +176,16 @@ func forEachRingFile(t *testing.T, f func(t *testing.T, spec *ir.Spec)) {
 // walkAndSample calls visit on the configurations of a walk of up to n
 // steps from sys's initial configuration, each step to a successor chosen
 // by a fixed rule, and then on n uniformly random configurations (channel
-// contents included), drawn with seed.
-func walkAndSample(t *testing.T, sys *model.System, seed uint64, n int, visit func(*model.State)) {
+// contents included), drawn with seed. It returns how many configurations
+// of the walk it visited (fewer than n when the walk reaches one without
+// a successor) and how many random ones.
+func walkAndSample(t *testing.T, sys *model.System, seed uint64, n int, visit func(*model.State)) (walked, sampled int) {
 	t.Helper()
 	ex := sys.NewExpander()
 	s := sys.Initial()[0].Clone()
 	for i := range n {
 		visit(s)
+		walked++
 		var succ []*model.State
 		if _, err := ex.Expand(s, func(_ *model.Step, next *model.State) bool {
 			succ = append(succ, next.Clone())
@@ -195,5 +203,7 @@ func walkAndSample(t *testing.T, sys *model.System, seed uint64, n int, visit fu
 	for range n {
 		sys.RandomConfiguration(rng, r)
 		visit(r)
+		sampled++
 	}
+	return walked, sampled
 }

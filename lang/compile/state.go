@@ -9,19 +9,49 @@ import (
 	"github.com/ringcheck/ringcheck/model"
 )
 
-// predicate compiles a state predicate.
-func (c *compiler) predicate(p *ir.Predicate) model.Predicate {
+// compiledPredicate is a state predicate compiled, with what its faults
+// name it (as "invariant safe").
+type compiledPredicate struct {
+	what string
+	fn   stateFn
+}
+
+// predicate compiles a state predicate; what names it in the message of
+// a fault.
+func (c *compiler) predicate(p *ir.Predicate, what string) (model.Predicate, compiledPredicate) {
+	c.within = what
 	f := c.state(p.Body, nil, -1)
-	return model.Predicate{Name: p.Name, Doc: p.Doc, Holds: func(s *model.State) bool { return c.evaluate(f, s) != 0 }}
+	c.within = ""
+	holds := func(s *model.State) bool {
+		v, err := c.evaluate(f, s)
+		if err != nil {
+			c.faults.record(err)
+			return true
+		}
+		return v != 0
+	}
+	return model.Predicate{Name: p.Name, Doc: p.Doc, Holds: holds}, compiledPredicate{what, f}
 }
 
 // processPredicate compiles a predicate of a process once per process.
-func (c *compiler) processPredicate(pp *ir.ProcessPredicate) model.ProcessPredicate {
+func (c *compiler) processPredicate(pp *ir.ProcessPredicate) (model.ProcessPredicate, []compiledPredicate) {
 	perProc := make([]stateFn, c.n)
+	compiled := make([]compiledPredicate, c.n)
 	for p := range perProc {
+		c.within = fmt.Sprintf("predicate %s(%d)", pp.Name, p)
 		perProc[p] = c.state(pp.Body, bindings{pp.Param: p}, -1)
+		compiled[p] = compiledPredicate{c.within, perProc[p]}
 	}
-	return model.ProcessPredicate{Name: pp.Name, Doc: pp.Doc, Holds: func(s *model.State, p int) bool { return c.evaluate(perProc[p], s) != 0 }}
+	c.within = ""
+	holds := func(s *model.State, p int) bool {
+		v, err := c.evaluate(perProc[p], s)
+		if err != nil {
+			c.faults.record(err)
+			return true
+		}
+		return v != 0
+	}
+	return model.ProcessPredicate{Name: pp.Name, Doc: pp.Doc, Holds: holds}, compiled
 }
 
 // state compiles an expression over a configuration; self is the acting
@@ -390,8 +420,25 @@ func (c *compiler) stateBinary(e *ir.Binary, b bindings, self int) stateFn {
 		return func(s *stateEval) int { return b2i(x(s) >= y(s)) }
 	}
 	op := e.Op
+	if k, ok := constValue(e.Y, b, self, c.n); (op != syntax.Slash && op != syntax.Percent) || (ok && k != 0) {
+		return func(s *stateEval) int {
+			v, _ := ir.EvalBinary(op, x(s), y(s))
+			return v
+		}
+	}
+	// A division whose divisor may be 0 in the configuration (the
+	// checker refuses a constant 0, but not one that is 0 for a process
+	// of an unrolled quantifier): the evaluation fails, and the predicate
+	// reports it (see faultLatch).
+	err := c.divisionByZero(e, c.within)
+	if c.faults == nil {
+		c.faults = &faultLatch{}
+	}
 	return func(s *stateEval) int {
-		v, _ := ir.EvalBinary(op, x(s), y(s))
+		v, ok := ir.EvalBinary(op, x(s), y(s))
+		if !ok {
+			s.fail(err)
+		}
 		return v
 	}
 }
@@ -451,7 +498,7 @@ func (c *compiler) initial(sys *model.System) (*model.State, error) {
 			env := &stateEnv{c: c, s: s, self: p}
 			next := s.Clone()
 			if err := c.runInit(in.Effects, env, next); err != nil {
-				return nil, fmt.Errorf("process %d: %w", p, err)
+				return nil, &syntax.Error{File: c.spec.File, Pos: in.Pos, Msg: fmt.Sprintf("the initial configuration: process %d: %v", p, err)}
 			}
 			s = next
 		}

@@ -20,6 +20,9 @@ import (
 // Spec is one instance of a spec.
 type Spec struct {
 	Name, Summary, Source string
+	// File is the path of the file the spec was read from, for the
+	// positions of problems found after checking (file:line:col).
+	File string
 	// Params are the declared parameters; Values this instance's.
 	Params []Param
 	Values map[string]int
@@ -160,7 +163,11 @@ type Message struct {
 	Name   string
 	Fields []*Field
 	ID     int
+	Pos    syntax.Pos
 }
+
+// MaxFields is the most fields a message type has.
+const MaxFields = 8
 
 // Field is a message field.
 type Field struct {
@@ -194,23 +201,21 @@ type Action struct {
 	Reads, Writes Access
 }
 
-// Local is a name bound in an expression: a choice parameter, a received
-// field, a quantified process.
+// Local is a name bound in an expression: a choice parameter, a
+// quantified process, a for loop's member, a process predicate's process.
+// (A received field is not a Local: it is read by a FieldRef.)
 type Local struct {
 	Name   string
 	Type   *Type
 	Lo, Hi int
-	// Slot is its index among the locals of the expression's context.
-	Slot int
 }
 
 // Receive is the head of an action's guard: the channel from From to the
-// process holds a message of type Msg at its head; the action receives it
-// and binds its fields.
+// process holds a message of type Msg at its head; the action receives it.
+// Its fields are read by FieldRef expressions.
 type Receive struct {
-	Msg    *Message
-	From   Expr
-	Fields []*Local
+	Msg  *Message
+	From Expr
 }
 
 // Access is a set of variables read or written, and of channels, by the
@@ -236,10 +241,11 @@ type ChanAccess struct {
 	From, To Expr
 }
 
-// Init is an initial effect of a set of processes.
+// Init is an initial effect of a set of processes, declared at Pos.
 type Init struct {
 	Procs   []int
 	Effects []Stmt
+	Pos     syntax.Pos
 }
 
 // Predicate is a named state predicate.
@@ -315,11 +321,15 @@ type Unary struct {
 	X  Expr
 }
 
-// Binary is X op Y (arithmetic, comparison or boolean).
+// Binary is X op Y (arithmetic, comparison or boolean). Pos is the
+// operator's position in the file, for a division by zero found when the
+// expression is evaluated (the zero Pos for an operation the checker
+// derived, as abs's comparison).
 type Binary struct {
 	Op   syntax.Token
 	X, Y Expr
 	T    *Type
+	Pos  syntax.Pos
 }
 
 // Cond is if C then X else Y.

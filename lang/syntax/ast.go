@@ -118,7 +118,7 @@ type ChannelsDecl struct {
 	Carry    []*Ident
 }
 
-// ProcessDecl is `process SET [first-enabled] { ... }`: the variables,
+// ProcessDecl is `process SET [first_enabled] { ... }`: the variables,
 // actions and initial effects of the processes of SET (all, one process,
 // or LO..HI).
 type ProcessDecl struct {

@@ -51,6 +51,82 @@ type bailout struct{ err *Error }
 type parser struct {
 	file string
 	s    *scanner
+	// nesting is how many expressions, unary operators and effects the
+	// parser is inside of (see nest).
+	nesting int
+	// inExpr is set while an expression is parsed: the depth of its tree
+	// is checked once the outermost one is complete (see limitDepth).
+	inExpr bool
+}
+
+// maxNesting bounds how deeply expressions and effects nest. The parser,
+// the checker and the compiler descend them recursively: the bound keeps
+// them far from the end of the goroutine's stack (whose overflow is
+// fatal), as go/parser's does. It bounds both the parser's recursion
+// (parentheses, unary operators, conditionals, quantifiers, nested
+// effects) and the depth of each expression's tree, which a chain of
+// binary operators makes as deep as it is long (a + b + c is a sum of a
+// sum).
+const maxNesting = 1000
+
+// nest enters one more level of the parser's recursion at pos, failing
+// beyond maxNesting; unnest leaves it.
+func (p *parser) nest(pos Pos) {
+	p.nesting++
+	if p.nesting > maxNesting {
+		p.failf(pos, "expression or effects nested more than %d levels deep", maxNesting)
+	}
+}
+
+func (p *parser) unnest() { p.nesting-- }
+
+// limitDepth fails, at e's position, if e's tree is deeper than
+// maxNesting (the root is at depth 1). It walks the tree with a stack of
+// its own, not by recursion.
+func (p *parser) limitDepth(e Expr) {
+	type node struct {
+		e     Expr
+		depth int
+	}
+	stack := []node{{e, 1}}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if n.depth > maxNesting {
+			p.failf(e.ExprPos(), "expression nested more than %d levels deep", maxNesting)
+		}
+		for _, c := range children(n.e) {
+			if c != nil {
+				stack = append(stack, node{c, n.depth + 1})
+			}
+		}
+	}
+}
+
+// children lists the operands of an expression (some possibly nil).
+func children(e Expr) []Expr {
+	switch e := e.(type) {
+	case *IndexExpr:
+		return []Expr{e.Index, e.Elem}
+	case *CallExpr:
+		return e.Args
+	case *SelectorExpr:
+		return []Expr{e.X}
+	case *UnaryExpr:
+		return []Expr{e.X}
+	case *BinaryExpr:
+		return []Expr{e.X, e.Y}
+	case *CondExpr:
+		return []Expr{e.Cond, e.X, e.Y}
+	case *QuantExpr:
+		if e.Over != nil {
+			return []Expr{e.Body, e.Over.Of, e.Over.Lo, e.Over.Hi}
+		}
+		return []Expr{e.Body}
+	case *ParenExpr:
+		return []Expr{e.X}
+	}
+	return nil
 }
 
 func (p *parser) fail(pos Pos, msg string) {
@@ -259,7 +335,7 @@ func (p *parser) decl() Decl {
 		p.s.next()
 		d := &ChecksDecl{Pos: pos}
 		for {
-			d.Properties = append(d.Properties, p.word("a property"))
+			d.Properties = append(d.Properties, p.property("a property"))
 			if !p.got(Comma) {
 				break
 			}
@@ -284,18 +360,29 @@ func (p *parser) identList(context string) []*Ident {
 // specName parses a spec's name: names joined by '-' with no space
 // around it, as kl-naive.
 func (p *parser) specName() *Ident {
-	id := p.ident("after spec")
+	return p.hyphenated(p.ident("after spec"), "a spec's name", "kl-naive")
+}
+
+// hyphenated extends id, just read, with the names joined to it by '-'
+// with no space around it (kl-naive, weak-action, leads-to); what and
+// example name the word in the message of a malformed one.
+func (p *parser) hyphenated(id *Ident, what, example string) *Ident {
 	end := id.Pos.Col + len(id.Name)
 	for p.s.tok == Minus && p.s.pos.Line == id.Pos.Line && p.s.pos.Col == end {
 		p.s.next()
 		if p.s.tok != IdentTok || p.s.pos.Col != end+1 {
-			p.failf(p.s.pos, "a spec's name is names joined by '-' with no space around it, as kl-naive")
+			p.failf(p.s.pos, "%s is names joined by '-' with no space around it, as %s", what, example)
 		}
 		id.Name += "-" + p.s.lit
 		end = p.s.pos.Col + len(p.s.lit)
 		p.s.next()
 	}
 	return id
+}
+
+// property parses a property's name, as safety or leads-to.
+func (p *parser) property(what string) *Ident {
+	return p.hyphenated(p.word(what), "a property's name", "leads-to")
 }
 
 // word parses any identifier, reserved or not, as an IdentTok.
@@ -469,6 +556,8 @@ func (p *parser) block(what string) []Stmt {
 
 func (p *parser) stmt() Stmt {
 	pos := p.s.pos
+	p.nest(pos)
+	defer p.unnest()
 	switch {
 	case p.isWord("skip"):
 		p.s.next()
@@ -548,7 +637,7 @@ func (p *parser) set(what string) *Set {
 
 func (p *parser) claimDecl() *ClaimDecl {
 	pos := p.expectWord("claim", "")
-	d := &ClaimDecl{Pos: pos, Property: p.word("a property after claim")}
+	d := &ClaimDecl{Pos: pos, Property: p.property("a property after claim")}
 	d.Verdict = p.word("a verdict (holds or violated) after the property")
 	if p.gotWord("found") {
 		d.Found = p.word("the verdict ringcheck finds (holds or violated) after found")
@@ -557,7 +646,7 @@ func (p *parser) claimDecl() *ClaimDecl {
 		d.From = p.word("init or all after from")
 	}
 	if p.gotWord("fairness") {
-		d.Fairness = p.word("none, weak or strong after fairness")
+		d.Fairness = p.hyphenated(p.word("none, weak, strong, weak-action or strong-action after fairness"), "a fairness", "weak-action")
 	}
 	if p.gotWord("with") {
 		for {
@@ -579,7 +668,16 @@ func (p *parser) claimDecl() *ClaimDecl {
 // comparisons, + -, * / % mod, unary minus.
 
 func (p *parser) expr() Expr {
+	if !p.inExpr {
+		p.inExpr = true
+		x := p.expr()
+		p.inExpr = false
+		p.limitDepth(x)
+		return x
+	}
 	pos := p.s.pos
+	p.nest(pos)
+	defer p.unnest()
 	switch {
 	case p.isWord("if"):
 		p.s.next()
@@ -636,6 +734,8 @@ func (p *parser) operand(next func() Expr) Expr {
 func (p *parser) not() Expr {
 	if p.s.tok == Not {
 		pos := p.s.pos
+		p.nest(pos)
+		defer p.unnest()
 		p.s.next()
 		return &UnaryExpr{Pos: pos, Op: Not, X: p.operand(p.not)}
 	}
@@ -686,6 +786,8 @@ func (p *parser) mul() Expr {
 func (p *parser) unary() Expr {
 	if p.s.tok == Minus {
 		pos := p.s.pos
+		p.nest(pos)
+		defer p.unnest()
 		p.s.next()
 		return &UnaryExpr{Pos: pos, Op: Minus, X: p.operand(p.unary)}
 	}

@@ -2,6 +2,7 @@ package syntax
 
 import (
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -16,5 +17,77 @@ func TestParseDijkstra(t *testing.T) {
 	}
 	if len(f.Decls) != 16 {
 		t.Fatalf("%d declarations", len(f.Decls))
+	}
+}
+
+// TestNestingLimit parses expressions and effects nested around
+// maxNesting deep: within it they parse, beyond it the parser reports
+// where, as file:line:col, rather than overflow the stack (a fatal error)
+// in the parser, the checker or the compiler.
+func TestNestingLimit(t *testing.T) {
+	const head = "spec s\ntopology ring(3)\nvar x: 0..2\n"
+	invariant := func(e string) string { return head + "invariant i: " + e + "\n" }
+	action := func(effects string) string {
+		return head + "process all { action a: x == 0 -> " + effects + " }\n"
+	}
+	nestedIfs := func(n int) string {
+		return strings.Repeat("if true { ", n) + "x := 1" + strings.Repeat(" }", n)
+	}
+	tests := []struct {
+		name, src string
+		wantErr   string // "" for none
+	}{
+		{"parentheses within", invariant(strings.Repeat("(", 990) + "true" + strings.Repeat(")", 990)), ""},
+		{"parentheses beyond", invariant(strings.Repeat("(", 2_000_000) + "true"), "fuzz.ring:4:1014: expression or effects nested more than 1000 levels deep"},
+		{"unary minus beyond", action("x := " + strings.Repeat("-", 3_000_000) + "1"), "fuzz.ring:4:1038: expression or effects nested more than 1000 levels deep"},
+		{"not beyond", invariant(strings.Repeat("!", 1_000_000) + "true"), "fuzz.ring:4:1013: expression or effects nested more than 1000 levels deep"},
+		{"quantifiers beyond", invariant(strings.Repeat("exists p: ", 5000) + "true"), "expression or effects nested more than 1000 levels deep"},
+		{"chain within", invariant("x[0]" + strings.Repeat(" + 1", 995) + " > 0"), ""},
+		{"chain beyond", invariant("x[0]" + strings.Repeat(" + 1", 1_000_000) + " > 0"), "fuzz.ring:4:14: expression nested more than 1000 levels deep"},
+		{"conjunction beyond", invariant("true" + strings.Repeat(" && true", 5000)), "fuzz.ring:4:14: expression nested more than 1000 levels deep"},
+		{"effects within", action(nestedIfs(900)), ""},
+		{"effects beyond", action(nestedIfs(100_000)), "expression or effects nested more than 1000 levels deep"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse("fuzz.ring", []byte(tc.src))
+			switch {
+			case tc.wantErr == "" && err != nil:
+				t.Fatalf("unexpected error: %v", err)
+			case tc.wantErr != "" && err == nil:
+				t.Fatal("no error")
+			case tc.wantErr != "" && !strings.Contains(err.Error(), tc.wantErr):
+				t.Fatalf("error %q, want %q", err, tc.wantErr)
+			}
+			if err != nil {
+				if e, ok := AsError(err); !ok || !e.Pos.IsValid() {
+					t.Fatalf("%v is not an *Error with a position", err)
+				}
+			}
+		})
+	}
+}
+
+// TestHyphenatedWords parses a claim's and a check's hyphenated words
+// (leads-to, weak-action), keeping the position of the first name.
+func TestHyphenatedWords(t *testing.T) {
+	src := "spec s\ntopology ring(3)\ncheck safety, leads-to\nclaim leads-to holds fairness strong-action with n = 3\n"
+	f, err := Parse("s.ring", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checks := f.Decls[2].(*ChecksDecl)
+	if got := checks.Properties[1]; got.Name != "leads-to" || got.Pos != (Pos{3, 15}) {
+		t.Errorf("check's second property %q at %v", got.Name, got.Pos)
+	}
+	claim := f.Decls[3].(*ClaimDecl)
+	if claim.Property.Name != "leads-to" || claim.Fairness.Name != "strong-action" || claim.Fairness.Pos != (Pos{4, 31}) || len(claim.Params) != 1 {
+		t.Errorf("claim %q fairness %q at %v, %d parameters", claim.Property.Name, claim.Fairness.Name, claim.Fairness.Pos, len(claim.Params))
+	}
+	for _, bad := range []string{"fairness weak- action", "fairness weak -action"} {
+		_, err := Parse("s.ring", []byte("spec s\nclaim safety holds "+bad+"\n"))
+		if err == nil || !strings.Contains(err.Error(), "s.ring:2:") {
+			t.Errorf("%s: error %v", bad, err)
+		}
 	}
 }
