@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/ringcheck/ringcheck/explore"
@@ -591,7 +593,11 @@ func checkStarvation(ctx context.Context, g *explore.ReachGraph, fairness Fairne
 		o.Verdict, o.Counterexample = Violated, first
 		o.Reason = fmt.Sprintf("process %d can request and never enter its critical section (fairness %s)", starving[0], fairness)
 		if len(starving) > 1 {
-			o.Reason = fmt.Sprintf("processes %v can request and never enter their critical section; the trace shows process %d (fairness %s)", starving, starving[0], fairness)
+			names := make([]string, len(starving))
+			for i, q := range starving {
+				names[i] = strconv.Itoa(q)
+			}
+			o.Reason = fmt.Sprintf("processes %s can request and never enter their critical section; the trace shows process %d (fairness %s)", strings.Join(names, ", "), starving[0], fairness)
 		}
 		o.Starving = starving
 	}

@@ -1,8 +1,10 @@
 package invariants
 
 import (
+	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/ringcheck/ringcheck/explore"
 	"github.com/ringcheck/ringcheck/fields"
@@ -93,6 +95,11 @@ func (o Options) Validate(sys *model.System) error {
 		}
 	}
 	if err := Applicable(sys, props, o.LeadsTo); err != nil {
+		var fe *fields.Error
+		if errors.As(err, &fe) {
+			// It names its fields.
+			return fe
+		}
 		return fields.Errorf("{Properties}: %v", err)
 	}
 	has := func(p Property) bool { return slices.Contains(props, p) }
@@ -183,7 +190,7 @@ func Applicable(sys *model.System, props []Property, leadsTo LeadsTo) error {
 					for _, pp := range sys.ProcessPredicates {
 						known = append(known, pp.Name)
 					}
-					return fmt.Errorf("spec %s has no per-process predicate %q (it has %v)", sys.Name, name, known)
+					return fields.Errorf("{LeadsTo}: spec %s has no per-process predicate %q (it has %s)", sys.Name, name, strings.Join(known, ", "))
 				}
 			}
 		}
