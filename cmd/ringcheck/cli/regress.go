@@ -45,7 +45,7 @@ with what the manifest expects: a regression gate.
     - name: kl-naive figure 1        # optional; default: spec and params
       spec: kl-naive
       params: {n: 5, L: 5, K: 3}     # optional; the spec's defaults otherwise
-      from: init                     # optional: init or all, as check --from
+      from: init                     # optional: init, all, random or empty-channels, as check --from
       start: testdata/config.json    # optional, instead of from: a trace file (relative
                                      #   to the manifest) whose first state starts the check
       samples: 10                    # optional, with from: random (as check --samples,

@@ -27,8 +27,9 @@ configuration space, channel contents included (--from all).
 
 Exit status: 0 every checked property holds and the search was complete;
 1 a property is violated; 2 bad usage, unknown spec or bad parameter;
-3 a bound (--max-depth, --max-states, --time-limit, Ctrl-C) stopped the
-search before any violation was found: the verdicts are "unknown".`,
+3 a bound (--max-depth, --max-states, --time-limit, the memory budget,
+Ctrl-C) stopped the search, or an analysis after it, before any violation
+was found: the verdicts it did not decide are "unknown".`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Version:       buildVersion(debug.ReadBuildInfo()),
