@@ -354,6 +354,9 @@ func (e *Expander) Count(st *State) (n int, overflow *Step, err error) {
 				continue
 			}
 			if !act.Guard(c) {
+				if c.err != nil {
+					return n, nil, e.wrap(c.err)
+				}
 				continue
 			}
 			for k := 0; k < act.Choices; k++ {

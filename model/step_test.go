@@ -1,6 +1,7 @@
 package model_test
 
 import (
+	"errors"
 	"sort"
 	"strings"
 	"testing"
@@ -342,5 +343,37 @@ func TestMemoLastsOneProcessOfOneConfiguration(t *testing.T) {
 	}
 	if fresh != 12 || kept != 12 {
 		t.Fatalf("%d fresh and %d kept guards, want 12 and 12", fresh, kept)
+	}
+}
+
+// TestGuardFaultStopsEveryExpansion: a fault reported by a guard that
+// then says false (a read it could not make) stops Expand and Count
+// alike, with the fault, whatever the daemon. (Enabled stops at a
+// process's first enabled action, so it may not run that guard.)
+func TestGuardFaultStopsEveryExpansion(t *testing.T) {
+	fault := errors.New("a read the guard could not make")
+	for _, d := range []model.Daemon{model.Central, model.Distributed, model.Synchronous} {
+		b := model.NewBuilder("guardfault", model.UniRing, 2)
+		x := b.Var("x", model.IntRange(0, 1))
+		// The last guard looked at fails: no effect runs after it.
+		b.Action(model.Action{Name: "ok", Guard: func(c *model.Ctx) bool { return c.Get(x) == 0 },
+			Effect: func(c *model.Ctx, _ int) { c.Set(x, 1) }}, 0, 1)
+		b.Action(model.Action{Name: "bad", Guard: func(c *model.Ctx) bool { c.Fail(fault); return false },
+			Effect: func(*model.Ctx, int) {}}, 1)
+		b.Initial(func(*model.System, *model.State) {})
+		sys, err := b.Build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sys, err = sys.WithDaemon(d); err != nil {
+			t.Fatal(err)
+		}
+		st, ex := sys.Initial()[0], sys.NewExpander()
+		if _, err := ex.Expand(st, func(*model.Step, *model.State) bool { return true }); !errors.Is(err, fault) {
+			t.Errorf("%v: Expand: %v, want the fault", d, err)
+		}
+		if _, _, err := ex.Count(st); !errors.Is(err, fault) {
+			t.Errorf("%v: Count: %v, want the fault", d, err)
+		}
 	}
 }
