@@ -59,7 +59,7 @@ func TestValidateNamesFields(t *testing.T) {
 		{"closure from a start", ringcheck.Request{Spec: dijkstra.Spec(), Properties: props(invariants.Closure), Start: &ringcheck.Start{Trace: "t.json"}, Workers: 1},
 			[]string{"From", "Start.Trace"}, ""},
 		{"leads-to predicate unknown", ringcheck.Request{Spec: dijkstra.Spec(), LeadsTo: invariants.LeadsTo{From: "requesting", To: "nope"}, Workers: 1},
-			[]string{"Properties"}, ""},
+			[]string{"LeadsTo"}, ""},
 		{"distributed daemon on channels", ringcheck.Request{Spec: klnaive.Spec(), Daemon: model.Distributed, Workers: 1}, nil, ""},
 		{"overflow on a state-reading spec is harmless", ringcheck.Request{Spec: dijkstra.Spec(), Overflow: &drop, Workers: 1}, nil, "ok"},
 		{"too large to sweep", ringcheck.Request{Spec: kldhv.Spec(), Properties: props(invariants.Convergence), Workers: 1},
