@@ -4,7 +4,6 @@ import (
 	"context"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -162,18 +161,9 @@ func TestConvergenceFromGivenStoppedInTheAnalysis(t *testing.T) {
 		{"empty channels, time limit", invariants.FromEmptyChannels, true, explore.TimeBound, "time limit reached; it stopped the analysis"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			began := time.Now()
-			var analysed atomic.Bool
-			sys := wheel(t, func() {
-				analysed.Store(true)
-				if tc.timeOut {
-					time.Sleep(time.Until(began.Add(limit + 100*time.Millisecond)))
-				} else {
-					cancel()
-				}
-			})
+			ctx, lim := newLimiter(tc.timeOut, limit)
+			defer lim.cancel()
+			sys := wheel(t, lim.hit)
 			opts := invariants.Options{Properties: []invariants.Property{invariants.Convergence}, From: tc.from, Samples: 2, Seed: 1}
 			if tc.from == invariants.FromGiven {
 				opts.Start = []*model.State{sys.NewState()}
@@ -185,7 +175,7 @@ func TestConvergenceFromGivenStoppedInTheAnalysis(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !analysed.Load() {
+			if !lim.reached.Load() {
 				t.Skipf("the search did not finish within the %s limit: the analysis did not run", limit)
 			}
 			o := rep.Outcomes[0]

@@ -63,18 +63,9 @@ func TestRoundsStoppedKeepTheVerdicts(t *testing.T) {
 		{"time limit", true, explore.TimeBound},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			began := time.Now()
-			var stopped atomic.Bool
-			sys := resetter(t, func() {
-				stopped.Store(true)
-				if tc.timeOut {
-					time.Sleep(time.Until(began.Add(limit + 100*time.Millisecond)))
-				} else {
-					cancel()
-				}
-			})
+			ctx, lim := newLimiter(tc.timeOut, limit)
+			defer lim.cancel()
+			sys := resetter(t, lim.hit)
 			opts := invariants.Options{Properties: []invariants.Property{invariants.Closure, invariants.Convergence}, From: invariants.FromAll,
 				Search: explore.Options{Workers: 1}}
 			if tc.timeOut {
@@ -84,7 +75,7 @@ func TestRoundsStoppedKeepTheVerdicts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !stopped.Load() {
+			if !lim.reached.Load() {
 				t.Skipf("the analysis did not reach the rounds within the %s limit", limit)
 			}
 			for _, o := range rep.Outcomes {
@@ -107,5 +98,32 @@ func TestRoundsStoppedKeepTheVerdicts(t *testing.T) {
 				t.Errorf("phases %+v, want the rounds last and not done", rep.Phases)
 			}
 		})
+	}
+}
+
+// limiter stops a check where a test model calls hit: with timeOut it
+// sleeps past the time limit the check was given, otherwise it cancels the
+// check's context (Ctrl-C). reached reports whether the model called it.
+type limiter struct {
+	timeOut bool
+	limit   time.Duration
+	began   time.Time
+	cancel  context.CancelFunc
+	reached atomic.Bool
+}
+
+// newLimiter returns the context a check runs under and its limiter.
+func newLimiter(timeOut bool, limit time.Duration) (context.Context, *limiter) {
+	ctx, cancel := context.WithCancel(context.Background())
+	return ctx, &limiter{timeOut: timeOut, limit: limit, began: time.Now(), cancel: cancel}
+}
+
+// hit is where the limit is to stop the check.
+func (l *limiter) hit() {
+	l.reached.Store(true)
+	if l.timeOut {
+		time.Sleep(time.Until(l.began.Add(l.limit + 100*time.Millisecond)))
+	} else {
+		l.cancel()
 	}
 }
