@@ -342,7 +342,7 @@ func runCheck(cmd *cobra.Command, specName string, f *checkFlags) error {
 	if f.tracePath != "" {
 		// The verdict stands whatever happens to the file: a failure to
 		// write it is reported, and the exit status is still the verdict's.
-		if err := writeTraceFile(f.tracePath, f.traceFormat, result, plan.Spec, res.Key, stderr); err != nil {
+		if err := writeTraceFile(f.tracePath, f.traceFormat, result, stderr); err != nil {
 			fmt.Fprintf(stderr, "ringcheck: %v\n", err)
 		}
 	}
@@ -422,22 +422,30 @@ func runPlan(cmd *cobra.Command, req *ringcheck.Request, f *checkFlags) (*report
 	if st := result.Stabilization; st != nil && st.RoundsNote == ringcheck.SymbolicRoundsNotAsked {
 		st.RoundsNote += " (--symbolic-rounds)"
 	}
-	if policy := req.OverflowPolicy(); policy != "" {
-		// The traces replay only under the policy they ran under.
-		links := ""
-		if req.ReliableLinks {
-			links = reports.ReliableLinks
-		}
-		for _, pr := range result.Properties {
-			if pr.Trace != nil {
-				pr.Trace.Overflow, pr.Trace.Links = policy, links
-			}
-		}
-		if st := result.Stabilization; st != nil && st.Witness != nil {
-			st.Witness.Overflow, st.Witness.Links = policy, links
+	stampTraces(result, req, res.Key)
+	return result, res, nil
+}
+
+// stampTraces records in every trace of result what replaying it needs
+// and what it is a trace of: the overflow policy and the links it ran on,
+// the key of the request that found it, and the .ring file of the spec.
+func stampTraces(result *reports.CheckResult, req *ringcheck.Request, key string) {
+	policy, links := req.OverflowPolicy(), ""
+	if req.ReliableLinks {
+		links = reports.ReliableLinks
+	}
+	stamp := func(t *reports.Trace) {
+		t.Overflow, t.Links, t.Request = policy, links, key
+		stampSpecFile(t, req.Spec)
+	}
+	for _, pr := range result.Properties {
+		if pr.Trace != nil {
+			stamp(pr.Trace)
 		}
 	}
-	return result, res, nil
+	if st := result.Stabilization; st != nil && st.Witness != nil {
+		stamp(st.Witness)
+	}
 }
 
 // runSweep runs the same check for every value of one parameter, after
@@ -522,18 +530,13 @@ var traceWriters = map[string]func(io.Writer, *reports.Trace) error{
 const traceFormatList = "json, text, dot, svg, mermaid"
 
 // writeTraceFile writes the first counterexample of the result, in the
-// order of --check, with key, the request's identity, and the .ring file
-// of spec if it has one. It records the file in the property's result, for
-// the text summary.
-func writeTraceFile(path, format string, result *reports.CheckResult, spec *specs.Spec, key string, stderr io.Writer) error {
+// order of --check (stamped by stampTraces). It records the file in the
+// property's result, for the text summary.
+func writeTraceFile(path, format string, result *reports.CheckResult, stderr io.Writer) error {
 	for i, p := range result.Properties {
 		if p.Trace == nil {
 			continue
 		}
-		keyed := *p.Trace
-		keyed.Request = key
-		stampSpecFile(&keyed, spec)
-		p.Trace = &keyed
 		file, err := os.Create(path)
 		if err != nil {
 			return fmt.Errorf("--trace: %w", err)
