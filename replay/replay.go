@@ -59,6 +59,13 @@ func Check(sys *model.System, t *reports.Trace) error {
 	if t.Start == "" && !slices.ContainsFunc(sys.Initial(), states[0].Equal) {
 		return &Failure{State: 0, Step: -1, Reason: "not an initial configuration of " + sys.Name + " (the trace does not say it starts elsewhere)"}
 	}
+	if t.Start == "empty-channels" {
+		for _, ch := range t.States[0].Channels {
+			if len(ch.Messages) > 0 {
+				return &Failure{State: 0, Step: -1, Reason: fmt.Sprintf("the trace starts from a configuration whose channels are empty, but channel %d→%d holds %d messages", ch.From, ch.To, len(ch.Messages))}
+			}
+		}
+	}
 	ex := sys.NewExpander()
 	for i, ts := range t.Steps {
 		from, to := i, i+1

@@ -72,3 +72,43 @@ func TestCheck(t *testing.T) {
 		})
 	}
 }
+
+// TestEmptyChannelsStart: a trace that says it starts from a
+// configuration whose channels are empty replays only if they are.
+func TestEmptyChannelsStart(t *testing.T) {
+	b := model.NewBuilder("pinger", model.UniRing, 2)
+	ping := b.Message("Ping")
+	b.LinkChannels(2, model.Drop, ping)
+	var sys *model.System
+	b.Action(model.Action{Name: "ping", Guard: func(*model.Ctx) bool { return true },
+		Effect: func(c *model.Ctx, _ int) { c.Send(c.Out((c.P+1)%2), sys.Msg(ping)) }}, 0)
+	b.Initial(func(*model.System, *model.State) {})
+	var err error
+	if sys, err = b.Build(); err != nil {
+		t.Fatal(err)
+	}
+	s0 := sys.NewState()
+	s1 := s0.Clone()
+	s1.Push(sys.ChanBetween(0, 1), sys.Msg(ping))
+	s2 := s1.Clone()
+	s2.Push(sys.ChanBetween(0, 1), sys.Msg(ping))
+	for _, tc := range []struct {
+		name   string
+		states []*model.State
+		want   string
+	}{
+		{"empty channels", []*model.State{s0, s1, s2}, ""},
+		{"a message in a channel", []*model.State{s1, s2}, "channel 0→1 holds 1 messages"},
+	} {
+		steps, err := sys.StepsThrough(tc.states, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr := reports.NewTrace(sys, nil, "convergence", &invariants.Counterexample{Kind: invariants.Path, States: tc.states, Steps: steps})
+		tr.Start = "empty-channels"
+		err = replay.Check(sys, tr)
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
+		}
+	}
+}

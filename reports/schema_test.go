@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -93,6 +94,8 @@ func TestTraceSchema(t *testing.T) {
         1
       ]`, `"processes": []`},
 		{"unknown field", `"spec": "toy"`, `"spec": "toy", "extra": true`},
+		{"rounds of a lasso", `"spec": "toy"`, `"spec": "toy", "round_ends": [1]`},
+		{"unknown start", `"spec": "toy"`, `"spec": "toy", "start": "somewhere"`},
 	} {
 		doc := strings.Replace(good.String(), bad.old, bad.new, 1)
 		if doc == good.String() {
@@ -104,6 +107,31 @@ func TestTraceSchema(t *testing.T) {
 		}
 		if err := sch.Validate(inst); err == nil {
 			t.Errorf("%s: the schema accepts it", bad.name)
+		}
+	}
+	// The values of a process are an object, never null (the reader
+	// refuses null).
+	nullVars := regexp.MustCompile(`"vars": \{[^}]*\}`).ReplaceAllString(good.String(), `"vars": null`)
+	if nullVars == good.String() {
+		t.Fatal("no vars in the trace")
+	}
+	if inst, err := jsonschema.UnmarshalJSON(strings.NewReader(nullVars)); err != nil {
+		t.Fatal(err)
+	} else if err := sch.Validate(inst); err == nil {
+		t.Error("null values: the schema accepts them")
+	}
+	if _, err := ReadTrace(strings.NewReader(nullVars)); err == nil {
+		t.Error("null values: the reader accepts them")
+	}
+	// Every start a trace may have is one the schema knows.
+	for _, start := range []string{"fault", "random", "given", "all", "empty-channels"} {
+		doc := strings.Replace(good.String(), `"spec": "toy"`, `"spec": "toy", "start": "`+start+`"`, 1)
+		inst, err := jsonschema.UnmarshalJSON(strings.NewReader(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sch.Validate(inst); err != nil {
+			t.Errorf("start %s: %v", start, err)
 		}
 	}
 }
