@@ -15,6 +15,7 @@ import (
 
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/reports"
+	"github.com/ringcheck/ringcheck/runs"
 )
 
 // Failure is where a trace stops being an execution of the system: State
@@ -67,26 +68,55 @@ func Check(sys *model.System, t *reports.Trace) error {
 		}
 	}
 	ex := sys.NewExpander()
+	steps := make([]model.Step, len(t.Steps))
 	for i, ts := range t.Steps {
 		from, to := i, i+1
 		if to == len(states) {
 			to = *t.LoopStart // the lasso's closing step
 		}
-		if reason := stepReason(sys, ex, states[from], states[to], ts); reason != "" {
+		step, reason := stepOf(sys, ex, states[from], states[to], ts)
+		if reason != "" {
 			return &Failure{State: from, Step: i, Reason: reason}
 		}
+		steps[i] = step
+	}
+	if len(t.RoundEnds) > 0 {
+		return checkRounds(sys, t, states, steps)
 	}
 	return nil
 }
 
-// stepReason returns why no step of sys from the configuration from is
-// ts leading to to, or "".
-func stepReason(sys *model.System, ex *model.Expander, from, to *model.State, ts reports.TraceStep) string {
+// checkRounds checks that the rounds a trace claims are rounds of the
+// round model (runs.VerifyRounds): with the order the trace names, or
+// with the rules that hold in any order when it names none.
+func checkRounds(sys *model.System, t *reports.Trace, states []*model.State, steps []model.Step) error {
+	order := runs.Shuffled
+	if t.Order != "" {
+		o, err := runs.ParseSweepOrder(t.Order)
+		if err != nil {
+			return &Failure{State: -1, Step: -1, Reason: fmt.Sprintf(`the trace's "order": %v`, err)}
+		}
+		order = o
+	}
+	legit := func(*model.State) bool { return false }
+	if sys.Legitimate != nil {
+		legit = sys.Legitimate.Holds
+	}
+	w := &runs.RoundWitness{Order: order, States: states, Steps: steps, RoundEnds: t.RoundEnds}
+	if _, err := runs.VerifyRounds(sys, w, legit); err != nil {
+		return &Failure{State: -1, Step: -1, Reason: fmt.Sprintf("not an execution in rounds: %v", err)}
+	}
+	return nil
+}
+
+// stepOf returns the step of sys from the configuration from that ts
+// names and that leads to to, or why there is none.
+func stepOf(sys *model.System, ex *model.Expander, from, to *model.State, ts reports.TraceStep) (model.Step, string) {
 	var (
 		named     bool // a step of those processes with that action exists
 		elsewhere bool
+		matched   *model.Step
 	)
-	matched := false
 	_, err := ex.Expand(from, func(s *model.Step, next *model.State) bool {
 		if !slices.Equal(s.Procs(), ts.Processes) || sys.Label(s) != ts.Action {
 			return true
@@ -96,18 +126,19 @@ func stepReason(sys *model.System, ex *model.Expander, from, to *model.State, ts
 			elsewhere = true
 			return true
 		}
-		matched = true
+		c := s.Clone()
+		matched = &c
 		return false
 	})
 	switch {
 	case err != nil:
-		return fmt.Sprintf("expanding the state: %v", err)
-	case matched:
-		return ""
+		return model.Step{}, fmt.Sprintf("expanding the state: %v", err)
+	case matched != nil:
+		return *matched, ""
 	case named && elsewhere:
-		return fmt.Sprintf("%s by process %s does not lead to the next state", ts.Action, procList(ts.Processes))
+		return model.Step{}, fmt.Sprintf("%s by process %s does not lead to the next state", ts.Action, procList(ts.Processes))
 	}
-	return fmt.Sprintf("%s by process %s is not an enabled step (no such action, or its guard is false)", ts.Action, procList(ts.Processes))
+	return model.Step{}, fmt.Sprintf("%s by process %s is not an enabled step (no such action, or its guard is false)", ts.Action, procList(ts.Processes))
 }
 
 // procList renders processes as "2" or "0, 3".

@@ -1,6 +1,7 @@
 package replay_test
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -10,6 +11,9 @@ import (
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/replay"
 	"github.com/ringcheck/ringcheck/reports"
+	"github.com/ringcheck/ringcheck/runs"
+	"github.com/ringcheck/ringcheck/specs"
+	"github.com/ringcheck/ringcheck/specs/dijkstra"
 )
 
 // gridTrace is the path (0,0) → (1,0) → (1,1) of testsys.Grid(t, 3), as
@@ -107,6 +111,43 @@ func TestEmptyChannelsStart(t *testing.T) {
 		tr := reports.NewTrace(sys, nil, "convergence", &invariants.Counterexample{Kind: invariants.Path, States: tc.states, Steps: steps})
 		tr.Start = "empty-channels"
 		err = replay.Check(sys, tr)
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+// TestRounds: the rounds a trace claims are checked against the round
+// model: the slowest of Dijkstra's runs replays with its rounds, in its
+// order and with no order given; merged into one round, or with the
+// order of the other sweep, it does not.
+func TestRounds(t *testing.T) {
+	sys, err := dijkstra.Build(specs.Values{"n": 4, "K": 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := runs.SearchRounds(context.Background(), sys, runs.RoundOptions{Runs: 50, Seed: 3, MaxRounds: 50, Order: runs.Backward}, sys.Legitimate.Holds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := res.Witness
+	if w == nil || len(w.RoundEnds) < 2 {
+		t.Fatalf("witness %+v: want one of two rounds or more", w)
+	}
+	for _, tc := range []struct {
+		name   string
+		mutate func(tr *reports.Trace)
+		want   string
+	}{
+		{"its rounds, backward", func(*reports.Trace) {}, ""},
+		{"no order", func(tr *reports.Trace) { tr.Order = "" }, ""},
+		{"one round", func(tr *reports.Trace) { tr.RoundEnds = tr.RoundEnds[len(tr.RoundEnds)-1:] }, "not an execution in rounds"},
+		{"an order it did not run in", func(tr *reports.Trace) { tr.Order = "sideways" }, `"order"`},
+	} {
+		tr := reports.NewTrace(sys, nil, "stabilization", &invariants.Counterexample{Kind: invariants.Path, States: w.States, Steps: w.Steps})
+		tr.Start, tr.RoundEnds, tr.Order = "random", w.RoundEnds, w.Order.String()
+		tc.mutate(tr)
+		err := replay.Check(sys, tr)
 		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
 			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
 		}

@@ -52,6 +52,9 @@ type Trace struct {
 	// is the number of steps taken by the end of each round: round r+1
 	// ends after step RoundEnds[r].
 	RoundEnds []int `json:"round_ends,omitempty"`
+	// Order, for such an execution, is the order in which the processes
+	// act within a round: "backward" or "shuffled".
+	Order string `json:"order,omitempty"`
 	// Request, in a trace file written by 'check --trace', is the key of
 	// the check request that found it (16 hex digits): the same key means
 	// the same spec, parameters and choices.
@@ -497,6 +500,9 @@ func (t *Trace) Validate() error {
 		if end < 0 || end > len(t.Steps) || r > 0 && end < t.RoundEnds[r-1] {
 			return fmt.Errorf(`"round_ends": round %d ends after step %d, out of order or beyond the %d steps`, r+1, end, len(t.Steps))
 		}
+	}
+	if t.Order != "" && len(t.RoundEnds) == 0 {
+		return errors.New(`"order" belongs to an execution in rounds, with "round_ends"`)
 	}
 	if n := len(t.RoundEnds); n > 0 && (t.Kind != string(invariants.Path) || t.RoundEnds[n-1] != len(t.Steps)) {
 		return errors.New(`"round_ends" belong to a path, and the last round ends after its last step`)

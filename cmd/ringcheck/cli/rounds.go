@@ -196,7 +196,7 @@ func runRounds(cmd *cobra.Command, specName string, f *roundsFlags) error {
 			Kind: invariants.Path, States: w.States, Steps: w.Steps,
 		})
 		stampSpecFile(trace, plan.spec)
-		trace.Start, trace.RoundEnds = "random", w.RoundEnds
+		trace.Start, trace.RoundEnds, trace.Order = "random", w.RoundEnds, w.Order.String()
 		switch {
 		case f.links == reliableLinks:
 			trace.Overflow, trace.Links = model.Error.String(), reports.ReliableLinks
