@@ -127,7 +127,7 @@ func Spec() *specs.Spec {
 			{Property: "deadlock", Verdict: "holds", Params: claim, From: "init",
 				Source: "§6: a unique timestamp per demand resolves every conflict the same way for all types, so no circular wait"},
 			{Property: "starvation", Verdict: "holds", Params: claim, From: "init", Fairness: "weak",
-				Source: "§6 with §4.5: every demand is satisfied within finite time"},
+				Source: "§6 with §4.5: every demand is satisfied within finite time; with at most R requests every execution is finite, so this says only that none ends waiting"},
 			{Property: "starvation", Verdict: "holds", Params: recurring, From: "init", Fairness: "weak-action",
 				Source: "§6 with §4.5, with demands recurring for ever and every message received in finite time"},
 		},

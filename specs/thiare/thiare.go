@@ -54,7 +54,9 @@
 //     token's SN can only grow in transit, while its originator compares
 //     incoming tokens against its own copy, which keeps the original SN
 //     (Rule 1: "makes a copy of the token in its node"). replace=0 leaves SN
-//     unchanged, for comparison; it is not the paper.
+//     unchanged, as the forwarding of the proof of Theorem 4.1 does
+//     (relations (6)-(7): "Forward the Token to the next node", with no
+//     replacement): the other reading the paper's text allows.
 //   - Rule 2, bullet 3: "If Pri(T_i^r) < Pri(T^r), it passes the token to the
 //     next node; otherwise it puts the token in Q_i^r". Its indices are
 //     garbled (the receiver is N_j, the queue Q_i^r); read with relation (6),
@@ -312,7 +314,7 @@ func Spec() *specs.Spec {
 			{Name: "window", Default: 0, Min: 0, Max: 30, Doc: "with requests=0, the largest spread of the live sequence values the modular SeqNums represent exactly, checked by the invariant seq-window (0: 2n)"},
 			{Name: "resources", Default: 1, Min: 1, Max: 2, Doc: "number of resource types (one queue and one mutual exclusion per resource)"},
 			{Name: "resend", Default: 0, Min: 0, Max: 1, Doc: "1: Rule 4, a waiting node whose token is held in a queue may time out and resend it once with Resend = 1 (0: no timeout, the failure-free setting)"},
-			{Name: "replace", Default: 1, Min: 0, Max: 1, Doc: "1: Rule 2 as written, a node with no intention replaces the token's SeqNum by HSeqNumSeen; 0: it leaves SeqNum unchanged (not the paper)"},
+			{Name: "replace", Default: 1, Min: 0, Max: 1, Doc: "1: Rule 2 as written, a node with no intention replaces the token's SeqNum by HSeqNumSeen; 0: it leaves SeqNum unchanged, as the proof's relations (6)-(7) forward"},
 			{Name: "order", Default: 1, Min: 0, Max: 1, Doc: "1: safety also checks Property 4.1's order of entry (invariant priority-order: a node in CS(r) has priority over every node waiting for r); 0: mutual exclusion alone"},
 			{Name: "Cmax", Default: 0, Min: 0, Max: 64, Doc: "channel capacity (0: n·R·(1+resend), every token that can exist, so no send ever blocks; with requests=0, n·resources·(1+resend), every token that can exist with resend=0, and a send to a full channel is a safety violation)"},
 		},
@@ -328,7 +330,7 @@ func Spec() *specs.Spec {
 			{Property: "deadlock", Verdict: "holds", Params: n3, From: "init",
 				Source: "Theorem 4.2: \"the proposed algorithm is deadlock free\""},
 			{Property: "starvation", Verdict: "holds", Params: n3, From: "init", Fairness: "weak",
-				Source: "Theorem 4.2 (liveness): each requesting node obtains the CS in finite time"},
+				Source: "Theorem 4.2 (liveness): each requesting node obtains the CS in finite time; with at most R requests every execution is finite, so this says only that none ends waiting"},
 			{Property: "deadlock", Verdict: "holds", Params: map[string]int{"n": 5, "requests": 1}, From: "init", Found: "violated",
 				Source: "Theorem 4.2: \"the proposed algorithm is deadlock free\" (Rule 2 as written: an idle node raises a token's SeqNum)"},
 			{Property: "safety", Verdict: "holds", Params: map[string]int{"n": 3, "requests": 2, "resend": 1}, From: "init", Found: "violated",
