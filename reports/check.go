@@ -197,7 +197,7 @@ func NewCheckResult(r Run) *CheckResult {
 			sr.RoundsNote = st.RoundsNote
 		}
 		if st.Witness != nil {
-			sr.Witness = NewTrace(r.System, r.Params, "stabilization", st.Witness)
+			sr.Witness = NewTrace(r.System, r.Params, witnessProperty, st.Witness)
 			// The worst case starts from a configuration of the full space.
 			sr.Witness.Start = "all"
 		}

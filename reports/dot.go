@@ -18,7 +18,7 @@ import (
 func WriteTraceDOT(w io.Writer, t *Trace) error {
 	p := &printer{w: w}
 	p.printf("digraph trace {\n")
-	p.printf("  label=%s;\n", dotQuote(traceTitle(t)))
+	p.printf("  label=%s;\n", dotQuote(graphTitle(t)))
 	p.printf("  labelloc=t;\n")
 	p.printf("  fontname=\"monospace\";\n")
 	p.printf("  node [shape=box, fontname=\"monospace\", fontsize=10];\n")
@@ -28,10 +28,7 @@ func WriteTraceDOT(w io.Writer, t *Trace) error {
 		if i > 0 {
 			prev = &t.States[i-1]
 		}
-		head := "state " + strconv.Itoa(i)
-		if i == 0 {
-			head += " (initial)"
-		}
+		head := stateHeading(t, i)
 		if t.LoopStart != nil && *t.LoopStart == i {
 			head += " (loop starts)"
 		}
@@ -56,21 +53,6 @@ func WriteTraceDOT(w io.Writer, t *Trace) error {
 	}
 	p.printf("}\n")
 	return p.err
-}
-
-// traceTitle is the first line of the text rendering, plus the process a
-// starvation is about.
-func traceTitle(t *Trace) string {
-	shape := "a path"
-	if t.Kind == "lasso" {
-		shape = "a lasso"
-	}
-	title := t.Property + " counterexample for " + t.Spec + " (" + paramString(t.Params) + "): " + shape +
-		" of " + strconv.Itoa(len(t.Steps)) + " step" + plural(len(t.Steps))
-	if t.Process != nil {
-		title += ", process " + strconv.Itoa(*t.Process)
-	}
-	return title
 }
 
 // stateLines are a state's lines: each process's variables (marked '*'

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"io"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -280,5 +282,182 @@ func TestSVGWellFormed(t *testing.T) {
 	}
 	if got := strings.Count(out, `stroke-dasharray`); got != 1 {
 		t.Errorf("%d arrows to the bottom, want 1", got)
+	}
+}
+
+// renderings are every rendering of a trace for a person, by name.
+var renderings = append([]struct {
+	ext   string
+	write func(io.Writer, *Trace) error
+}{{"txt", WriteTraceText}}, formats...)
+
+// render is tr rendered by write.
+func render(t *testing.T, write func(io.Writer, *Trace) error, tr *Trace) string {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := write(&buf, tr); err != nil {
+		t.Fatal(err)
+	}
+	return buf.String()
+}
+
+// TestStartHeadings: every rendering heads state 0 with what the trace
+// starts from, as the text rendering does, and calls it initial only when
+// it is.
+func TestStartHeadings(t *testing.T) {
+	for _, tc := range []struct{ start, heading string }{
+		{"", "state 0 (initial)"},
+		{"fault", "state 0 (left by a transient fault)"},
+		{"random", "state 0 (a random configuration)"},
+		{"given", "state 0 (the configuration given to start from)"},
+		{"all", "state 0 (a configuration of the full space)"},
+		{"empty-channels", "state 0 (a configuration whose channels are empty)"},
+	} {
+		for _, tr := range []*Trace{klTrace(t), lassoTrace(), oddTrace()} {
+			tr.Start = tc.start
+			if err := tr.Validate(); err != nil {
+				t.Fatal(err)
+			}
+			all := "p0"
+			if n := len(tr.States[0].Processes); n > 1 {
+				all += ",p" + strconv.Itoa(n-1)
+			}
+			want := map[string]string{
+				"txt": "\n" + tc.heading + "\n",
+				"dot": "\n  s0 [label=\"" + tc.heading,
+				"mmd": "\n  Note over " + all + ": " + tc.heading + "\n",
+				"svg": ">" + tc.heading + "</text>\n",
+			}
+			for _, r := range renderings {
+				out := render(t, r.write, tr)
+				if !strings.Contains(out, want[r.ext]) {
+					t.Errorf("%s of %s from %q: no %q in\n%s", r.ext, tr.Spec, tc.start, want[r.ext], out)
+				}
+				if tc.start != "" && strings.Contains(out, "initial)") {
+					t.Errorf("%s of %s from %q calls state 0 initial:\n%s", r.ext, tr.Spec, tc.start, out)
+				}
+			}
+		}
+	}
+}
+
+// TestSVGRowLabelsFit: the longest heading of state 0 ends left of the
+// first column and starts right of the loop bracket (x 18 to 36).
+func TestSVGRowLabelsFit(t *testing.T) {
+	tr := lassoTrace()
+	tr.Start = "empty-channels"
+	out := render(t, WriteTraceSVG, tr)
+	label := stateHeading(tr, 0)
+	i := strings.Index(out, ">"+label+"</text>")
+	if i < 0 {
+		t.Fatalf("no row label %q in\n%s", label, out)
+	}
+	start := strings.LastIndex(out[:i], "<text")
+	var x, y int
+	if _, err := fmt.Sscanf(out[start:i], `<text x="%d" y="%d"`, &x, &y); err != nil {
+		t.Fatalf("%v: %s", err, out[start:i])
+	}
+	if left := x - int(float64(len(label))*svgLabelW); left <= 36 {
+		t.Errorf("the label %q spans x %d to %d, over the loop bracket", label, left, x)
+	}
+	if first := `<text x="` + strconv.Itoa(x+12+20) + `" y="50"`; !strings.Contains(out, first+` font-size="14" font-weight="bold" text-anchor="middle">p0</text>`) {
+		t.Errorf("p0's column is not 32 pixels right of the row labels' end (x %d):\n%s", x, out)
+	}
+}
+
+// TestTraceTitles: every rendering is titled by traceTitle (the first line
+// of the text rendering), the others adding the process; a stabilization
+// trace (the worst case of convergence, a run measured in rounds) is a
+// witness, any other a counterexample.
+func TestTraceTitles(t *testing.T) {
+	worst := klTrace(t)
+	worst.Property, worst.Start = "stabilization", "all"
+	rounds := klTrace(t)
+	rounds.Property, rounds.Start, rounds.RoundEnds, rounds.Order = "stabilization", "random", []int{3, 6}, "backward"
+	starving := lassoTrace()
+	p1 := 1
+	starving.Process = &p1
+	for _, tc := range []struct {
+		trace *Trace
+		title string
+	}{
+		{worst, "stabilization witness for kl-naive (Cmax=0 K=2 L=3 n=3): a path of 6 steps"},
+		{rounds, "stabilization witness for kl-naive (Cmax=0 K=2 L=3 n=3): a path of 6 steps in 2 rounds"},
+		{klTrace(t), "deadlock counterexample for kl-naive (Cmax=0 K=2 L=3 n=3): a path of 6 steps"},
+		{starving, "starvation counterexample for toy (K=3 n=2): a lasso of 3 steps"},
+	} {
+		if err := tc.trace.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		if got := traceTitle(tc.trace); got != tc.title {
+			t.Errorf("traceTitle = %q, want %q", got, tc.title)
+		}
+		graph := tc.title
+		if tc.trace.Process != nil {
+			graph += ", process " + strconv.Itoa(*tc.trace.Process)
+		}
+		want := map[string]string{
+			"txt": tc.title + "\n",
+			"dot": "digraph trace {\n  label=\"" + graph + "\";\n",
+			"mmd": "sequenceDiagram\n  title " + graph + "\n",
+			"svg": `<text x="10" y="20" font-size="12">` + graph + "</text>\n",
+		}
+		for _, r := range renderings {
+			out := render(t, r.write, tc.trace)
+			if r.ext == "txt" && !strings.HasPrefix(out, want["txt"]) || r.ext != "txt" && !strings.Contains(out, want[r.ext]) {
+				t.Errorf("%s: no %q in\n%s", r.ext, want[r.ext], out)
+			}
+		}
+	}
+	// check's text introduces the worst case's witness as one.
+	var buf bytes.Buffer
+	if err := WriteCheckText(&buf, &CheckResult{Spec: "kl-naive", Stabilization: &StabilizationResult{Witness: worst}}); err != nil {
+		t.Fatal(err)
+	}
+	if want := "\nworst-case witness: stabilization witness for kl-naive (Cmax=0 K=2 L=3 n=3): a path of 6 steps\n"; !strings.Contains(buf.String(), want) {
+		t.Errorf("no %q in\n%s", want, buf.String())
+	}
+}
+
+// TestTextLoopMarker: the text rendering marks a lasso's loop just above
+// the variables of the state it starts at, after the step that leads into
+// it, so that the steps between the marker and the loop's close are the
+// loop's: as many as DOT's, Mermaid's and cycle_steps count.
+func TestTextLoopMarker(t *testing.T) {
+	base := lassoTrace() // states 0..2
+	for loopStart, marker := range []string{
+		"-- the loop starts at state 0, below: steps 1 to 3 repeat forever --",
+		"-- the loop starts at state 1, below: steps 2 to 3 repeat forever --",
+		"-- the loop starts at state 2, below: step 3 repeats forever --",
+	} {
+		tr := lassoTrace()
+		tr.LoopStart = &loopStart
+		if err := tr.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(render(t, WriteTraceText, tr), "\n")
+		at := slices.Index(lines, marker)
+		if at < 1 {
+			t.Errorf("loop_start %d: no %q in\n%s", loopStart, marker, strings.Join(lines, "\n"))
+			continue
+		}
+		// Above the marker: state loop_start's heading or the step into it;
+		// below it, its variables.
+		above := "step " + strconv.Itoa(loopStart) + ": "
+		if loopStart == 0 {
+			above = "state 0 ("
+		}
+		if !strings.HasPrefix(lines[at-1], above) || !strings.HasPrefix(lines[at+1], "  p0  ") {
+			t.Errorf("loop_start %d: the marker is not between %q and state %d's variables:\n%s", loopStart, above, loopStart, strings.Join(lines, "\n"))
+		}
+		steps := 0
+		for _, l := range lines[at+1:] {
+			if strings.HasPrefix(l, "step ") {
+				steps++
+			}
+		}
+		if want := len(base.Steps) - loopStart; steps != want {
+			t.Errorf("loop_start %d: %d steps after the marker, want the loop's %d", loopStart, steps, want)
+		}
 	}
 }

@@ -11,18 +11,25 @@ import (
 // the step's number, the action, what it received and the variables it
 // changed, then an arrow for every message the step sent (from the
 // channel's sender to its receiver, labelled with the message). A lasso's
-// steps from loop_start on are inside a loop block. Messages already in
-// the channels at the start are a note. Sends and receipts are inferred
-// from the channels' contents (see channelDelta). Labels go through
-// mermaidText, which replaces what Mermaid would read as syntax.
+// steps from loop_start on are inside a loop block. A note over every
+// process heads state 0 as the text rendering does (what the trace starts
+// from), and messages already in the channels at the start are a note.
+// Sends and receipts are inferred from the channels' contents (see
+// channelDelta). Labels go through mermaidText, which replaces what
+// Mermaid would read as syntax.
 func WriteTraceMermaid(w io.Writer, t *Trace) error {
 	p := &printer{w: w}
 	p.printf("sequenceDiagram\n")
-	p.printf("  title %s\n", mermaidText(traceTitle(t)))
+	p.printf("  title %s\n", mermaidText(graphTitle(t)))
 	n := len(t.States[0].Processes)
 	for i := range n {
 		p.printf("  participant p%d\n", i)
 	}
+	all := "p0"
+	if n > 1 {
+		all += ",p" + strconv.Itoa(n-1)
+	}
+	p.printf("  Note over %s: %s\n", all, mermaidText(stateHeading(t, 0)))
 	for _, ch := range t.States[0].Channels {
 		if len(ch.Messages) == 0 {
 			continue

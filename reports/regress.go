@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+	"unicode/utf8"
 
 	"github.com/jstemmer/go-junit-report/v2/junit"
 )
@@ -190,7 +191,9 @@ func intOrDash(p *int) string {
 // WriteJUnit writes a JUnit XML report of a regression run: one testsuite,
 // one testcase per case and property (a violated property's counterexample
 // in its system-out), one per case for its figures, failures carrying the
-// mismatch.
+// mismatch. The report is well-formed XML whatever the case names, errors
+// and traces hold: a character XML 1.0 forbids becomes U+FFFD, in the
+// attributes (encoding/xml) and in the text (xmlCharData).
 func WriteJUnit(w io.Writer, cases []*RegressCase) error {
 	suite := junit.Testsuite{Name: "ringcheck regress"}
 	var total time.Duration
@@ -241,6 +244,7 @@ func WriteJUnit(w io.Writer, cases []*RegressCase) error {
 		}
 	}
 	suite.Time = fmt.Sprintf("%.3f", total.Seconds())
+	xmlCharData(&suite)
 	var suites junit.Testsuites
 	suites.AddSuite(suite)
 	if _, err := io.WriteString(w, xml.Header); err != nil {
@@ -253,4 +257,45 @@ func WriteJUnit(w io.Writer, cases []*RegressCase) error {
 	}
 	_, err := io.WriteString(w, "\n")
 	return err
+}
+
+// xmlCharData replaces, in all the text of suite that is written as
+// character data (CDATA sections, which encoding/xml writes as they are),
+// every character that XML 1.0 forbids and every byte that is not UTF-8
+// with U+FFFD, as encoding/xml does in attribute values: a case name or
+// an error with a control character in it (\x01, \x1b) would otherwise
+// make the report not well-formed.
+func xmlCharData(suite *junit.Testsuite) {
+	outputs := []*junit.Output{suite.SystemOut, suite.SystemErr}
+	for i := range suite.Testcases {
+		tc := &suite.Testcases[i]
+		for _, r := range []*junit.Result{tc.Skipped, tc.Error, tc.Failure} {
+			if r != nil {
+				r.Data = xmlChars(r.Data)
+			}
+		}
+		outputs = append(outputs, tc.SystemOut, tc.SystemErr)
+	}
+	for _, o := range outputs {
+		if o != nil {
+			o.Data = xmlChars(o.Data)
+		}
+	}
+}
+
+// xmlChars is s with every character XML 1.0 forbids (the control
+// characters other than tab, line feed and carriage return, the
+// surrogates, U+FFFE and U+FFFF) and every byte that is not UTF-8
+// replaced by U+FFFD.
+func xmlChars(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '\t' || r == '\n' || r == '\r',
+			r >= 0x20 && r <= 0xD7FF,
+			r >= 0xE000 && r <= 0xFFFD,
+			r >= 0x10000 && r <= utf8.MaxRune:
+			return r
+		}
+		return utf8.RuneError
+	}, s)
 }

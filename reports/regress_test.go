@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/jstemmer/go-junit-report/v2/junit"
 
@@ -68,5 +69,59 @@ func TestWriteRegressTable(t *testing.T) {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("missing %q in:\n%s", want, b.String())
 		}
+	}
+}
+
+// TestWriteJUnitForbiddenCharacters: a character that XML 1.0 forbids (a
+// control character, a byte that is not UTF-8) in a case name, an error, a
+// mismatch or a trace becomes U+FFFD everywhere in the report, in the
+// failures' text and the system-out as in the attributes, so the report
+// stays well-formed.
+func TestWriteJUnitForbiddenCharacters(t *testing.T) {
+	const name = "ctl \x01 \x1b[31m name"
+	trace := &reports.Trace{Spec: "s\x02pec", Params: map[string]int{"n": 1}, Property: "safety", Kind: "path",
+		States: []reports.TraceState{{Processes: []reports.TraceProcess{{ID: 0, Vars: reports.Fields{{Name: "v", Value: "a\x0bb\xffc", Quoted: true}}}}}},
+		Steps:  []reports.TraceStep{}}
+	cases := []*reports.RegressCase{
+		{Name: name, Spec: "dijkstra", Expected: [][2]string{{"safety", "holds"}}, HasFigures: true,
+			Result:        &reports.CheckResult{Properties: []reports.PropertyResult{{Name: "safety", Verdict: "violated", Trace: trace}}},
+			PropertyDiffs: []string{"safety: expected holds, got violated \x1f"},
+			FigureDiffs:   []string{"states: expected 1, got 2 \uFFFE"}},
+		{Name: name + " broken", Spec: "x", Err: errors.New("boom \x07 \xff")},
+	}
+	var b bytes.Buffer
+	if err := reports.WriteJUnit(&b, cases); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for i, r := range out {
+		if !(r == '\t' || r == '\n' || r == '\r' || r >= 0x20 && r <= 0xD7FF || r >= 0xE000 && r <= 0xFFFD || r >= 0x10000) ||
+			r == utf8.RuneError && !strings.HasPrefix(out[i:], "\uFFFD") {
+			t.Errorf("byte %d: %U, which XML 1.0 forbids, in\n%q", i, r, out)
+		}
+	}
+	var suites junit.Testsuites
+	if err := xml.Unmarshal(b.Bytes(), &suites); err != nil {
+		t.Fatalf("not well-formed: %v\n%q", err, out)
+	}
+	s := suites.Suites[0]
+	if len(s.Testcases) != 3 {
+		t.Fatalf("%d testcases, want 3", len(s.Testcases))
+	}
+	const shown = "ctl \uFFFD \uFFFD[31m name"
+	for _, tc := range []struct{ what, got, want string }{
+		{"name", s.Testcases[0].Name, shown + ": safety"},
+		{"failure message", s.Testcases[0].Failure.Message, "FAIL " + shown + ": safety: expected holds, got violated \uFFFD"},
+		{"failure text", s.Testcases[0].Failure.Data, "FAIL " + shown + ": safety: expected holds, got violated \uFFFD"},
+		{"figures' failure text", s.Testcases[1].Failure.Data, "FAIL " + shown + ": states: expected 1, got 2 \uFFFD"},
+		{"error message", s.Testcases[2].Error.Message, "boom \uFFFD \uFFFD"},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.what, tc.got, tc.want)
+		}
+	}
+	if out := s.Testcases[0].SystemOut; out == nil || !strings.HasPrefix(out.Data, "safety counterexample for s\uFFFDpec (n=1)") ||
+		!strings.Contains(out.Data, "  p0  v=a\uFFFDb\uFFFDc\n") {
+		t.Errorf("system-out: %+v", out)
 	}
 }

@@ -13,29 +13,33 @@ import (
 // SVG layout, in pixels. Text is monospace, so its width is about 0.6 of
 // its font size per character.
 const (
-	svgLeft     = 110 // row labels and the loop bracket
+	svgLeft     = 110 // the least left margin: row labels and the loop bracket
+	svgBracket  = 42  // the loop bracket and a gap, left of the row labels
 	svgTop      = 70  // title and process headings
 	svgRowH     = 50
 	svgMinColW  = 170
 	svgFontBody = 11 // action names
 	svgFontVars = 10 // variables, messages, row labels
 	svgCharW    = 6.6
+	svgLabelW   = svgCharW * svgFontVars / svgFontBody // a character of a row label
 )
 
 // WriteTraceSVG renders t as a space-time diagram: one column per process,
 // left to right, time going down, one row per step. Each step is a filled
 // mark on the column of every acting process with the action beside it
 // and the process's variables (changed ones marked '*') under it; state 0
-// shows every process's variables. Messages are arrows from the sender's
-// column at the step that sent them to the receiver's column at the step
-// that received them: sends and receipts are inferred from the channels'
-// contents (channelDelta) and matched first in, first out; a message
-// already in a channel at the start starts at the top edge, and one never
-// received ends, dashed, at the bottom. A lasso's loop is bracketed on the
-// left from loop_start to its last step, which leads back to the state the
-// loop starts at. The drawing's size follows the number of processes and
-// steps; all text is escaped with encoding/xml, and the output is the same
-// bytes on every run.
+// shows every process's variables, and its row label says what the trace
+// starts from, as the text rendering does. Messages are arrows from the
+// sender's column at the step that sent them to the receiver's column at
+// the step that received them: sends and receipts are inferred from the
+// channels' contents (channelDelta) and matched first in, first out; a
+// message already in a channel at the start starts at the top edge, and
+// one never received ends, dashed, at the bottom. A lasso's loop is
+// bracketed on the left from loop_start to its last step, which leads back
+// to the state the loop starts at. The drawing's size follows the number
+// of processes and steps (and its left margin the longest row label); all
+// text is escaped with encoding/xml, and the output is the same bytes on
+// every run.
 func WriteTraceSVG(w io.Writer, t *Trace) error {
 	n := len(t.States[0].Processes)
 	m := len(t.Steps)
@@ -50,11 +54,27 @@ func WriteTraceSVG(w io.Writer, t *Trace) error {
 		longest = max(longest, utf8.RuneCountInString(svgAction(s)))
 	}
 	colW := max(svgMinColW, int(float64(longest)*svgCharW)+40)
-	colX := func(p int) int { return svgLeft + p*colW + 20 }
+	// One label a row, right-aligned 12 pixels left of the first column:
+	// state 0 is headed as in the text rendering (what the trace starts
+	// from), and the margin is as wide as the longest label.
+	labels := make([]string, m+1)
+	left := svgLeft
+	for k := range labels {
+		label := stateHeading(t, 0)
+		if k > 0 {
+			label = "step " + strconv.Itoa(k)
+		}
+		if t.LoopStart != nil && k == m {
+			label += " → " + strconv.Itoa(*t.LoopStart)
+		}
+		labels[k] = label
+		left = max(left, svgBracket+int(math.Ceil(float64(utf8.RuneCountInString(label))*svgLabelW))+12)
+	}
+	colX := func(p int) int { return left + p*colW + 20 }
 	rowY := func(k int) int { return svgTop + 20 + k*svgRowH }
 	bottom := rowY(m) + svgRowH - 10
-	title := traceTitle(t)
-	width := max(svgLeft+n*colW+20, int(float64(utf8.RuneCountInString(title))*7.2)+40)
+	title := graphTitle(t)
+	width := max(left+n*colW+20, int(float64(utf8.RuneCountInString(title))*7.2)+40)
 	height := bottom + 20
 
 	var b strings.Builder
@@ -67,15 +87,8 @@ func WriteTraceSVG(w io.Writer, t *Trace) error {
 		fmt.Fprintf(&b, "<text x=\"%d\" y=\"%d\" font-size=\"14\" font-weight=\"bold\" text-anchor=\"middle\">p%d</text>\n", x, svgTop-20, p)
 		fmt.Fprintf(&b, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#bbbbbb\"/>\n", x, svgTop-10, x, bottom)
 	}
-	for k := 0; k <= m; k++ {
-		label := "state 0"
-		if k > 0 {
-			label = "step " + strconv.Itoa(k)
-		}
-		if t.LoopStart != nil && k == m {
-			label += " → " + strconv.Itoa(*t.LoopStart)
-		}
-		fmt.Fprintf(&b, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"end\" fill=\"#666666\">%s</text>\n", svgLeft-12, rowY(k)+4, svgFontVars, svgText(label))
+	for k, label := range labels {
+		fmt.Fprintf(&b, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"end\" fill=\"#666666\">%s</text>\n", left-12, rowY(k)+4, svgFontVars, svgText(label))
 	}
 	if t.LoopStart != nil {
 		y1, y2 := rowY(*t.LoopStart), rowY(m)

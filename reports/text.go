@@ -9,23 +9,15 @@ import (
 	"strings"
 )
 
-// WriteTraceText renders t for a person: the initial configuration, then
-// one block per step naming the acting processes and action, with every
-// variable and channel that the step changed marked with '*'. A lasso's loop
-// is marked where it starts and where it closes.
+// WriteTraceText renders t for a person: its title, the configuration it
+// starts from, then one block per step naming the acting processes and
+// action, with every variable and channel that the step changed marked
+// with '*'. A lasso's loop is marked where it starts (just above the
+// variables of the state it starts at, so that the step leading into that
+// state is outside it) and where it closes.
 func WriteTraceText(w io.Writer, t *Trace) error {
 	p := &printer{w: w}
-	shape := "a path"
-	steps := len(t.Steps)
-	if t.Kind == "lasso" {
-		shape = "a lasso"
-	}
-	if len(t.RoundEnds) > 0 {
-		rounds := len(t.RoundEnds)
-		p.printf("%s witness for %s (%s): %s of %d step%s in %d round%s\n", t.Property, t.Spec, paramString(t.Params), shape, steps, plural(steps), rounds, plural(rounds))
-	} else {
-		p.printf("%s counterexample for %s (%s): %s of %d step%s\n", t.Property, t.Spec, paramString(t.Params), shape, steps, plural(steps))
-	}
+	p.printf("%s\n", traceTitle(t))
 	switch {
 	case t.Process != nil && t.Property == "starvation":
 		p.printf("process %d requests and never enters its critical section", *t.Process)
@@ -43,31 +35,27 @@ func WriteTraceText(w io.Writer, t *Trace) error {
 			p.printf("-- end of round %d --\n", round)
 		}
 	}
+	loopStarts := func(i int) {
+		if t.LoopStart == nil || *t.LoopStart != i {
+			return
+		}
+		first, last := i+1, len(t.Steps)
+		if first == last {
+			p.printf("-- the loop starts at state %d, below: step %d repeats forever --\n", i, first)
+		} else {
+			p.printf("-- the loop starts at state %d, below: steps %d to %d repeat forever --\n", i, first, last)
+		}
+	}
 	for i := range t.States {
-		if t.LoopStart != nil && *t.LoopStart == i {
-			p.printf("-- loop starts here: the steps from state %d on repeat forever --\n", i)
-		}
+		var prev *TraceState
 		if i == 0 {
-			switch t.Start {
-			case "fault":
-				p.printf("state 0 (left by a transient fault)\n")
-			case "random":
-				p.printf("state 0 (a random configuration)\n")
-			case "given":
-				p.printf("state 0 (the configuration given to start from)\n")
-			case "all":
-				p.printf("state 0 (a configuration of the full space)\n")
-			case "empty-channels":
-				p.printf("state 0 (a configuration whose channels are empty)\n")
-			default:
-				p.printf("state 0 (initial)\n")
-			}
-			writeState(p, &t.States[0], nil)
-			endRounds(0)
-			continue
+			p.printf("%s\n", stateHeading(t, 0))
+		} else {
+			p.printf("step %d: %s\n", i, stepString(t.Steps[i-1]))
+			prev = &t.States[i-1]
 		}
-		p.printf("step %d: %s\n", i, stepString(t.Steps[i-1]))
-		writeState(p, &t.States[i], &t.States[i-1])
+		loopStarts(i)
+		writeState(p, &t.States[i], prev)
 		endRounds(i)
 	}
 	if t.LoopStart != nil {
@@ -76,6 +64,73 @@ func WriteTraceText(w io.Writer, t *Trace) error {
 		p.printf("-- back to state %d: the loop closes --\n", *t.LoopStart)
 	}
 	return p.err
+}
+
+// witnessProperty is the property of a trace that violates nothing but
+// shows how a configuration converges: the worst case of convergence
+// (check's stabilization witness) or a run measured in rounds.
+const witnessProperty = "stabilization"
+
+// traceTitle is the first line of the text rendering and the title of
+// the DOT, Mermaid and SVG renderings (which add the process, see
+// graphTitle): the property, whether the trace is a counterexample or a
+// witness, the spec and its parameters, the trace's shape and length, and
+// for an execution measured in rounds, its rounds.
+func traceTitle(t *Trace) string {
+	what := "counterexample"
+	if t.Property == witnessProperty || len(t.RoundEnds) > 0 {
+		what = "witness"
+	}
+	shape := "a path"
+	if t.Kind == "lasso" {
+		shape = "a lasso"
+	}
+	steps := len(t.Steps)
+	title := t.Property + " " + what + " for " + t.Spec + " (" + paramString(t.Params) + "): " +
+		shape + " of " + strconv.Itoa(steps) + " step" + plural(steps)
+	if rounds := len(t.RoundEnds); rounds > 0 {
+		title += " in " + strconv.Itoa(rounds) + " round" + plural(rounds)
+	}
+	return title
+}
+
+// graphTitle is the title of the DOT, Mermaid and SVG renderings:
+// traceTitle, plus the process the violation is about, which the text
+// rendering says on the line after its title.
+func graphTitle(t *Trace) string {
+	title := traceTitle(t)
+	if t.Process != nil {
+		title += ", process " + strconv.Itoa(*t.Process)
+	}
+	return title
+}
+
+// startName says what a trace's first state is, from its Start.
+func startName(start string) string {
+	switch start {
+	case "fault":
+		return "left by a transient fault"
+	case "random":
+		return "a random configuration"
+	case "given":
+		return "the configuration given to start from"
+	case "all":
+		return "a configuration of the full space"
+	case "empty-channels":
+		return "a configuration whose channels are empty"
+	}
+	return "initial"
+}
+
+// stateHeading is the heading of state i of t: every rendering heads
+// state 0 with it, saying what the trace starts from ("state 0 (initial)",
+// "state 0 (a random configuration)"); the DOT rendering heads every
+// other state with it too, as "state i".
+func stateHeading(t *Trace, i int) string {
+	if i == 0 {
+		return "state 0 (" + startName(t.Start) + ")"
+	}
+	return "state " + strconv.Itoa(i)
 }
 
 func stepString(s TraceStep) string {
