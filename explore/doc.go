@@ -5,7 +5,8 @@
 //     configurations, exhaustive or bounded by depth, states and time, with
 //     a compact append-only store of packed states, parent links (so every
 //     path it returns is a shortest one) and an open-addressing visited set
-//     of 64-bit hashes; after a complete search, Result.Graph gives the
+//     of 64-bit slots (a hash's tag and a state id, or with fingerprints
+//     the hash itself); after a complete search, Result.Graph gives the
 //     reachable-state graph as a statespace.Graph;
 //   - Sweep, which visits every configuration of the full configuration
 //     space by rank, with no store and no hash table at all: when every
