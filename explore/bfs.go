@@ -17,8 +17,16 @@ const (
 	noParent = math.MaxUint32
 	// maxStoreStates is the most states the store can index with 32-bit ids.
 	maxStoreStates = math.MaxUint32 - 1
-	// batchPerWorker is how many frontier states a worker expands per round.
+	// batchPerWorker is how many frontier states a worker expands per
+	// round.
 	batchPerWorker = 2048
+	// decideEvery is how many states of a level the search expands
+	// between two questions to the monitors of whether they have decided
+	// (and at the level's end): rounds end there too, so that a search
+	// that stops because everything is decided has stored and counted
+	// the same states with any number of workers. A multiple of
+	// batchPerWorker, and as large as 16 workers' rounds.
+	decideEvery = 16 * batchPerWorker
 )
 
 // BFS explores the states reachable from sys's initial configurations
@@ -220,7 +228,9 @@ func (e *bfs) run() (*Result, error) {
 	for lo < hi && !stopped {
 		lastLevel := e.opts.MaxDepth > 0 && e.depth >= e.opts.MaxDepth
 		for next := lo; next < hi; {
-			end := min(hi, next+int64(nw*batchPerWorker))
+			// The next point at which the monitors are asked.
+			decide := min(hi, lo+(next-lo)/decideEvery*decideEvery+decideEvery)
+			end := min(decide, next+int64(nw*batchPerWorker))
 			if err := e.expandRound(ws, next, end); err != nil {
 				return nil, err
 			}
@@ -262,7 +272,7 @@ func (e *bfs) run() (*Result, error) {
 					exceeded, memFull = asExceeded(err), true
 				}
 			}
-			if e.mon.Decided() {
+			if end == decide && e.mon.Decided() {
 				stop, stopped = Decided, true
 				break
 			}

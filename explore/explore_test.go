@@ -139,6 +139,91 @@ func TestSweepVisitsEveryRankOnce(t *testing.T) {
 	}
 }
 
+// decideAt decides once it has seen state id.
+type decideAt struct {
+	id   explore.StateID
+	seen atomic.Bool
+}
+
+func (m *decideAt) Observe(v *explore.Visit) {
+	if v.ID == m.id {
+		m.seen.Store(true)
+	}
+}
+
+func (m *decideAt) Decided() bool { return m.seen.Load() }
+
+// wide is a system whose initial state spreads to w states, each the head
+// of a chain of depth-1 more steps: a level of w states, far more than a
+// round.
+func wide(t *testing.T, w, depth int) *model.System {
+	t.Helper()
+	b := model.NewBuilder("wide", model.UniRing, 1)
+	l := b.Var("l", model.IntRange(0, depth))
+	x := b.Var("x", model.IntRange(0, w-1))
+	b.Action(model.Action{Name: "spread", Choices: w,
+		Guard:  func(c *model.Ctx) bool { return c.Get(l) == 0 },
+		Effect: func(c *model.Ctx, ch int) { c.Set(l, 1); c.Set(x, ch) }})
+	b.Action(model.Action{Name: "advance",
+		Guard:  func(c *model.Ctx) bool { return c.Get(l) >= 1 && c.Get(l) < depth },
+		Effect: func(c *model.Ctx, _ int) { c.Set(l, c.Get(l)+1) }})
+	b.Initial(func(*model.System, *model.State) {})
+	sys, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sys
+}
+
+// TestDecidedCountsDoNotDependOnWorkers: a search that stops once the
+// monitor has decided reports the same states and transitions for any
+// number of workers: BFS asks the monitor every 32768 states of a level
+// (and at its end), the sweep at the end of rounds of fixed ranks. The
+// deciding state is in the middle of a level wider than that (BFS), and
+// of a space of several rounds (the sweep).
+func TestDecidedCountsDoNotDependOnWorkers(t *testing.T) {
+	sys := wide(t, 80000, 2)
+	grid, _, _ := testsys.Grid(t, 400) // 160,000 configurations
+	for _, tc := range []struct {
+		name string
+		run  func(context.Context, *model.System, explore.Monitor, explore.Options) (*explore.Result, error)
+		sys  *model.System
+		id   explore.StateID
+		// the states and transitions of the decided search
+		states, trans int64
+	}{
+		// State 40000 is in level 1, ids 1 to 80000: the monitor is
+		// asked once 32768 and 65536 of them are expanded, each with
+		// one successor.
+		{"bfs", explore.BFS, sys, 40000, 1 + 80000 + 65536, 80000 + 65536},
+		{"bfs with fingerprints", explore.BFS, sys, 40000, 1 + 80000 + 65536, 80000 + 65536},
+		// Rounds end at ranks 16384, 32768, 65536: rank 40000 is in the
+		// third.
+		{"sweep", explore.Sweep, grid, 40000, 1 << 16, 0},
+	} {
+		var first *explore.Result
+		for _, workers := range []int{1, 2, 3, 4} {
+			mon := &decideAt{id: tc.id}
+			res, err := tc.run(context.Background(), tc.sys, mon, explore.Options{Workers: workers, Fingerprints: tc.name == "bfs with fingerprints"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Stop != explore.Decided || res.States != tc.states || (tc.trans != 0 && res.Transitions != tc.trans) {
+				t.Fatalf("%s, %d workers: %d states, %d transitions, stop %v; want decided, with %d states (and %d transitions if not 0)",
+					tc.name, workers, res.States, res.Transitions, res.Stop, tc.states, tc.trans)
+			}
+			if first == nil {
+				first = res
+				continue
+			}
+			if res.States != first.States || res.Transitions != first.Transitions || res.MaxDepth != first.MaxDepth {
+				t.Fatalf("%s: %d workers: %d states, %d transitions, depth %d; 1 worker: %d, %d, %d",
+					tc.name, workers, res.States, res.Transitions, res.MaxDepth, first.States, first.Transitions, first.MaxDepth)
+			}
+		}
+	}
+}
+
 func TestCancelledSearchesStop(t *testing.T) {
 	sys, a, b := testsys.Grid(t, 50)
 	ctx, cancel := context.WithCancel(context.Background())

@@ -21,6 +21,10 @@ type frontier struct {
 	n    int64
 	keep int
 	file *os.File
+	// gen counts the resets: a segment a cache read from the file is
+	// the frontier's only while the generation is the same, as the
+	// file's segment k is rewritten by the level after.
+	gen uint64
 }
 
 func newFrontier(words, keep int) *frontier { return &frontier{words: words, keep: keep} }
@@ -65,13 +69,19 @@ func (f *frontier) spill(k int) {
 	f.segs[k] = nil
 }
 
-// segCache is a worker's copy of the last segment it read from the file,
-// and the first failure to read one, which stops the search.
+// segCache is a worker's copy of the last segment it read from a
+// frontier's file: which frontier, which of its levels (its generation)
+// and which segment; and the first failure to read one, which stops the
+// search. The two frontiers of a search swap at each level, and both
+// reuse their files, so the segment number alone does not name the
+// copy.
 type segCache struct {
-	seg int
-	buf []uint64
-	raw []byte
-	err error
+	from *frontier
+	gen  uint64
+	seg  int
+	buf  []uint64
+	raw  []byte
+	err  error
 }
 
 // get returns state i of the level; a state read from the file is valid
@@ -81,11 +91,13 @@ func (f *frontier) get(i int64, c *segCache) []uint64 {
 	if s := f.segs[k]; s != nil {
 		return s[j*f.words : (j+1)*f.words]
 	}
-	if c.buf == nil || c.seg != k {
-		if c.raw == nil {
+	if c.from != f || c.gen != f.gen || c.seg != k {
+		if int64(len(c.raw)) != f.segBytes() {
 			c.raw = make([]byte, f.segBytes())
 			c.buf = make([]uint64, f.words*segStates)
 		}
+		// Until the segment is read, the copy is nobody's.
+		c.from = nil
 		if _, err := f.file.ReadAt(c.raw, int64(k)*f.segBytes()); err != nil {
 			// Only a full segment goes to the file, so a short read is a
 			// failure of the file; the state reads as zeros and the
@@ -97,14 +109,16 @@ func (f *frontier) get(i int64, c *segCache) []uint64 {
 		for w := range c.buf {
 			c.buf[w] = binary.LittleEndian.Uint64(c.raw[8*w:])
 		}
-		c.seg = k
+		c.from, c.gen, c.seg = f, f.gen, k
 	}
 	return c.buf[j*f.words : (j+1)*f.words]
 }
 
-// reset empties the frontier, keeping its file for the next level.
+// reset empties the frontier, keeping its file for the next level; the
+// segments caches hold of it are stale from then on.
 func (f *frontier) reset() {
 	f.segs, f.n = f.segs[:0], 0
+	f.gen++
 }
 
 // bytes is the memory the frontier holds (0 for none).

@@ -40,6 +40,42 @@ func TestFrontierSpills(t *testing.T) {
 	}
 }
 
+// TestFrontierCacheFollowsTheLevel: a worker's cache of a segment on
+// file serves that frontier's level only. The search swaps its two
+// frontiers at each level, and each reuses its file, so segment k of the
+// next level, or of this frontier's level after a reset, must be read
+// anew, not served from the copy of the last level's segment k.
+func TestFrontierCacheFollowsTheLevel(t *testing.T) {
+	const words, n = 2, 2*segStates + 100 // segment 1 on file, 2 in memory
+	state := func(i int64, level uint64) []uint64 { return []uint64{uint64(i), level} }
+	fill := func(f *frontier, level uint64) {
+		f.reset()
+		for i := int64(0); i < n; i++ {
+			f.add(state(i, level))
+		}
+		if f.segs[1] != nil {
+			t.Fatalf("level %d: segment 1 stays in memory", level)
+		}
+	}
+	a, b := newFrontier(words, 1), newFrontier(words, 1)
+	var c segCache
+	check := func(f *frontier, level uint64) {
+		t.Helper()
+		for _, i := range []int64{segStates + 3, 2*segStates - 1} {
+			if got, want := f.get(i, &c), state(i, level); got[0] != want[0] || got[1] != want[1] || c.err != nil {
+				t.Fatalf("level %d, state %d: %v, want %v (%v)", level, i, got, want, c.err)
+			}
+		}
+	}
+	fill(a, 0)
+	check(a, 0)
+	fill(b, 1) // the swap: the next level is the other frontier's
+	check(b, 1)
+	check(a, 0)
+	fill(a, 2) // the same frontier, reset and refilled
+	check(a, 2)
+}
+
 // TestSpilledLevelsFindTheSameStates: a search whose levels go to their
 // files finds the states, transitions and paths of one that keeps them
 // in memory. Its graph, x → 5x+1 and x → 7x+3 modulo 2^17, has levels
@@ -81,6 +117,39 @@ func TestSpilledLevelsFindTheSameStates(t *testing.T) {
 		}
 		if !a[len(a)-1].Equal(c[len(c)-1]) || len(a) != len(c) {
 			t.Fatalf("the paths to %d differ", id)
+		}
+	}
+}
+
+// TestSpilledLevelsReadTheirOwnSegments: levels whose only segment on
+// file is segment 1 (with one segment kept in memory), so that the
+// workers' last read of a level's file and their first of the next
+// level's are both segment 1: the search still finds every state. The
+// initial state spreads to w states, each the head of a chain of depth
+// steps.
+func TestSpilledLevelsReadTheirOwnSegments(t *testing.T) {
+	const w, depth = 2*segStates + 100, 3
+	b := model.NewBuilder("chains", model.UniRing, 1)
+	l := b.Var("l", model.IntRange(0, depth))
+	x := b.Var("x", model.IntRange(0, w-1))
+	b.Action(model.Action{Name: "spread", Choices: w,
+		Guard:  func(c *model.Ctx) bool { return c.Get(l) == 0 },
+		Effect: func(c *model.Ctx, ch int) { c.Set(l, 1); c.Set(x, ch) }})
+	b.Action(model.Action{Name: "advance",
+		Guard:  func(c *model.Ctx) bool { return c.Get(l) >= 1 && c.Get(l) < depth },
+		Effect: func(c *model.Ctx, _ int) { c.Set(l, c.Get(l)+1) }})
+	b.Initial(func(*model.System, *model.State) {})
+	sys, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, workers := range []int{1, 2} {
+		res, err := BFS(context.Background(), sys, nopMonitor{}, Options{Workers: workers, Fingerprints: true, frontierKeep: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := int64(1 + w*depth); res.States != want || res.Transitions != want-1 || res.Stop != Exhausted {
+			t.Fatalf("%d workers: %d states, %d transitions, %v; want %d states, %d transitions, exhausted", workers, res.States, res.Transitions, res.Stop, want, want-1)
 		}
 	}
 }

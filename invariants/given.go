@@ -62,7 +62,7 @@ func convergenceFromGiven(ctx context.Context, res *explore.Result, opts Options
 		return o, err
 	}
 	// No valid end state excuses a dead end outside L.
-	viol, err := findWaiting(ctx, g, rule, outside, nil, progress)
+	viol, err := findWaiting(ctx, g, rule, outside, nil, opts.Search.Memory, progress)
 	if why, stopped := stopReason(err); stopped {
 		o.Reason = analysisStopped(cut.record(why, err), g.Size())
 		return o, nil

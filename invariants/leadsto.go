@@ -120,7 +120,7 @@ func checkLeadsTo(ctx context.Context, g *explore.ReachGraph, fairness Fairness,
 				}
 			}
 		}
-		viol, err := findWaiting(ctx, g, rule, marked.Has, sys.ValidEnd, progress)
+		viol, err := findWaiting(ctx, g, rule, marked.Has, sys.ValidEnd, mem, progress)
 		if err != nil {
 			return o, err
 		}

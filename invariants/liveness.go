@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/ringcheck/ringcheck/budget"
 	"github.com/ringcheck/ringcheck/explore"
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/statespace"
@@ -443,8 +444,9 @@ type livenessViolation struct {
 // in the states keep reports, fairly under rule: a state of keep with no
 // step (outside the valid end states), or a fair cycle inside keep. The
 // prefix is a shortest path from an initial state to the cycle's entry, the
-// component's shallowest state.
-func findWaiting(ctx context.Context, g *explore.ReachGraph, rule fairnessRule, keep func(v uint32) bool, validEnd *model.Predicate, progress func(uint64)) (*livenessViolation, error) {
+// component's shallowest state. The components search asks mem as its
+// stacks grow.
+func findWaiting(ctx context.Context, g *explore.ReachGraph, rule fairnessRule, keep func(v uint32) bool, validEnd *model.Predicate, mem *budget.Memory, progress func(uint64)) (*livenessViolation, error) {
 	w := g.NewWalker()
 	var (
 		dead  = int64(-1)
@@ -492,7 +494,7 @@ func findWaiting(ctx context.Context, g *explore.ReachGraph, rule fairnessRule, 
 		mu.Unlock()
 		return statespace.ErrStop
 	}
-	if err := statespace.Components(ctx, g.Size(), keep, succ, component, progress); err != nil {
+	if err := statespace.Components(ctx, g.Size(), keep, succ, component, progress, mem); err != nil {
 		return nil, err
 	}
 	if dead >= 0 && (found == nil || g.Depth(uint32(dead)) <= len(found.prefix)-1) {
@@ -554,7 +556,7 @@ func lassoOf(g statespace.Graph, prefix, cycle []uint32, wants []classSet, rule 
 // the reachable graph: a violation is a reachable way for p to request and
 // never enter, fair under the chosen fairness: a deadlock, or a fair cycle
 // of states in which p requests and is not in its critical section.
-func checkStarvation(ctx context.Context, g *explore.ReachGraph, fairness Fairness, progress func(uint64)) (Outcome, error) {
+func checkStarvation(ctx context.Context, g *explore.ReachGraph, fairness Fairness, mem *budget.Memory, progress func(uint64)) (Outcome, error) {
 	o := Outcome{Property: Starvation, Verdict: Holds}
 	sys := g.System()
 	req, ok1 := sys.ProcessPredicateByName("requesting")
@@ -574,7 +576,7 @@ func checkStarvation(ctx context.Context, g *explore.ReachGraph, fairness Fairne
 			st, err := w.Load(v)
 			return err == nil && req.Holds(st, p) && !cs.Holds(st, p)
 		}
-		viol, err := findWaiting(ctx, g, rule, cachedPredicate(g.Size(), waiting), sys.ValidEnd, progress)
+		viol, err := findWaiting(ctx, g, rule, cachedPredicate(g.Size(), waiting), sys.ValidEnd, mem, progress)
 		if err != nil {
 			return o, err
 		}

@@ -302,7 +302,7 @@ func livenessOutcome(ctx context.Context, res *explore.Result, p Property, opts 
 	progress := throttledProgress(opts.Search, time.Now(), res.Transitions)
 	var o Outcome
 	if p == Starvation {
-		o, err = checkStarvation(ctx, g, fairness, progress)
+		o, err = checkStarvation(ctx, g, fairness, opts.Search.Memory, progress)
 	} else {
 		o, err = checkLeadsTo(ctx, g, fairness, opts.LeadsTo, opts.Search.Memory, progress)
 	}
@@ -310,7 +310,7 @@ func livenessOutcome(ctx context.Context, res *explore.Result, p Property, opts 
 		// Over a graph without a cycle the property says only that no
 		// execution ends waiting: the verdict says so.
 		var finite bool
-		if finite, err = everyExecutionFinite(ctx, g); err == nil && finite {
+		if finite, err = everyExecutionFinite(ctx, g, opts.Search.Memory); err == nil && finite {
 			o.Reason = FiniteExecutions
 		}
 	}
@@ -360,8 +360,9 @@ func brokenAbstraction(ctx context.Context, g *explore.ReachGraph) (string, erro
 // deadlock freedom with the spec's valid end states already implies.
 const FiniteExecutions = "every execution is finite (the reachable states hold no cycle): it says only that none ends waiting"
 
-// everyExecutionFinite reports whether the reachable graph g has no cycle.
-func everyExecutionFinite(ctx context.Context, g *explore.ReachGraph) (bool, error) {
+// everyExecutionFinite reports whether the reachable graph g has no cycle;
+// the components search asks mem as its stacks grow.
+func everyExecutionFinite(ctx context.Context, g *explore.ReachGraph, mem *budget.Memory) (bool, error) {
 	w := g.NewWalker()
 	succ := func(v uint32, dst []uint32) ([]uint32, error) {
 		st, err := w.Load(v)
@@ -379,7 +380,7 @@ func everyExecutionFinite(ctx context.Context, g *explore.ReachGraph) (bool, err
 		}
 		return nil
 	}
-	err := statespace.Components(ctx, g.Size(), func(uint32) bool { return true }, succ, component, nil)
+	err := statespace.Components(ctx, g.Size(), func(uint32) bool { return true }, succ, component, nil, mem)
 	return !cyclic, err
 }
 

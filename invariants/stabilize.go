@@ -216,7 +216,7 @@ func analyseStability(ctx context.Context, sys *model.System, opts Options, want
 		}
 	}
 	if !acyclic {
-		err = sp.Components(ctx, outside, a.successors, a.component, progress)
+		err = sp.Components(ctx, outside, a.successors, a.component, progress, opts.Search.Memory)
 		if err != nil && !errors.Is(err, statespace.ErrStop) {
 			if a.cycle == nil {
 				return stoppedSearch(err)

@@ -105,7 +105,7 @@ func onCyclesOutside(t *testing.T, sp *statespace.Space, legit func(*model.State
 			vs = append(vs, members...)
 		}
 		return nil
-	}, nil)
+	}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -163,6 +163,21 @@ func TestVerifyRoundsRejects(t *testing.T) {
 		"rounds out of order": func(c *runs.RoundWitness) {
 			c.RoundEnds[0], c.RoundEnds[1] = c.RoundEnds[1], c.RoundEnds[0]
 		},
+		// Ends past the steps, but the last one right: VerifyRounds must
+		// refuse them before it indexes the steps, not panic. The witness
+		// cut to its first round, whose steps are a valid round, with
+		// that round said to end one step past them.
+		"a round ending past the last step, then the last round": func(c *runs.RoundWitness) {
+			e := c.RoundEnds[0]
+			c.Steps, c.States = c.Steps[:e], c.States[:e+1]
+			c.RoundEnds = []int{e + 1, e}
+		},
+		"an early round ending far past the steps": func(c *runs.RoundWitness) {
+			c.RoundEnds[1] = 1 << 40
+		},
+		"a round ending before the first step": func(c *runs.RoundWitness) {
+			c.RoundEnds[0] = -1
+		},
 		"a step dropped": func(c *runs.RoundWitness) {
 			c.Steps = append(c.Steps[:1:1], c.Steps[2:]...)
 			c.States = append(c.States[:2:2], c.States[3:]...)

@@ -45,6 +45,18 @@ func VerifyRounds(sys *model.System, w *RoundWitness, legit func(*model.State) b
 	if len(w.RoundEnds) == 0 && len(w.Steps) > 0 {
 		return -1, errors.New("steps but no round")
 	}
+	// Every end in order and within the steps before any is indexed: a
+	// witness read from a file may say anything.
+	prev := 0
+	for r, end := range w.RoundEnds {
+		if end < prev {
+			return -1, fmt.Errorf("round %d ends after step %d, before round %d", r+1, end, r)
+		}
+		if end > len(w.Steps) {
+			return -1, fmt.Errorf("round %d ends after step %d, past the last step %d", r+1, end, len(w.Steps))
+		}
+		prev = end
+	}
 	if n := len(w.RoundEnds); n > 0 && w.RoundEnds[n-1] != len(w.Steps) {
 		return -1, fmt.Errorf("the last round ends after step %d, not after the last step %d", w.RoundEnds[n-1], len(w.Steps))
 	}
@@ -55,9 +67,6 @@ func VerifyRounds(sys *model.System, w *RoundWitness, legit func(*model.State) b
 	}
 	start := 0
 	for r, end := range w.RoundEnds {
-		if end < start {
-			return -1, fmt.Errorf("round %d ends after step %d, before round %d", r+1, end, r)
-		}
 		acted := make([]bool, sys.N())
 		turn := sys.N() // with Backward: the processes from turn on have had theirs
 		for i := start; i < end; {

@@ -76,6 +76,17 @@ type SimViolation struct {
 	Steps      []model.Step
 }
 
+// MaxSimRuns is the most runs one call of Simulate does: it keeps each
+// run's outcome (SimResult.Runs, 56 bytes a run on 64-bit machines, some
+// 224 MiB at the maximum), and refuses more with an error rather than
+// run until the heap is exhausted. More runs take several simulations
+// with different seeds.
+const MaxSimRuns = 1 << 22
+
+// simRunsHint is the most outcomes Simulate makes room for at once: the
+// slice grows as runs complete, not by the count requested.
+const simRunsHint = 1 << 10
+
 // SimResult is the outcome of a simulation.
 type SimResult struct {
 	// Runs holds one entry per completed run, in order.
@@ -168,13 +179,15 @@ func (r *SimResult) Recovery() (faulted, reached, min, max int, mean float64) {
 // makes deterministic.
 //
 // Random configurations (FromAll, faults) are drawn uniformly from the full
-// space, however large. Simulate returns an error when a spec misbehaves. A
-// cancelled
-// ctx stops it between steps; the result then holds the completed runs and
-// Stopped.
+// space, however large. Simulate returns an error when a spec misbehaves,
+// and for more than MaxSimRuns runs. A cancelled ctx stops it between
+// steps; the result then holds the completed runs and Stopped.
 func Simulate(ctx context.Context, sys *model.System, opts SimOptions, check func(s *model.State) (violated string), legit func(*model.State) bool) (*SimResult, error) {
 	if opts.Steps < 0 || opts.Runs < 0 || opts.FaultAt < 0 {
 		return nil, errors.New("simulate: steps, runs and fault step must not be negative")
+	}
+	if opts.Runs > MaxSimRuns {
+		return nil, fmt.Errorf("simulate: %d runs are more than the %d a simulation does (it keeps each run's outcome); run several with different seeds", opts.Runs, MaxSimRuns)
 	}
 	if check == nil {
 		check = func(*model.State) string { return "" }
@@ -187,7 +200,7 @@ func Simulate(ctx context.Context, sys *model.System, opts SimOptions, check fun
 	if !opts.FromAll && len(sm.inits) == 0 {
 		return nil, fmt.Errorf("simulate: %s has no initial configuration", sys.Name)
 	}
-	res := &SimResult{Runs: make([]SimRun, 0, opts.Runs)}
+	res := &SimResult{Runs: make([]SimRun, 0, min(opts.Runs, simRunsHint))}
 	for i := 0; i < opts.Runs; i++ {
 		if ctx.Err() != nil {
 			res.Stopped = true

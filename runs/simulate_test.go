@@ -211,6 +211,26 @@ func TestSimulateCancelled(t *testing.T) {
 	}
 }
 
+// TestSimulateRefusesTooManyRuns: a count of runs whose outcomes the
+// result could not hold is an error, at once, not a heap exhausted by
+// the room made for them (ringcheck simulate --runs 1000000000000 died
+// so); the largest count allowed makes room for a few outcomes only.
+func TestSimulateRefusesTooManyRuns(t *testing.T) {
+	sys := dijkstraSys(t, 5, 5)
+	for _, n := range []int{runs.MaxSimRuns + 1, 1_000_000_000_000} {
+		res, err := runs.Simulate(context.Background(), sys, runs.SimOptions{Steps: 1, Runs: n, Seed: 1}, nil, nil)
+		if err == nil || res != nil {
+			t.Fatalf("%d runs: %v, %v; want an error", n, res, err)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	res, err := runs.Simulate(ctx, sys, runs.SimOptions{Steps: 1, Runs: runs.MaxSimRuns, Seed: 1}, nil, nil)
+	if err != nil || !res.Stopped || cap(res.Runs) > 1<<10 {
+		t.Fatalf("%d runs: room for %d outcomes, %v", runs.MaxSimRuns, cap(res.Runs), err)
+	}
+}
+
 func TestSimulateAllocations(t *testing.T) {
 	sys := dijkstraSys(t, 5, 5)
 	opts := runs.SimOptions{Steps: 1000, Runs: 1, Seed: 1}

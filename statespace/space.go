@@ -5,9 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
+	"github.com/ringcheck/ringcheck/budget"
 	"github.com/ringcheck/ringcheck/model"
 )
 
@@ -226,19 +229,45 @@ func (sp *Space) NewWalker() Walker { return sp.NewCursor() }
 // space-efficient iterative algorithm (one 32-bit word per vertex, no
 // recursion). succ appends to dst the successors of v that are kept (it
 // decides what an edge is) and returns the extended slice. component is
-// called once per component, members first-discovered last, in reverse
-// topological order: when it is called, every component reachable from
-// this one has been reported. For a single-vertex component, succs are its
-// kept successors (so selfLoop is whether it contains v); for larger ones
-// succs is nil. Returning ErrStop ends the traversal early.
+// called once per component, in reverse topological order: when it is
+// called, every component reachable from this one has been reported. Its
+// members come first-discovered first (the component's root), then the
+// others in the reverse of the order in which the search finished them;
+// the slice is valid only during the call. For a single-vertex component,
+// succs are its kept successors (so selfLoop is whether it contains v);
+// for larger ones succs is nil. Returning ErrStop ends the traversal
+// early.
 //
 // progress, if not nil, is called with the number of vertices visited so
 // far about every 65536 visits.
+//
+// mem, if not nil, is asked before each growth of the search's stacks
+// (the path, the successors along it, the vertices awaiting their
+// component, a component's members), which grow with the graph; its
+// refusal, a *budget.Exceeded, ends the search and is returned. The
+// arrays of a word and a bit per vertex are the caller's to reserve.
 func (sp *Space) Components(ctx context.Context, keep func(v uint32) bool,
 	succ func(v uint32, dst []uint32) ([]uint32, error),
 	component func(members []uint32, succs []uint32) error,
-	progress func(visited uint64)) error {
-	return Components(ctx, sp.size, keep, succ, component, progress)
+	progress func(visited uint64), mem *budget.Memory) error {
+	return Components(ctx, sp.size, keep, succ, component, progress, mem)
+}
+
+// minRoom is the fewest elements a stack of Components makes room for.
+const minRoom = 64
+
+// reserve returns s with room for extra more elements of elemBytes each,
+// asking mem first when that takes a new array: twice the old one, or
+// more if extra needs it.
+func reserve[T any](s []T, extra int, elemBytes uint64, mem *budget.Memory) ([]T, error) {
+	if len(s)+extra <= cap(s) {
+		return s, nil
+	}
+	c := max(2*cap(s), len(s)+extra, minRoom)
+	if err := mem.Grow(uint64(c) * elemBytes); err != nil {
+		return s, err
+	}
+	return slices.Grow(s, c-len(s)), nil
 }
 
 // Components is Space.Components over any graph of n vertices numbered
@@ -246,7 +275,7 @@ func (sp *Space) Components(ctx context.Context, keep func(v uint32) bool,
 func Components(ctx context.Context, n uint64, keep func(v uint32) bool,
 	succ func(v uint32, dst []uint32) ([]uint32, error),
 	component func(members []uint32, succs []uint32) error,
-	progress func(visited uint64)) error {
+	progress func(visited uint64), mem *budget.Memory) error {
 	if n > MaxSpace {
 		return fmt.Errorf("%d vertices are more than the %d the components search indexes", n, uint64(MaxSpace))
 	}
@@ -260,6 +289,7 @@ func Components(ctx context.Context, n uint64, keep func(v uint32) bool,
 		lo, hi int // its successors in buf
 		i      int // next successor to look at
 	}
+	const frameBytes = uint64(unsafe.Sizeof(frame{}))
 	var (
 		stack   []frame
 		buf     []uint32
@@ -268,12 +298,35 @@ func Components(ctx context.Context, n uint64, keep func(v uint32) bool,
 		index   = uint32(1)
 		c       = uint32(n) // next component number (n is never an index)
 		visits  int
+		// finished counts the vertices assigned to a component; with
+		// the index-1 on the path or the component stack, the vertices
+		// visited.
+		finished uint64
+		// degree is the most successors a vertex has had: buf keeps
+		// room for as many more before each call of succ, so that succ
+		// seldom grows it unasked.
+		degree = 16
 	)
 	begin := func(v uint32) error {
-		lo := len(buf)
 		var err error
-		buf, err = succ(v, buf)
-		if err != nil {
+		if buf, err = reserve(buf, degree, 4, mem); err != nil {
+			return err
+		}
+		lo, room := len(buf), cap(buf)
+		if buf, err = succ(v, buf); err != nil {
+			return err
+		}
+		if d := len(buf) - lo; d > degree {
+			degree = d
+		}
+		if cap(buf) != room {
+			// succ grew buf, past the most successors seen so far: ask
+			// whether the heap still fits, with the new array.
+			if err := mem.Check(); err != nil {
+				return err
+			}
+		}
+		if stack, err = reserve(stack, 1, frameBytes, mem); err != nil {
 			return err
 		}
 		rindex[v] = index
@@ -302,7 +355,7 @@ func Components(ctx context.Context, n uint64, keep func(v uint32) bool,
 					return err
 				}
 				if progress != nil {
-					progress(uint64(index) + uint64(n) - uint64(c))
+					progress(uint64(index-1) + finished)
 				}
 			}
 			f := &stack[len(stack)-1]
@@ -327,17 +380,24 @@ func Components(ctx context.Context, n uint64, keep func(v uint32) bool,
 			succs := buf[f.lo:f.hi]
 			if root.Has(v) {
 				index--
-				members = append(members[:0], v)
+				var err error
+				if members, err = reserve(members[:0], 1, 4, mem); err != nil {
+					return err
+				}
+				members = append(members, v)
 				for len(comp) > 0 && rindex[v] <= rindex[comp[len(comp)-1]] {
 					w := comp[len(comp)-1]
 					comp = comp[:len(comp)-1]
 					rindex[w] = c
 					index--
+					if members, err = reserve(members, 1, 4, mem); err != nil {
+						return err
+					}
 					members = append(members, w)
 				}
 				rindex[v] = c
 				c--
-				var err error
+				finished += uint64(len(members))
 				if len(members) == 1 {
 					err = component(members, succs)
 				} else {
@@ -350,6 +410,10 @@ func Components(ctx context.Context, n uint64, keep func(v uint32) bool,
 					return err
 				}
 			} else {
+				var err error
+				if comp, err = reserve(comp, 1, 4, mem); err != nil {
+					return err
+				}
 				comp = append(comp, v)
 			}
 			buf = buf[:f.lo]
