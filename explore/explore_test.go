@@ -153,28 +153,6 @@ func (m *decideAt) Observe(v *explore.Visit) {
 
 func (m *decideAt) Decided() bool { return m.seen.Load() }
 
-// wide is a system whose initial state spreads to w states, each the head
-// of a chain of depth-1 more steps: a level of w states, far more than a
-// round.
-func wide(t *testing.T, w, depth int) *model.System {
-	t.Helper()
-	b := model.NewBuilder("wide", model.UniRing, 1)
-	l := b.Var("l", model.IntRange(0, depth))
-	x := b.Var("x", model.IntRange(0, w-1))
-	b.Action(model.Action{Name: "spread", Choices: w,
-		Guard:  func(c *model.Ctx) bool { return c.Get(l) == 0 },
-		Effect: func(c *model.Ctx, ch int) { c.Set(l, 1); c.Set(x, ch) }})
-	b.Action(model.Action{Name: "advance",
-		Guard:  func(c *model.Ctx) bool { return c.Get(l) >= 1 && c.Get(l) < depth },
-		Effect: func(c *model.Ctx, _ int) { c.Set(l, c.Get(l)+1) }})
-	b.Initial(func(*model.System, *model.State) {})
-	sys, err := b.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sys
-}
-
 // TestDecidedCountsDoNotDependOnWorkers: a search that stops once the
 // monitor has decided reports the same states and transitions for any
 // number of workers: BFS asks the monitor every 32768 states of a level
@@ -182,7 +160,7 @@ func wide(t *testing.T, w, depth int) *model.System {
 // deciding state is in the middle of a level wider than that (BFS), and
 // of a space of several rounds (the sweep).
 func TestDecidedCountsDoNotDependOnWorkers(t *testing.T) {
-	sys := wide(t, 80000, 2)
+	sys := testsys.Chains(t, 80000, 2)
 	grid, _, _ := testsys.Grid(t, 400) // 160,000 configurations
 	for _, tc := range []struct {
 		name string

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/ringcheck/ringcheck/internal/testsys"
 	"github.com/ringcheck/ringcheck/model"
 )
 
@@ -129,20 +130,7 @@ func TestSpilledLevelsFindTheSameStates(t *testing.T) {
 // steps.
 func TestSpilledLevelsReadTheirOwnSegments(t *testing.T) {
 	const w, depth = 2*segStates + 100, 3
-	b := model.NewBuilder("chains", model.UniRing, 1)
-	l := b.Var("l", model.IntRange(0, depth))
-	x := b.Var("x", model.IntRange(0, w-1))
-	b.Action(model.Action{Name: "spread", Choices: w,
-		Guard:  func(c *model.Ctx) bool { return c.Get(l) == 0 },
-		Effect: func(c *model.Ctx, ch int) { c.Set(l, 1); c.Set(x, ch) }})
-	b.Action(model.Action{Name: "advance",
-		Guard:  func(c *model.Ctx) bool { return c.Get(l) >= 1 && c.Get(l) < depth },
-		Effect: func(c *model.Ctx, _ int) { c.Set(l, c.Get(l)+1) }})
-	b.Initial(func(*model.System, *model.State) {})
-	sys, err := b.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
+	sys := testsys.Chains(t, w, depth)
 	for _, workers := range []int{1, 2} {
 		res, err := BFS(context.Background(), sys, nopMonitor{}, Options{Workers: workers, Fingerprints: true, frontierKeep: 1})
 		if err != nil {

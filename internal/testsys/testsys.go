@@ -107,3 +107,26 @@ func (r Requests) Build(t testing.TB) (*model.System, model.VarID) {
 	}
 	return sys, st
 }
+
+// Chains is a system whose initial state spreads to w states in one step,
+// each the head of a chain of depth-1 more steps: levels of w states, far
+// wider than a round of the breadth-first search. It fails t if the
+// system does not build.
+func Chains(t testing.TB, w, depth int) *model.System {
+	t.Helper()
+	b := model.NewBuilder("chains", model.UniRing, 1)
+	l := b.Var("l", model.IntRange(0, depth))
+	x := b.Var("x", model.IntRange(0, w-1))
+	b.Action(model.Action{Name: "spread", Choices: w,
+		Guard:  func(c *model.Ctx) bool { return c.Get(l) == 0 },
+		Effect: func(c *model.Ctx, ch int) { c.Set(l, 1); c.Set(x, ch) }})
+	b.Action(model.Action{Name: "advance",
+		Guard:  func(c *model.Ctx) bool { return c.Get(l) >= 1 && c.Get(l) < depth },
+		Effect: func(c *model.Ctx, _ int) { c.Set(l, c.Get(l)+1) }})
+	b.Initial(func(*model.System, *model.State) {})
+	sys, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sys
+}
