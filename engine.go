@@ -168,9 +168,7 @@ func (r *Request) runSymbolic(ctx context.Context, res *Result) error {
 			return err
 		}
 		search.Stop = stop
-		if stop == explore.MemoryBound {
-			errors.As(err, &search.Exceeded)
-		}
+		errors.As(err, &search.Exceeded) // the budget's figures, when it stopped
 		var reason string
 		switch {
 		case !encoded:
@@ -215,9 +213,7 @@ func (r *Request) runSymbolic(ctx context.Context, res *Result) error {
 			// the check is cut.
 			roundsNote = fmt.Sprintf("the symbolic engine stopped (%s) in %s, iteration %d", stop, done.Phase, done.Iteration)
 			search.Stop = stop
-			if stop == explore.MemoryBound {
-				errors.As(err, &search.Exceeded)
-			}
+			errors.As(err, &search.Exceeded)
 		default:
 			return err
 		}

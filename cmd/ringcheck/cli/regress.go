@@ -418,30 +418,35 @@ func (c *regressCase) validate() error {
 			break
 		}
 	}
-	return c.errAt(key, "%s", fe.Render(func(f string) string { return manifestFieldNames[f] }))
+	return c.errAt(key, "%s", fe.Render(manifestFieldName))
 }
 
-// manifestFieldNames names the fields of a ringcheck.Request as a
-// manifest's keys, for its errors; manifestKeys is the key that sets each
-// ("": the case itself).
-var (
-	manifestFieldNames = map[string]string{
-		"Spec": "spec", "Params": "params", "Properties": "expect", "LeadsTo": "leads_to",
-		"From": "from", "Start.Trace": "start", "Start.Index": "start",
-		"Random": "samples and seed", "Random.Samples": "samples", "Random.Seed": "seed",
-		"Daemon": "daemon", "Overflow": "overflow", "ReliableLinks": "links: reliable", "Fairness": "fairness",
-		"MaxDepth": "max_depth", "MaxStates": "max_states", "TimeLimit": "time_limit", "Workers": "the workers",
-		"MaxMemory": "max_memory", "Fingerprints": "store: fingerprint", "Engine": "engine", "SymbolicRounds": "symbolic_rounds",
+// manifestKeys is the manifest's key that sets each field of a
+// ringcheck.Request; manifestFieldName names a field in a manifest's
+// errors: its key, or what the key must say where the field is one of its
+// values.
+var manifestKeys = map[string]string{
+	"Spec": "spec", "Params": "params", "Properties": "expect", "LeadsTo": "leads_to",
+	"From": "from", "Start.Trace": "start", "Start.Index": "start",
+	"Random": "samples", "Random.Samples": "samples", "Random.Seed": "seed",
+	"Daemon": "daemon", "Overflow": "overflow", "ReliableLinks": "links", "Fairness": "fairness",
+	"MaxDepth": "max_depth", "MaxStates": "max_states", "TimeLimit": "time_limit",
+	"MaxMemory": "max_memory", "Fingerprints": "store", "Engine": "engine", "SymbolicRounds": "symbolic_rounds",
+}
+
+func manifestFieldName(f string) string {
+	switch f {
+	case "Random":
+		return "samples and seed"
+	case "ReliableLinks":
+		return "links: reliable"
+	case "Fingerprints":
+		return "store: fingerprint"
+	case "Workers":
+		return "the workers"
 	}
-	manifestKeys = map[string]string{
-		"Spec": "spec", "Params": "params", "Properties": "expect", "LeadsTo": "leads_to",
-		"From": "from", "Start.Trace": "start", "Start.Index": "start",
-		"Random": "samples", "Random.Samples": "samples", "Random.Seed": "seed",
-		"Daemon": "daemon", "Overflow": "overflow", "ReliableLinks": "links", "Fairness": "fairness",
-		"MaxDepth": "max_depth", "MaxStates": "max_states", "TimeLimit": "time_limit",
-		"MaxMemory": "max_memory", "Fingerprints": "store", "Engine": "engine", "SymbolicRounds": "symbolic_rounds",
-	}
-)
+	return manifestKeys[f]
+}
 
 // manifestCase is one case of a manifest as written: the fields of a check
 // request (as check's flags), what the case expects, and the figures it
