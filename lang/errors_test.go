@@ -50,3 +50,21 @@ func TestErrorMessages(t *testing.T) {
 		})
 	}
 }
+
+// TestLineBreaks checks a file with each kind of line break (\n, \r\n,
+// \r alone): its problems are reported on their own lines.
+func TestLineBreaks(t *testing.T) {
+	lines := []string{"spec s", "topology ring(3) // the ring", "var x: 0..2", "process all { action A: x == 0 -> x := y }", "invariant i: z[0] == 0"}
+	want := "s.ring:4:40: undefined: y\ns.ring:5:14: z is not a process variable"
+	for _, nl := range []string{"\n", "\r\n", "\r"} {
+		t.Run(strings.NewReplacer("\n", `\n`, "\r", `\r`).Replace(nl), func(t *testing.T) {
+			f, err := lang.Parse("s.ring", []byte(strings.Join(lines, nl)+nl))
+			if err == nil {
+				_, err = f.Build(nil)
+			}
+			if err == nil || err.Error() != want {
+				t.Errorf("got\n%v\nwant\n%s", err, want)
+			}
+		})
+	}
+}

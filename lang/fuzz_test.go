@@ -1,6 +1,7 @@
 package lang_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -45,4 +46,29 @@ func FuzzBuild(f *testing.F) {
 			t.Fatal("a model with no initial configuration")
 		}
 	})
+}
+
+// FuzzArithmetic draws integer expressions over variables at extreme
+// values and checks that every evaluator (ir.Eval, the compiled state
+// predicate and guards, and the symbolic engine) gives the value math/big
+// gives, or reports a fault that may happen: an overflow of int64 or a
+// division by zero, never a value wrapped around (arith_test.go). The
+// symbolic engine, whose encoding takes a few hundred milliseconds, is
+// asked for one input in 256 (and for every seed by
+// TestArithmeticSymbolic).
+func FuzzArithmetic(f *testing.F) {
+	for _, s := range arithSeeds() {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkArith(t, data, len(data) > 0 && data[len(data)-1] == 0)
+	})
+}
+
+// TestArithmeticSymbolic runs FuzzArithmetic's seeds through every
+// evaluator, the symbolic engine included.
+func TestArithmeticSymbolic(t *testing.T) {
+	for i, s := range arithSeeds() {
+		t.Run(fmt.Sprint(i), func(t *testing.T) { checkArith(t, s, true) })
+	}
 }

@@ -13,6 +13,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/ringcheck/ringcheck/internal/input"
 	"github.com/ringcheck/ringcheck/lang/check"
 	"github.com/ringcheck/ringcheck/lang/compile"
 	"github.com/ringcheck/ringcheck/lang/ir"
@@ -23,6 +24,10 @@ import (
 
 // Ext is the extension of ring-language files.
 const Ext = ".ring"
+
+// MaxFileBytes is the largest .ring file Read reads: 16 MiB, over a
+// thousand times the largest spec the project ships.
+const MaxFileBytes = 16 << 20
 
 // IsPath reports whether a spec argument names a file rather than a
 // built-in spec: it ends in .ring or contains a path separator.
@@ -38,9 +43,10 @@ type File struct {
 	ast        *syntax.File
 }
 
-// Read parses the file at path.
+// Read parses the file at path; a file larger than MaxFileBytes (or one
+// that never ends) is an error naming it and the bound.
 func Read(path string) (*File, error) {
-	src, err := os.ReadFile(path)
+	src, err := input.ReadFile(path, MaxFileBytes, "a .ring file")
 	if err != nil {
 		return nil, err
 	}

@@ -104,7 +104,7 @@ var x[peers]: 0..1
 var i: 0..1
 process all { action a: true -> x[i] := 1 }`,
 		initial: "x[1]=0 i=0 | x[0]=0 i=0",
-		fault:   "action a: process 0 has no entry 0 of x",
+		fault:   "action a: case.ring:5:35: process 0 has no entry 0 of x",
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			f, err := lang.Parse("case.ring", []byte("spec case \"a case\"\n"+tc.src+"\n"))

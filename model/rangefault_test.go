@@ -72,3 +72,44 @@ func TestRangeFaults(t *testing.T) {
 		})
 	}
 }
+
+// TestSendFieldFaults: a message field sent outside its domain is a range
+// fault of the step (the send dropped) in a system that reports range
+// faults, and an error of the spec otherwise, never a letter of another
+// message.
+func TestSendFieldFaults(t *testing.T) {
+	for _, report := range []bool{false, true} {
+		b := model.NewBuilder("send", model.UniRing, 2)
+		tok := b.Message("Tok", model.Var{Name: "v", Domain: model.IntRange(0, 1)})
+		b.LinkChannels(1, model.Block)
+		b.Action(model.Action{
+			Name:   "send",
+			Guard:  func(*model.Ctx) bool { return true },
+			Effect: func(c *model.Ctx, _ int) { c.SendFields(c.Out(c.Succ()), tok, 2) },
+		})
+		if report {
+			b.ReportRangeFaults()
+		}
+		b.Initial(func(*model.System, *model.State) {})
+		sys, err := b.Build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		init := sys.Initial()[0]
+		var faults []string
+		_, err = sys.NewExpander().Expand(init, func(st *model.Step, next *model.State) bool {
+			faults = append(faults, st.RangeFault)
+			if next.Len(0)+next.Len(1) != 0 {
+				t.Errorf("report %v: the send was not dropped", report)
+			}
+			return true
+		})
+		const want = "process 0 sends Tok with v = 2, outside 0..1"
+		switch {
+		case !report && (err == nil || !strings.Contains(err.Error(), want)):
+			t.Errorf("err = %v, want the spec's fault %q", err, want)
+		case report && (err != nil || len(faults) == 0 || faults[0] != want):
+			t.Errorf("err = %v, faults %q; want %q", err, faults, want)
+		}
+	}
+}

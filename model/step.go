@@ -1,6 +1,7 @@
 package model
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 )
@@ -231,8 +232,34 @@ func (c *Ctx) Send(ch ChanID, m Msg) {
 	}
 }
 
-// Msg builds a message of type t with the given field values.
+// Msg builds a message of type t with the given field values, each of
+// which must be in its field's domain (SendFields checks them).
 func (c *Ctx) Msg(t MsgType, fields ...int) Msg { return c.sys.Msg(t, fields...) }
+
+// SendFields sends a message of type t with the given field values on
+// outgoing channel ch, as Send does. A value outside its field's domain
+// is a fault of the spec, as a Set outside a variable's domain is: the
+// send is dropped, and the step violates safety (a range fault) in a
+// system that reports range faults, or the expansion fails otherwise.
+func (c *Ctx) SendFields(ch ChanID, t MsgType, fields ...int) {
+	mt := &c.lay.msgs[t]
+	for i, f := range fields {
+		if uint64(f-mt.fieldMin[i]) < uint64(mt.size[i]) {
+			continue
+		}
+		m := &c.sys.Messages[t]
+		fault := fmt.Sprintf("process %d sends %s with %s = %d, outside %s", c.P, m.Name, m.Fields[i].Name, f, m.Fields[i].Domain)
+		if !c.sys.RangeFaults {
+			c.fail(errors.New(fault))
+			return
+		}
+		if c.rangeFault == "" {
+			c.rangeFault = fault
+		}
+		return
+	}
+	c.Send(ch, c.sys.Msg(t, fields...))
+}
 
 // TypeOf returns m's message type.
 func (c *Ctx) TypeOf(m Msg) MsgType { return MsgType(c.lay.letterType[m]) }

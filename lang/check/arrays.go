@@ -19,9 +19,13 @@ func (c *checker) array(d *syntax.VarDecl, t *ir.Type, init int, procs []int) {
 		}
 		a.Peers, a.Lo, a.Hi = true, 0, c.spec.N-1
 	} else {
-		a.Lo = c.constInt(d.Index.Lo, "an array's index bound")
-		a.Hi = c.constInt(d.Index.Hi, "an array's index bound")
-		if a.Hi < a.Lo || a.Hi-a.Lo >= maxArrayLen {
+		var okLo, okHi bool
+		a.Lo, okLo = c.bound(d.Index.Lo, "an array's index bound")
+		a.Hi, okHi = c.bound(d.Index.Hi, "an array's index bound")
+		switch {
+		case !okLo || !okHi:
+			a.Hi = a.Lo
+		case a.Hi < a.Lo || tooWide(a.Lo, a.Hi, maxArrayLen):
 			c.errorf(d.Index.Pos, "array %s has %d entries: an array has 1..%d", a.Name, a.Hi-a.Lo+1, maxArrayLen)
 			a.Hi = a.Lo
 		}
@@ -80,9 +84,12 @@ func (c *checker) set(s *syntax.Set, sc *scope) boundSet {
 		}
 		return boundSet{out, 0, c.spec.N - 1}
 	}
-	lo := c.constInt(s.Lo, "a range bound")
-	hi := c.constInt(s.Hi, "a range bound")
-	if hi-lo >= maxSetLen {
+	lo, okLo := c.bound(s.Lo, "a range bound")
+	hi, okHi := c.bound(s.Hi, "a range bound")
+	if !okLo || !okHi {
+		hi = lo
+	}
+	if tooWide(lo, hi, maxSetLen) {
 		c.errorf(s.Pos, "range %d..%d has more than %d members", lo, hi, maxSetLen)
 		hi = lo
 	}
@@ -104,13 +111,13 @@ func (c *checker) elem(e *syntax.IndexExpr, a *ir.Array, sc *scope) ir.Expr {
 	i := c.intExpr(index, sc, "an array's index")
 	c.notSelf(a, i, index.ExprPos())
 	k, constant := i.(*ir.Const)
-	if !constant {
+	if !constant || invalid(i) {
 		for _, v := range a.Elems {
 			if v != nil {
 				sc.recordVar(v, proc)
 			}
 		}
-		return &ir.ElemRef{Array: a, Proc: proc, Index: i}
+		return &ir.ElemRef{Array: a, Proc: proc, Index: i, Pos: index.ExprPos()}
 	}
 	v := c.entry(a, k.Value, index.ExprPos(), sc)
 	if v == nil {
@@ -171,7 +178,7 @@ func (c *checker) assignElem(s *syntax.AssignStmt, a *ir.Array, sc *scope, assig
 			c.errorf(s.Pos, "for assigns %s once per member: in a for loop only an entry indexed by the loop's name may be assigned, and in one loop only", a.Name)
 		}
 	}
-	if k, ok := i.(*ir.Const); ok {
+	if k, ok := i.(*ir.Const); ok && !invalid(i) {
 		v := c.entry(a, k.Value, s.Index.ExprPos(), sc)
 		if v == nil {
 			return nil
@@ -184,6 +191,9 @@ func (c *checker) assignElem(s *syntax.AssignStmt, a *ir.Array, sc *scope, assig
 	}
 	c.record(assigned, a, a.Name+"[...]", s.Pos)
 	x := c.expr(s.Value, sc)
+	if invalid(x) || a.Type == invalidType {
+		return &ir.AssignElem{Array: a, Index: i, Value: x, Pos: s.Index.ExprPos()}
+	}
 	if !assignable(a.Type, x.Type()) {
 		c.errorf(s.Value.ExprPos(), "cannot assign %s to %s of type %s", typeName(x.Type()), a.Name, typeName(a.Type))
 	}
@@ -197,5 +207,5 @@ func (c *checker) assignElem(s *syntax.AssignStmt, a *ir.Array, sc *scope, assig
 			}
 		}
 	}
-	return &ir.AssignElem{Array: a, Index: i, Value: x}
+	return &ir.AssignElem{Array: a, Index: i, Value: x, Pos: s.Index.ExprPos()}
 }

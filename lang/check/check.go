@@ -8,8 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/ringcheck/ringcheck/lang/ir"
 	"github.com/ringcheck/ringcheck/lang/syntax"
@@ -79,6 +81,25 @@ type checker struct {
 	expanding []string
 	// silent, when positive, drops the problems found (see placeholder).
 	silent int
+	// nodes counts the nodes of the expressions checked so far, with
+	// every def and predicate expanded where it is used (see count).
+	nodes int
+	// use is the outermost use of a def or predicate being expanded (nil
+	// when none is), where an expansion too large is reported.
+	use *defUse
+	// inlinedSizes memoizes inlined, by def and argument sizes.
+	inlinedSizes map[string]int
+	// invariants holds the position of each invariant's name, to refuse
+	// a second invariant of the same name.
+	invariants map[string]syntax.Pos
+	// checks are the properties of the file's check lists.
+	checks []*syntax.Ident
+}
+
+// defUse is a use of a def or predicate, by name, at a place in the file.
+type defUse struct {
+	name string
+	pos  syntax.Pos
 }
 
 // stop ends the check once maxErrors problems are known.
@@ -159,12 +180,14 @@ func (c *checker) declarations(values map[string]int) {
 		case *syntax.ParamDecl:
 			c.param(d, values)
 		case *syntax.ConstDecl:
-			c.define(d.Name, c.constInt(d.Value, "a constant"), ir.IntType())
+			v, ok := c.constIntOK(d.Value, "a constant")
+			c.define(d.Name, v, typeIf(ok, ir.IntType()))
 		case *syntax.EnumDecl:
 			c.enum(d)
 		case *syntax.RequireDecl:
 			k := c.expr(d.Cond, &scope{global: true})
 			switch kc, ok := k.(*ir.Const); {
+			case invalid(k):
 			case !ok || kc.T.Kind != ir.Bool:
 				c.errorf(d.Cond.ExprPos(), "a requirement is a boolean constant over the parameters")
 			case kc.Value == 0:
@@ -243,9 +266,11 @@ func (c *checker) declarations(values map[string]int) {
 					c.errorf(p.Pos, "unknown property %q (known: %s)", p.Name, propertyList)
 				}
 				c.spec.Checks = append(c.spec.Checks, p.Name)
+				c.checks = append(c.checks, p)
 			}
 		}
 	}
+	c.checkList()
 	if c.spec.Channels == nil {
 		for _, m := range c.spec.Messages {
 			c.errorf(m.Pos, "message %s is declared but there are no channels (channels capacity C)", m.Name)
@@ -254,6 +279,55 @@ func (c *checker) declarations(values map[string]int) {
 }
 
 const propertyList = "safety, deadlock, starvation, leads-to, closure, convergence"
+
+// checkList checks the file's check lists as a check without options
+// runs them: each property named once, each with what it needs declared
+// (the predicates requesting and inCS for starvation, a legitimacy
+// predicate for closure and convergence), and none of those checked from
+// the initial configurations (starvation, leads-to) with one of those
+// checked from every configuration (closure, convergence).
+func (c *checker) checkList() {
+	var fromInit, fromAll *syntax.Ident
+	for i, p := range c.checks {
+		if slices.ContainsFunc(c.checks[:i], func(q *syntax.Ident) bool { return q.Name == p.Name }) {
+			c.errorf(p.Pos, "%s is named twice in the check list", p.Name)
+			continue
+		}
+		switch p.Name {
+		case "starvation":
+			var missing []string
+			for _, name := range []string{"requesting", "inCS"} {
+				if _, ok := c.preds[name]; !ok {
+					missing = append(missing, "predicate "+name+"(p)")
+				}
+			}
+			if len(missing) > 0 {
+				c.errorf(p.Pos, "starvation needs the per-process predicates requesting(p) and inCS(p): the file declares no %s", strings.Join(missing, " and no "))
+			}
+		case "closure", "convergence":
+			if c.spec.Legitimate == nil {
+				c.errorf(p.Pos, "%s needs a legitimacy predicate (legitimate: EXPR), which the file does not declare", p.Name)
+			}
+		}
+		switch p.Name {
+		case "starvation", "leads-to":
+			if fromInit == nil {
+				fromInit = p
+			}
+		case "closure", "convergence":
+			if fromAll == nil {
+				fromAll = p
+			}
+		}
+	}
+	if fromInit != nil && fromAll != nil {
+		later, first := fromInit, fromAll
+		if later.Pos.Line < first.Pos.Line || (later.Pos.Line == first.Pos.Line && later.Pos.Col < first.Pos.Col) {
+			later, first = first, later
+		}
+		c.errorf(later.Pos, "%s and %s are not checked in one run (%s from the initial configurations, %s from every configuration): list them in separate checks", first.Name, later.Name, fromInit.Name, fromAll.Name)
+	}
+}
 
 func knownProperty(p string) bool {
 	switch p {
@@ -285,25 +359,26 @@ func (c *checker) define(id *syntax.Ident, v int, t *ir.Type) {
 }
 
 func (c *checker) param(d *syntax.ParamDecl, values map[string]int) {
-	def := c.constInt(d.Default, "a parameter's default")
-	lo := c.constInt(d.Lo, "a parameter's bound")
-	hi := c.constInt(d.Hi, "a parameter's bound")
-	if lo > hi {
+	def, okDef := c.constIntOK(d.Default, "a parameter's default")
+	lo, okLo := c.constIntOK(d.Lo, "a parameter's bound")
+	hi, okHi := c.constIntOK(d.Hi, "a parameter's bound")
+	okRange := okLo && okHi
+	if okRange && lo > hi {
 		c.errorf(d.Lo.ExprPos(), "parameter %s has an empty range %d..%d", d.Name.Name, lo, hi)
 	}
-	if def < lo || def > hi {
+	if okDef && okRange && (def < lo || def > hi) {
 		c.errorf(d.Default.ExprPos(), "parameter %s's default %d is outside %d..%d", d.Name.Name, def, lo, hi)
 	}
 	c.spec.Params = append(c.spec.Params, ir.Param{Name: d.Name.Name, Default: def, Min: lo, Max: hi, Doc: d.Doc})
-	v := def
-	if given, ok := values[d.Name.Name]; ok {
-		if given < lo || given > hi {
+	v, ok := def, okDef
+	if given, isGiven := values[d.Name.Name]; isGiven {
+		if okRange && (given < lo || given > hi) {
 			c.errorf(d.Name.Pos, "parameter %s=%d is outside its range %d..%d", d.Name.Name, given, lo, hi)
 		}
-		v = given
+		v, ok = given, true
 	}
 	c.spec.Values[d.Name.Name] = v
-	c.define(d.Name, v, ir.IntType())
+	c.define(d.Name, v, typeIf(ok, ir.IntType()))
 }
 
 func (c *checker) enum(d *syntax.EnumDecl) {
@@ -329,9 +404,11 @@ func (c *checker) topology(d *syntax.TopologyDecl) {
 	default:
 		c.errorf(d.Kind.Pos, "unknown topology %q (ring, biring or complete)", d.Kind.Name)
 	}
-	n := c.constInt(d.N, "the number of processes")
-	if n < 1 || n > 64 {
+	n, ok := c.constIntOK(d.N, "the number of processes")
+	if ok && (n < 1 || n > 64) {
 		c.errorf(d.N.ExprPos(), "the number of processes is %d, outside 1..64", n)
+	}
+	if !ok || n < 1 || n > 64 {
 		n = 1
 	}
 	c.spec.N = n
@@ -359,10 +436,15 @@ func (c *checker) procSet(d *syntax.ProcessDecl) []int {
 	if d.All {
 		return allProcs(c.spec.N)
 	}
-	lo := c.constInt(d.Lo, "a process number")
+	lo, ok := c.constIntOK(d.Lo, "a process number")
 	hi := lo
 	if d.Hi != nil {
-		hi = c.constInt(d.Hi, "a process number")
+		var okHi bool
+		hi, okHi = c.constIntOK(d.Hi, "a process number")
+		ok = ok && okHi
+	}
+	if !ok {
+		return nil
 	}
 	if lo < 0 || hi >= c.spec.N || lo > hi {
 		c.errorf(d.Lo.ExprPos(), "process set %d..%d is not within 0..%d", lo, hi, c.spec.N-1)
@@ -385,12 +467,15 @@ func (c *checker) typ(t *syntax.Type) *ir.Type {
 			return e
 		}
 		c.errorf(t.Name.Pos, "unknown type %s (bool, an enumeration or lo..hi)", t.Name.Name)
-		return ir.BoolType()
+		return invalidType
 	}
 	before := len(c.errs)
 	lo := c.constInt(t.Lo, "a range bound")
 	hi := c.constInt(t.Hi, "a range bound")
 	switch {
+	case lo < math.MinInt32 || hi > math.MaxInt32:
+		c.errorf(t.Pos, "range %d..%d is not within %d..%d: a value is a 32-bit integer", lo, hi, math.MinInt32, math.MaxInt32)
+		lo, hi = 0, 0
 	case lo > hi:
 		// A bound already reported is not an empty range besides.
 		if len(c.errs) == before {
@@ -407,6 +492,28 @@ func (c *checker) typ(t *syntax.Type) *ir.Type {
 // maxDomain is the most values a range type has: the model's bound on a
 // domain's size.
 const maxDomain = 1<<31 - 1
+
+// bound evaluates the bound of a range of integers (a set's, an array's
+// index, a choice's), and reports whether it is one without a problem:
+// a bound is a 32-bit integer, as a value is.
+func (c *checker) bound(e syntax.Expr, what string) (int, bool) {
+	v, ok := c.constIntOK(e, what)
+	if ok && (v < math.MinInt32 || v > math.MaxInt32) {
+		c.errorf(e.ExprPos(), "%s %d is not within %d..%d", what, v, math.MinInt32, math.MaxInt32)
+		return 0, false
+	}
+	return v, ok
+}
+
+// tooWide reports whether lo..hi has more than limit members, for any
+// constants (hi-lo may overflow).
+func tooWide(lo, hi, limit int) bool {
+	d, ok := ir.Sub(hi, lo)
+	if !ok {
+		return hi > lo
+	}
+	return d >= limit
+}
 
 func (c *checker) variable(d *syntax.VarDecl, procs []int) {
 	if c.taken(d.Name.Name) {
@@ -437,6 +544,7 @@ func (c *checker) initial(d *syntax.VarDecl, t *ir.Type) int {
 		e := c.expr(d.Init, &scope{global: true})
 		k, ok := e.(*ir.Const)
 		switch {
+		case invalid(e) || t == invalidType:
 		case !ok:
 			c.errorf(d.Init.ExprPos(), "a variable's initial value must be a constant (use init: in a process block for one that depends on the process)")
 		case !assignable(t, k.T):
@@ -486,8 +594,9 @@ func (c *checker) channels(d *syntax.ChannelsDecl) {
 		c.errorf(d.Pos, "a second channels declaration")
 		return
 	}
-	ch := &ir.Channels{Capacity: c.constInt(d.Capacity, "a channel capacity")}
-	if ch.Capacity < 1 || ch.Capacity > 255 {
+	capacity, ok := c.constIntOK(d.Capacity, "a channel capacity")
+	ch := &ir.Channels{Capacity: capacity}
+	if ok && (ch.Capacity < 1 || ch.Capacity > 255) {
 		c.errorf(d.Capacity.ExprPos(), "channel capacity %d is outside 1..255", ch.Capacity)
 	}
 	if d.Overflow != nil {
@@ -582,13 +691,15 @@ func (c *checker) actionFor(d *syntax.ActionDecl, name string, procs []int, peer
 		a.Guard = &ir.Const{Value: 1, T: ir.BoolType()}
 	}
 	if d.Choice != nil {
-		lo := c.constInt(d.ChoiceLo, "a choice's bound")
-		hi := c.constInt(d.ChoiceHi, "a choice's bound")
+		lo, okLo := c.bound(d.ChoiceLo, "a choice's bound")
+		hi, okHi := c.bound(d.ChoiceHi, "a choice's bound")
 		switch {
+		case !okLo || !okHi:
+			hi = lo
 		case lo > hi:
 			c.errorf(d.ChoiceLo.ExprPos(), "choice %s has an empty range %d..%d", d.Choice.Name, lo, hi)
 			hi = lo
-		case hi-lo >= maxSetLen:
+		case tooWide(lo, hi, maxSetLen):
 			c.errorf(d.ChoiceLo.ExprPos(), "choice %s ranges over %d..%d: a choice has at most %d alternatives", d.Choice.Name, lo, hi, maxSetLen)
 			hi = lo
 		}
@@ -654,7 +765,7 @@ func staticProc(e ir.Expr, p, n int) (int, bool) {
 		return ((e.Value % n) + n) % n, true
 	case *ir.Neighbor:
 		q, ok := staticProc(e.Of, p, n)
-		return ((q+e.Offset)%n + n) % n, ok
+		return ir.Offset(q, e.Offset, n), ok
 	}
 	return 0, false
 }
@@ -663,6 +774,14 @@ func (c *checker) predicate(d *syntax.PredicateDecl) {
 	sc := &scope{global: true}
 	switch d.Kind {
 	case "invariant":
+		if at, twice := c.invariants[d.Name.Name]; twice {
+			c.errorf(d.Name.Pos, "invariant %s is declared twice (first at %s)", d.Name.Name, at)
+		} else {
+			if c.invariants == nil {
+				c.invariants = map[string]syntax.Pos{}
+			}
+			c.invariants[d.Name.Name] = d.Name.Pos
+		}
 		c.spec.Invariants = append(c.spec.Invariants, &ir.Predicate{Name: d.Name.Name, Doc: d.Doc, Body: c.boolExpr(d.Body, sc, "an invariant")})
 	case "legitimate":
 		if c.spec.Legitimate != nil {
@@ -708,14 +827,14 @@ func (c *checker) claim(d *syntax.ClaimDecl) {
 		}
 	}
 	for _, pv := range d.Params {
-		v := c.constInt(pv.Value, "a parameter's value")
+		v, ok := c.constIntOK(pv.Value, "a parameter's value")
 		cl.Params[pv.Name.Name] = v
 		i := slices.IndexFunc(c.spec.Params, func(p ir.Param) bool { return p.Name == pv.Name.Name })
 		if i < 0 {
 			c.errorf(pv.Name.Pos, "spec %s has no parameter %q", c.spec.Name, pv.Name.Name)
 			continue
 		}
-		if p := c.spec.Params[i]; v < p.Min || v > p.Max {
+		if p := c.spec.Params[i]; ok && (v < p.Min || v > p.Max) {
 			c.errorf(pv.Value.ExprPos(), "parameter %s=%d is outside its range %d..%d", p.Name, v, p.Min, p.Max)
 		}
 	}
@@ -730,6 +849,9 @@ var fairnesses = []string{"none", "weak", "strong", "weak-action", "strong-actio
 type scope struct {
 	parent *scope
 	names  map[string]ir.Expr
+	// sizes holds the nodes of those names that stand for expressions
+	// (a def's arguments), which each use of the name copies (absent: 1).
+	sizes map[string]int
 	// global: no acting process (invariants, predicates, initial values).
 	global bool
 	// acting processes (in an action or init), and whether the action is
@@ -751,6 +873,7 @@ func (s *scope) with(name string, e ir.Expr) *scope {
 	n := *s
 	n.parent = s
 	n.names = map[string]ir.Expr{name: e}
+	n.sizes = nil
 	return &n
 }
 
@@ -761,13 +884,14 @@ func (s *scope) bind(name string, e ir.Expr) {
 	s.names[name] = e
 }
 
-func (s *scope) lookup(name string) (ir.Expr, bool) {
+// lookup returns what name stands for and its size in nodes.
+func (s *scope) lookup(name string) (ir.Expr, int, bool) {
 	for sc := s; sc != nil; sc = sc.parent {
 		if e, ok := sc.names[name]; ok {
-			return e, true
+			return e, max(1, sc.sizes[name]), true
 		}
 	}
-	return nil, false
+	return nil, 0, false
 }
 
 func (s *scope) recordVar(v *ir.Var, proc ir.Expr) {
@@ -832,21 +956,57 @@ func sameExpr(a, b ir.Expr) bool {
 
 // constInt evaluates an integer constant expression.
 func (c *checker) constInt(e syntax.Expr, what string) int {
+	v, _ := c.constIntOK(e, what)
+	return v
+}
+
+// constIntOK evaluates an integer constant expression, and reports
+// whether it is one without a problem (a problem is reported once: a
+// value that depends on it is not checked besides).
+func (c *checker) constIntOK(e syntax.Expr, what string) (int, bool) {
+	before := len(c.errs)
 	x := c.expr(e, &scope{global: true})
 	k, ok := x.(*ir.Const)
-	if !ok {
+	switch {
+	case invalid(x):
+		return 0, false
+	case !ok:
 		c.errorf(e.ExprPos(), "%s must be a constant", what)
-		return 0
-	}
-	if k.T.Kind != ir.Int {
+		return 0, false
+	case k.T.Kind != ir.Int:
 		c.errorf(e.ExprPos(), "%s must be an integer, not %s", what, typeName(k.T))
+		return k.Value, false
 	}
-	return k.Value
+	return k.Value, len(c.errs) == before
+}
+
+// invalidType is the type of an expression with a problem already
+// reported: no rule is checked against it, so that one mistake is
+// reported once, where it is (as go/types does with an invalid operand).
+// It never reaches an instance: Check returns none when it reports a
+// problem.
+var invalidType = &ir.Type{Kind: ir.Kind(-1), Name: "invalid"}
+
+// poison stands for an expression with a problem already reported.
+type poison struct{}
+
+// Type is invalidType.
+func (poison) Type() *ir.Type { return invalidType }
+
+// invalid reports whether x has a problem already reported.
+func invalid(x ir.Expr) bool { return x.Type() == invalidType }
+
+// typeIf returns t when ok, invalidType otherwise.
+func typeIf(ok bool, t *ir.Type) *ir.Type {
+	if ok {
+		return t
+	}
+	return invalidType
 }
 
 func (c *checker) boolExpr(e syntax.Expr, sc *scope, what string) ir.Expr {
 	x := c.expr(e, sc)
-	if x.Type().Kind != ir.Bool {
+	if !invalid(x) && x.Type().Kind != ir.Bool {
 		c.errorf(e.ExprPos(), "%s must be a boolean, not %s", what, typeName(x.Type()))
 	}
 	return x
@@ -854,7 +1014,7 @@ func (c *checker) boolExpr(e syntax.Expr, sc *scope, what string) ir.Expr {
 
 func (c *checker) intExpr(e syntax.Expr, sc *scope, what string) ir.Expr {
 	x := c.expr(e, sc)
-	if x.Type().Kind != ir.Int {
+	if !invalid(x) && x.Type().Kind != ir.Int {
 		c.errorf(e.ExprPos(), "%s must be an integer, not %s", what, typeName(x.Type()))
 	}
 	return x
@@ -885,9 +1045,10 @@ func assignable(t, v *ir.Type) bool {
 }
 
 func (c *checker) expr(e syntax.Expr, sc *scope) ir.Expr {
+	c.count(1, e.ExprPos())
 	if c.spec.N == 0 && needsProcesses(e) {
 		c.errorf(e.ExprPos(), "a parameter, constant or bound cannot depend on the processes, which the topology declares")
-		return &ir.Const{T: ir.IntType()}
+		return poison{}
 	}
 	switch e := e.(type) {
 	case *syntax.IntLit:
@@ -906,6 +1067,9 @@ func (c *checker) expr(e syntax.Expr, sc *scope) ir.Expr {
 		return c.selector(e, sc)
 	case *syntax.UnaryExpr:
 		x := c.expr(e.X, sc)
+		if invalid(x) {
+			return x
+		}
 		if e.Op == syntax.Not {
 			if x.Type().Kind != ir.Bool {
 				c.errorf(e.Pos, "! needs a boolean, not %s", typeName(x.Type()))
@@ -918,15 +1082,23 @@ func (c *checker) expr(e syntax.Expr, sc *scope) ir.Expr {
 				c.errorf(e.Pos, "- needs an integer, not %s", typeName(x.Type()))
 			}
 			if k, ok := x.(*ir.Const); ok {
-				return &ir.Const{Value: -k.Value, T: ir.IntType()}
+				v, ok := ir.Neg(k.Value)
+				if !ok {
+					c.errorf(e.Pos, "%s", constantOverflow(fmt.Sprintf("-(%d)", k.Value)))
+					return poison{}
+				}
+				return &ir.Const{Value: v, T: ir.IntType()}
 			}
 		}
-		return &ir.Unary{Op: e.Op, X: x}
+		return &ir.Unary{Op: e.Op, X: x, Pos: e.Pos}
 	case *syntax.BinaryExpr:
 		return c.binary(e, sc)
 	case *syntax.CondExpr:
 		cond := c.boolExpr(e.Cond, sc, "a condition")
 		x, y := c.expr(e.X, sc), c.expr(e.Y, sc)
+		if invalid(x) || invalid(y) {
+			return poison{}
+		}
 		if !sameType(x.Type(), y.Type()) {
 			c.errorf(e.Pos, "the branches of if have types %s and %s", typeName(x.Type()), typeName(y.Type()))
 		}
@@ -951,10 +1123,10 @@ func (c *checker) expr(e syntax.Expr, sc *scope) ir.Expr {
 		} else {
 			body = c.boolExpr(e.Body, inner, "the body of "+e.Kind)
 		}
-		return &ir.Quant{Kind: e.Kind, Var: l, Over: over, Body: body}
+		return &ir.Quant{Kind: e.Kind, Var: l, Over: over, Body: body, Pos: e.Pos}
 	}
 	c.errorf(e.ExprPos(), "unexpected expression")
-	return &ir.Const{T: ir.IntType()}
+	return poison{}
 }
 
 // needsProcesses reports whether e, at its top, is about processes: a
@@ -1006,7 +1178,9 @@ func sameType(a, b *ir.Type) bool {
 }
 
 func (c *checker) ident(e *syntax.Ident, sc *scope) ir.Expr {
-	if x, ok := sc.lookup(e.Name); ok {
+	if x, size, ok := sc.lookup(e.Name); ok {
+		// The name's expression is copied here: as many nodes more.
+		c.count(size-1, e.Pos)
 		return x
 	}
 	switch e.Name {
@@ -1022,6 +1196,9 @@ func (c *checker) ident(e *syntax.Ident, sc *scope) ir.Expr {
 		return &ir.Neighbor{Of: &ir.Self{}, Offset: map[string]int{"pred": -1, "succ": 1}[e.Name]}
 	}
 	if k, ok := c.consts[e.Name]; ok {
+		if k.typ == invalidType {
+			return poison{}
+		}
 		return &ir.Const{Value: k.value, T: k.typ}
 	}
 	if a, ok := c.arrays[e.Name]; ok {
@@ -1047,14 +1224,14 @@ func (c *checker) ident(e *syntax.Ident, sc *scope) ir.Expr {
 			c.errorf(e.Pos, "%s takes %d arguments: write %s(...)", e.Name, len(d.Params), e.Name)
 			return c.placeholder(d, sc)
 		}
-		return c.expand(d, nil, e.Pos, sc)
+		return c.expand(d, nil, nil, e.Pos, sc)
 	}
 	if _, ok := c.messages[e.Name]; ok {
 		c.errorf(e.Pos, "%s is a message type, not a value", e.Name)
 	} else {
 		c.errorf(e.Pos, "undefined: %s", e.Name)
 	}
-	return &ir.Const{T: ir.IntType()}
+	return poison{}
 }
 
 // placeholder stands for a use of def d whose arguments are wrong, once
@@ -1068,26 +1245,58 @@ func (c *checker) placeholder(d *syntax.DefDecl, sc *scope) ir.Expr {
 	quiet := *sc
 	quiet.access, quiet.writes = nil, nil
 	c.silent++
-	t := c.expand(d, args, d.Pos, &quiet).Type()
+	t := c.expand(d, args, nil, d.Pos, &quiet).Type()
 	c.silent--
+	if t == invalidType {
+		return poison{}
+	}
 	return &ir.Const{Value: t.Lo, T: t}
 }
 
-// expand checks def d's body with its parameters bound to args.
-func (c *checker) expand(d *syntax.DefDecl, args []ir.Expr, pos syntax.Pos, sc *scope) ir.Expr {
+// expand checks def d's body, used at pos, with its parameters bound to
+// args, of sizes nodes each (nil: 1).
+func (c *checker) expand(d *syntax.DefDecl, args []ir.Expr, sizes []int, pos syntax.Pos, sc *scope) ir.Expr {
 	if slices.Contains(c.expanding, d.Name.Name) {
 		c.errorf(pos, "%s is defined in terms of itself", d.Name.Name)
-		return &ir.Const{T: ir.IntType()}
+		return poison{}
 	}
-	c.expanding = append(c.expanding, d.Name.Name)
-	defer func() { c.expanding = c.expanding[:len(c.expanding)-1] }()
+	params := make(map[string]int, len(d.Params))
+	for i, p := range d.Params {
+		params[p.Name] = 1
+		if sizes != nil {
+			params[p.Name] = sizes[i]
+		}
+	}
+	defer c.enter(d.Name.Name, pos, d.Body, params)()
 	inner := *sc
 	inner.parent = sc
 	inner.names = map[string]ir.Expr{}
+	inner.sizes = params
 	for i, p := range d.Params {
 		inner.names[p.Name] = args[i]
 	}
 	return c.expr(d.Body, &inner)
+}
+
+// enter records the expansion of the def or predicate name, whose body
+// is used at pos with parameters of the sizes given, and returns what
+// ends it. At the outermost use, the size of the expansion is estimated
+// first (inlined), so that one too large is refused at once.
+func (c *checker) enter(name string, pos syntax.Pos, body syntax.Expr, params map[string]int) func() {
+	c.expanding = append(c.expanding, name)
+	outer := c.use == nil
+	if outer {
+		c.use = &defUse{name: name, pos: pos}
+		if est := c.inlined(body, params, map[string]bool{name: true}); addSat(c.nodes, est) > ir.MaxNodes {
+			c.count(est, pos)
+		}
+	}
+	return func() {
+		c.expanding = c.expanding[:len(c.expanding)-1]
+		if outer {
+			c.use = nil
+		}
+	}
 }
 
 func (c *checker) index(e *syntax.IndexExpr, sc *scope) ir.Expr {
@@ -1097,7 +1306,7 @@ func (c *checker) index(e *syntax.IndexExpr, sc *scope) ir.Expr {
 	v, ok := c.vars[e.Var.Name]
 	if !ok {
 		c.errorf(e.Var.Pos, "%s is not a process variable", e.Var.Name)
-		return &ir.Const{T: ir.IntType()}
+		return poison{}
 	}
 	if e.Elem != nil {
 		c.errorf(e.Elem.ExprPos(), "%s is not an array: %s[p] is process p's", v.Name, v.Name)
@@ -1150,7 +1359,7 @@ func (c *checker) call(e *syntax.CallExpr, sc *scope) ir.Expr {
 		of := c.procExpr(e.Args[0], sc)
 		off := map[string]int{"pred": -1, "succ": 1}[name]
 		if k, ok := of.(*ir.Const); ok {
-			return &ir.Const{Value: ((k.Value+off)%c.spec.N + c.spec.N) % c.spec.N, T: ir.IntType()}
+			return &ir.Const{Value: ir.Offset(k.Value, off, c.spec.N), T: ir.IntType()}
 		}
 		return &ir.Neighbor{Of: of, Offset: off}
 	case "pos":
@@ -1205,8 +1414,12 @@ func (c *checker) call(e *syntax.CallExpr, sc *scope) ir.Expr {
 		}
 		x := c.intExpr(e.Args[0], sc, "an argument of "+name)
 		if name == "abs" {
+			if k, ok := x.(*ir.Const); ok && k.Value == math.MinInt {
+				c.errorf(e.Fun.Pos, "%s", constantOverflow(fmt.Sprintf("abs(%d)", k.Value)))
+				return poison{}
+			}
 			neg := &ir.Binary{Op: syntax.Lt, X: x, Y: &ir.Const{T: ir.IntType()}, T: ir.BoolType()}
-			return fold(&ir.Cond{C: neg, X: fold(&ir.Unary{Op: syntax.Minus, X: x}), Y: x})
+			return fold(&ir.Cond{C: neg, X: fold(&ir.Unary{Op: syntax.Minus, X: x, Pos: e.Fun.Pos}), Y: x})
 		}
 		y := c.intExpr(e.Args[1], sc, "an argument of "+name)
 		op := syntax.Lt
@@ -1220,29 +1433,35 @@ func (c *checker) call(e *syntax.CallExpr, sc *scope) ir.Expr {
 			return c.placeholder(d, sc)
 		}
 		args := make([]ir.Expr, len(e.Args))
+		sizes := make([]int, len(e.Args))
 		for i, a := range e.Args {
+			before := c.nodes
 			args[i] = c.expr(a, sc)
+			sizes[i] = c.nodes - before
 		}
-		return c.expand(d, args, e.Fun.Pos, sc)
+		return c.expand(d, args, sizes, e.Fun.Pos, sc)
 	}
 	if d, ok := c.preds[name]; ok {
 		if !argc(1) {
 			return &ir.Const{T: ir.BoolType()}
 		}
+		before := c.nodes
 		arg := c.procExpr(e.Args[0], sc)
+		size := c.nodes - before
 		if slices.Contains(c.expanding, name) {
 			c.errorf(e.Fun.Pos, "%s is defined in terms of itself", name)
 			return &ir.Const{T: ir.BoolType()}
 		}
-		c.expanding = append(c.expanding, name)
-		defer func() { c.expanding = c.expanding[:len(c.expanding)-1] }()
+		params := map[string]int{d.Param.Name: size}
+		defer c.enter(name, e.Fun.Pos, d.Body, params)()
 		inner := *sc
 		inner.parent = sc
 		inner.names = map[string]ir.Expr{d.Param.Name: arg}
+		inner.sizes = params
 		return c.boolExpr(d.Body, &inner, "a process predicate")
 	}
 	c.errorf(e.Fun.Pos, "undefined function %s", name)
-	return &ir.Const{T: ir.IntType()}
+	return poison{}
 }
 
 // selector checks head(p, q).field: a field of the message at the head of
@@ -1253,7 +1472,7 @@ func (c *checker) selector(e *syntax.SelectorExpr, sc *scope) ir.Expr {
 	first := ok && call.Fun.Name == "first" && len(call.Args) == 3
 	if !head && !first {
 		c.errorf(e.X.ExprPos(), "only a message in a channel has fields: head(p, q).%s or first(M, p, q).%s", e.Field.Name, e.Field.Name)
-		return &ir.Const{T: ir.IntType()}
+		return poison{}
 	}
 	if c.spec.Channels == nil {
 		c.errorf(call.Fun.Pos, "%s reads a channel, and there are no channels", call.Fun.Name)
@@ -1274,9 +1493,9 @@ func (c *checker) selector(e *syntax.SelectorExpr, sc *scope) ir.Expr {
 		for i, f := range m.Fields {
 			if f.Name == e.Field.Name {
 				idx = i
-				if hf.T == nil {
+				if hf.T == nil || f.Type == invalidType {
 					hf.T = f.Type
-				} else if !sameType(hf.T, f.Type) {
+				} else if hf.T != invalidType && !sameType(hf.T, f.Type) {
 					c.errorf(e.Field.Pos, "messages have fields %s of different types: head(p, q).%s would not have one type", e.Field.Name, e.Field.Name)
 				}
 			}
@@ -1285,7 +1504,7 @@ func (c *checker) selector(e *syntax.SelectorExpr, sc *scope) ir.Expr {
 	}
 	if hf.T == nil {
 		c.errorf(e.Field.Pos, "no message has a field %s", e.Field.Name)
-		hf.T = ir.IntType()
+		hf.T = invalidType
 	}
 	sc.recordChan(hf.From, hf.To)
 	return hf
@@ -1311,6 +1530,9 @@ func identName(id *syntax.Ident) string {
 
 func (c *checker) binary(e *syntax.BinaryExpr, sc *scope) ir.Expr {
 	x, y := c.expr(e.X, sc), c.expr(e.Y, sc)
+	if invalid(x) || invalid(y) {
+		return poison{}
+	}
 	tx, ty := x.Type(), y.Type()
 	var t *ir.Type
 	switch e.Op {
@@ -1339,7 +1561,21 @@ func (c *checker) binary(e *syntax.BinaryExpr, sc *scope) ir.Expr {
 		c.errorf(e.OpPos, "division by zero")
 		return &ir.Const{T: t}
 	}
+	if kx, ok := x.(*ir.Const); ok {
+		if ky, ok := y.(*ir.Const); ok {
+			if _, f := ir.EvalBinary(e.Op, kx.Value, ky.Value); f == ir.Overflow {
+				c.errorf(e.OpPos, "%s", constantOverflow(ir.BinaryText(e.Op, kx.Value, ky.Value)))
+				return poison{}
+			}
+		}
+	}
 	return fold(&ir.Binary{Op: e.Op, X: x, Y: y, T: t, Pos: e.OpPos})
+}
+
+// constantOverflow is the message of a constant operation op (with its
+// operands' values) whose result is outside int64.
+func constantOverflow(op string) string {
+	return "integer overflow: the constant " + op + " is outside int64"
 }
 
 // fold evaluates an expression whose operands are constants.
@@ -1349,7 +1585,7 @@ func fold(e ir.Expr) ir.Expr {
 		kx, okx := e.X.(*ir.Const)
 		ky, oky := e.Y.(*ir.Const)
 		if okx && oky {
-			if v, ok := ir.EvalBinary(e.Op, kx.Value, ky.Value); ok {
+			if v, f := ir.EvalBinary(e.Op, kx.Value, ky.Value); f == ir.NoFault {
 				return &ir.Const{Value: v, T: e.T}
 			}
 		}
@@ -1374,7 +1610,9 @@ func fold(e ir.Expr) ir.Expr {
 			if e.Op == syntax.Not {
 				return &ir.Const{Value: 1 - k.Value, T: ir.BoolType()}
 			}
-			return &ir.Const{Value: -k.Value, T: k.T}
+			if v, ok := ir.Neg(k.Value); ok {
+				return &ir.Const{Value: v, T: k.T}
+			}
 		}
 	case *ir.Cond:
 		if k, ok := e.C.(*ir.Const); ok {
@@ -1496,12 +1734,20 @@ func (c *checker) stmt(s syntax.Stmt, sc *scope, assigned assignments) []ir.Stmt
 		return []ir.Stmt{&ir.If{Cond: cond, Then: then, Else: els}}
 	case *syntax.RepeatStmt:
 		count := c.intExpr(s.Count, sc, "a repeat count")
+		if k, ok := count.(*ir.Const); ok && !sc.dead {
+			switch {
+			case k.Value < 0:
+				c.errorf(s.Count.ExprPos(), "repeat %d times: a repeat count is not negative", k.Value)
+			case k.Value > ir.MaxRepeat:
+				c.errorf(s.Count.ExprPos(), "repeat %d times: a repeat runs at most %d times", k.Value, ir.MaxRepeat)
+			}
+		}
 		inner := assignments{}
 		body := c.stmts(s.Body, sc, inner)
 		if len(inner) > 0 {
 			c.errorf(s.Pos, "repeat may only send: it assigns %v, which one step assigns once", assignedNames(inner))
 		}
-		return []ir.Stmt{&ir.Repeat{Count: count, Body: body}}
+		return []ir.Stmt{&ir.Repeat{Count: count, Body: body, Pos: s.Count.ExprPos()}}
 	case *syntax.ForStmt:
 		over := c.set(s.Over, sc)
 		l := over.local(s.Var.Name)
@@ -1515,6 +1761,9 @@ func (c *checker) stmt(s syntax.Stmt, sc *scope, assigned assignments) []ir.Stmt
 // assign checks the value assigned to v.
 func (c *checker) assign(v *ir.Var, value syntax.Expr, sc *scope) *ir.Assign {
 	x := c.expr(value, sc)
+	if invalid(x) || v.Type == invalidType {
+		return &ir.Assign{Var: v, Value: x}
+	}
 	if !assignable(v.Type, x.Type()) {
 		c.errorf(value.ExprPos(), "cannot assign %s to %s of type %s", typeName(x.Type()), v.Name, typeName(v.Type))
 	}
@@ -1547,6 +1796,10 @@ func (c *checker) send(s *syntax.SendStmt, sc *scope) ir.Stmt {
 	for i, a := range s.Args {
 		x := c.expr(a, sc)
 		f := m.Fields[i]
+		if invalid(x) || f.Type == invalidType {
+			send.Args = append(send.Args, x)
+			continue
+		}
 		if !assignable(f.Type, x.Type()) {
 			c.errorf(a.ExprPos(), "field %s of %s has type %s, not %s", f.Name, m.Name, typeName(f.Type), typeName(x.Type()))
 		}

@@ -1,10 +1,10 @@
 package compile
 
 import (
-	"fmt"
 	"slices"
 
 	"github.com/ringcheck/ringcheck/lang/ir"
+	"github.com/ringcheck/ringcheck/lang/syntax"
 	"github.com/ringcheck/ringcheck/model"
 )
 
@@ -65,7 +65,7 @@ func (cx *actionCtx) quant(e *ir.Quant, b bindings) actionFn {
 		for p := range parts {
 			parts[p] = cx.expr(e.Body, b.with(e.Var, p))
 		}
-		return quantAction(e.Kind, parts)
+		return cx.total(e, parts)
 	}
 	values, member := cx.over(e.Over, b)
 	neutral := 0
@@ -86,7 +86,7 @@ func (cx *actionCtx) quant(e *ir.Quant, b bindings) actionFn {
 			return body(c, k)
 		}
 	}
-	return quantAction(e.Kind, parts)
+	return cx.total(e, parts)
 }
 
 // forLoop compiles a for loop: its body once per member, in ascending
@@ -121,14 +121,14 @@ func (cx *actionCtx) elemRef(e *ir.ElemRef, b bindings) actionFn {
 	if i, ok := constValue(e.Index, b, -1, cx.n); ok {
 		v := a.Elem(i)
 		if v == nil {
-			return cx.noEntry(a, func(*model.Ctx, int) int { return i })
+			return cx.noEntry(a, e.Pos, func(*model.Ctx, int) int { return i })
 		}
 		read := cx.varRef(&ir.VarRef{Var: v, Proc: e.Proc}, b)
 		if e.Proc == nil && isSubset(cx.action.Procs, v.Procs) {
 			return read
 		}
 		has, proc := procMask(v.Procs), cx.procOf(e.Proc, b)
-		missing := cx.noEntry(a, func(*model.Ctx, int) int { return i })
+		missing := cx.noEntry(a, e.Pos, func(*model.Ctx, int) int { return i })
 		return func(c *model.Ctx, k int) int {
 			if has>>proc(c, k)&1 == 0 {
 				return missing(c, k)
@@ -138,7 +138,7 @@ func (cx *actionCtx) elemRef(e *ir.ElemRef, b bindings) actionFn {
 	}
 	index, proc := cx.expr(e.Index, b), cx.procOf(e.Proc, b)
 	ids, has := cx.entries(a)
-	missing := cx.noEntry(a, index)
+	missing := cx.noEntry(a, e.Pos, index)
 	timeout := cx.timeout()
 	return func(c *model.Ctx, k int) int {
 		i, p := index(c, k)-a.Lo, proc(c, k)
@@ -179,11 +179,11 @@ func (cx *actionCtx) procOf(e ir.Expr, b bindings) actionFn {
 }
 
 // noEntry fails the step: the acting process accessed an entry of a that
-// the process has not.
-func (cx *actionCtx) noEntry(a *ir.Array, index actionFn) actionFn {
-	name := cx.action.Name
+// the process has not, at the index written at pos.
+func (cx *actionCtx) noEntry(a *ir.Array, pos syntax.Pos, index actionFn) actionFn {
+	fault := cx.faultAt(pos)
 	return func(c *model.Ctx, k int) int {
-		c.Fail(fmt.Errorf("action %s: process %d has no entry %d of %s", name, c.P, index(c, k), a.Name))
+		c.Fail(fault("process %d has no entry %d of %s", c.P, index(c, k), a.Name))
 		return 0
 	}
 }
@@ -202,7 +202,7 @@ func (cx *actionCtx) assignElem(s *ir.AssignElem, b bindings) effect {
 	}
 	index := cx.expr(s.Index, b)
 	ids, has := cx.entries(a)
-	missing := cx.noEntry(a, index)
+	missing := cx.noEntry(a, s.Pos, index)
 	return func(c *model.Ctx, k int) {
 		i := index(c, k) - a.Lo
 		if i < 0 || i >= len(ids) || has[i]>>c.P&1 == 0 {
@@ -259,7 +259,7 @@ func (c *compiler) stateQuant(e *ir.Quant, b bindings, self int) stateFn {
 				return body(s)
 			})
 		}
-		return quantState(e.Kind, parts)
+		return c.stateTotal(e, parts)
 	}
 	var parts []stateFn
 	for _, q := range members {
@@ -271,7 +271,7 @@ func (c *compiler) stateQuant(e *ir.Quant, b bindings, self int) stateFn {
 		}
 		parts = append(parts, c.state(e.Body, bq, self))
 	}
-	return quantState(e.Kind, parts)
+	return c.stateTotal(e, parts)
 }
 
 // stateElem compiles a read of an array's entry in a state expression; an

@@ -28,7 +28,7 @@ func System(spec *ir.Spec) (*model.System, error) {
 
 // newCompiler returns a compiler of spec.
 func newCompiler(spec *ir.Spec) *compiler {
-	return &compiler{spec: spec, n: spec.N, post: &post{}, masks: peerMasks(spec)}
+	return &compiler{spec: spec, n: spec.N, post: &post{}, masks: peerMasks(spec), bounds: ir.NewBounds(spec)}
 }
 
 // post holds what is known only once the system is built: the letters of
@@ -58,11 +58,11 @@ func (p *post) field(m model.Msg, t model.MsgType, i, nfields int) int {
 }
 
 // MaxRepeat is the most times a repeat runs its effects in one step.
-const MaxRepeat = 1024
+const MaxRepeat = ir.MaxRepeat
 
 // maxNodes bounds the closures an instance compiles to: quantifiers are
 // unrolled, so nested ones grow as a power of the number of processes.
-const maxNodes = 1 << 20
+const maxNodes = ir.MaxNodes
 
 type compiler struct {
 	// nodes counts the closures compiled so far.
@@ -75,6 +75,8 @@ type compiler struct {
 	post  *post
 	// masks[p] is the set of p's peers.
 	masks []uint64
+	// bounds tells which operations may overflow (overflow.go).
+	bounds *ir.Bounds
 	// plan holds the expressions the actions compute more than once (nil:
 	// none is kept, with noMemo).
 	plan   *memoPlan
@@ -347,8 +349,13 @@ func (c *compiler) action(a *ir.Action) model.Action {
 		name := a.Choice.Name
 		act.ChoiceLabel = func(i int) string { return name + "=" + strconv.Itoa(lo+i) }
 	}
-	cx := &actionCtx{compiler: c, action: a}
+	cx := &actionCtx{compiler: c, action: a, guard: true}
 	guard := cx.expr(a.Guard, nil)
+	var in func(*model.Ctx) model.ChanID
+	if a.Recv != nil && !isPred(a.Recv.From) {
+		in = cx.inChannel(a.Recv.From)
+	}
+	cx.guard = false
 	effects := cx.stmts(a.Effects, nil)
 	r := a.Recv
 	if r == nil {
@@ -371,7 +378,6 @@ func (c *compiler) action(a *ir.Action) model.Action {
 		}
 		return act
 	}
-	in := cx.inChannel(r.From)
 	act.Guard = func(ctx *model.Ctx) bool {
 		m, ok := ctx.Head(in(ctx))
 		return ok && ctx.TypeOf(m) == t && guard(ctx, frame(0, m)) != 0
@@ -407,6 +413,24 @@ func (cx *actionCtx) inChannel(from ir.Expr) func(*model.Ctx) model.ChanID {
 type actionCtx struct {
 	*compiler
 	action *ir.Action
+	// guard is set while the guard (and the channel a receive reads) is
+	// compiled, whose faults name the action themselves: the expansion
+	// names it for an effect's.
+	guard bool
+}
+
+// faultAt returns what makes the error of a fault found at pos as the
+// action runs: file:line:col: message, after the action's name in a
+// guard.
+func (cx *actionCtx) faultAt(pos syntax.Pos) func(format string, args ...any) error {
+	file, name, guard := cx.spec.File, cx.action.Name, cx.guard
+	return func(format string, args ...any) error {
+		var err error = &syntax.Error{File: file, Pos: pos, Msg: fmt.Sprintf(format, args...)}
+		if guard {
+			err = fmt.Errorf("action %s: %w", name, err)
+		}
+		return err
+	}
 }
 
 func (cx *actionCtx) timeout() bool { return cx.action.Kind == model.Timeout }
@@ -482,6 +506,9 @@ func (cx *actionCtx) compute(e ir.Expr, b bindings) actionFn {
 		if e.Op == syntax.Not {
 			return func(c *model.Ctx, k int) int { return 1 - x(c, k) }
 		}
+		if cx.mayOverflow(e) {
+			return cx.checkedNeg(e, x)
+		}
 		return func(c *model.Ctx, k int) int { return -x(c, k) }
 	case *ir.Binary:
 		return cx.binary(e, b)
@@ -534,7 +561,10 @@ func (cx *actionCtx) compute(e ir.Expr, b bindings) actionFn {
 // fault compiles a node the compiler does not know, which check never
 // produces: evaluating it fails the step.
 func (cx *actionCtx) fault(what string) actionFn {
-	err := fmt.Errorf("action %s: cannot evaluate %s", cx.action.Name, what)
+	err := fmt.Errorf("cannot evaluate %s", what)
+	if cx.guard {
+		err = fmt.Errorf("action %s: %w", cx.action.Name, err)
+	}
 	return func(c *model.Ctx, _ int) int {
 		c.Fail(err)
 		return 0
@@ -725,6 +755,9 @@ func (cx *actionCtx) varRef(e *ir.VarRef, b bindings) actionFn {
 }
 
 func (cx *actionCtx) binary(e *ir.Binary, b bindings) actionFn {
+	if f := cx.checkedBinary(e, b); f != nil {
+		return f
+	}
 	if f := cx.leafBinary(e, b); f != nil {
 		return f
 	}
@@ -813,8 +846,10 @@ func (cx *actionCtx) binary(e *ir.Binary, b bindings) actionFn {
 		}
 	}
 	return func(c *model.Ctx, k int) int {
-		v, ok := ir.EvalBinary(op, x(c, k), y(c, k))
-		if !ok {
+		// Only a division by zero: an operation that may overflow is
+		// checkedBinary's.
+		v, f := ir.EvalBinary(op, x(c, k), y(c, k))
+		if f != ir.NoFault {
 			c.Fail(divByZero)
 		}
 		return v
@@ -1044,7 +1079,7 @@ func (cx *actionCtx) stmt(s ir.Stmt, b bindings) effect {
 			for i, a := range args {
 				vals[i] = a(c, k)
 			}
-			c.Send(c.Out(to(c, k)), c.Msg(t, vals[:len(args)]...))
+			c.SendFields(c.Out(to(c, k)), t, vals[:len(args)]...)
 		}
 	case *ir.If:
 		cond, then, els := cx.expr(s.Cond, b), cx.stmts(s.Then, b), cx.stmts(s.Else, b)
@@ -1061,11 +1096,11 @@ func (cx *actionCtx) stmt(s ir.Stmt, b bindings) effect {
 		return cx.forLoop(s, b)
 	case *ir.Repeat:
 		count, body := cx.expr(s.Count, b), cx.stmts(s.Body, b)
-		name := cx.action.Name
+		fault := cx.faultAt(s.Pos)
 		return func(c *model.Ctx, k int) {
 			n := count(c, k)
-			if n > MaxRepeat {
-				c.Fail(fmt.Errorf("action %s: repeat %d times, more than %d", name, n, MaxRepeat))
+			if err := repeatCount(n, fault); err != nil {
+				c.Fail(err)
 				return
 			}
 			for range n {
@@ -1073,6 +1108,18 @@ func (cx *actionCtx) stmt(s ir.Stmt, b bindings) effect {
 			}
 		}
 	}
-	err := fmt.Errorf("action %s: cannot run an effect of type %T", cx.action.Name, s)
+	err := fmt.Errorf("cannot run an effect of type %T", s)
 	return func(c *model.Ctx, _ int) { c.Fail(err) }
+}
+
+// repeatCount returns the fault of a repeat count n outside
+// 0..MaxRepeat, made by fault, or nil.
+func repeatCount(n int, fault func(format string, args ...any) error) error {
+	switch {
+	case n < 0:
+		return fault("repeat %d times: a repeat count is not negative", n)
+	case n > MaxRepeat:
+		return fault("repeat %d times: a repeat runs at most %d times", n, MaxRepeat)
+	}
+	return nil
 }

@@ -109,3 +109,50 @@ func TestActionDivisionByZero(t *testing.T) {
 		t.Fatalf("got %v, want %q", err, want)
 	}
 }
+
+// TestActionFaultPlaces runs actions that fail as they run, in the
+// guard or the effects: the error names the action once and gives the
+// place of what failed (an array's index, a repeat's count) as
+// file:line:col.
+func TestActionFaultPlaces(t *testing.T) {
+	const head = "spec s\ntopology ring(2)\nvar x: 0..5 = 3\nvar a[0..2]: 0..2\nmessage M\nchannels capacity 2 overflow drop\n"
+	tests := []struct{ name, action, want string }{
+		{"entry assigned", "x < 5 -> x := x + 1, a[x] := 1",
+			"spec s, process 0: action A: s.ring:7:48: process 0 has no entry 3 of a"},
+		{"entry read", "x < 5 -> x := a[x]",
+			"spec s, process 0: action A: s.ring:7:41: process 0 has no entry 3 of a"},
+		{"entry read in the guard", "a[x - 1] < a[x] -> x := 0",
+			"spec s, process 0: action A: s.ring:7:38: process 0 has no entry 3 of a"},
+		{"negative repeat", "x == 3 -> repeat x - 4 { send M to succ }",
+			"spec s, process 0: action A: s.ring:7:42: repeat -1 times: a repeat count is not negative"},
+		{"repeat beyond the bound", "x == 3 -> repeat x * 1000 { send M to succ }",
+			"spec s, process 0: action A: s.ring:7:42: repeat 3000 times: a repeat runs at most 1024 times"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, sys := build(t, head+"process all { action A: "+tc.action+" }\n")
+			_, err := sys.NewExpander().Expand(sys.Initial()[0], func(*model.Step, *model.State) bool { return true })
+			if err == nil || err.Error() != tc.want {
+				t.Fatalf("got %v, want %s", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestInitNegativeRepeat checks that an init whose repeat count is
+// negative is refused, at the init's place.
+func TestInitNegativeRepeat(t *testing.T) {
+	src := "spec s\ntopology ring(2)\nvar x: 0..5 = 3\nmessage M\nchannels capacity 2\nprocess all { init: repeat x - 4 { send M to succ } }\n"
+	f, err := syntax.Parse("s.ring", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, err := check.Check(f, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = System(spec)
+	if want := "s.ring:6:15: the initial configuration: process 0: repeat -1 times: a repeat count is not negative"; err == nil || err.Error() != want {
+		t.Fatalf("got %v, want %s", err, want)
+	}
+}

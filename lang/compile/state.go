@@ -72,7 +72,7 @@ func (c *compiler) state(e ir.Expr, b bindings, self int) stateFn {
 		return func(*stateEval) int { return self }
 	case *ir.Neighbor:
 		of, off := c.state(e.Of, b, self), e.Offset
-		return func(s *stateEval) int { return ((of(s)+off)%n + n) % n }
+		return func(s *stateEval) int { return ir.Offset(of(s), off, n) }
 	case *ir.LocalRef:
 		v := b[e.Local]
 		return func(*stateEval) int { return v }
@@ -104,6 +104,9 @@ func (c *compiler) state(e ir.Expr, b bindings, self int) stateFn {
 		x := c.state(e.X, b, self)
 		if e.Op == syntax.Not {
 			return func(s *stateEval) int { return 1 - x(s) }
+		}
+		if c.mayOverflow(e) {
+			return c.checkedStateNeg(e, x)
 		}
 		return func(s *stateEval) int { return -x(s) }
 	case *ir.Binary:
@@ -140,7 +143,7 @@ func (c *compiler) state(e ir.Expr, b bindings, self int) stateFn {
 			}
 			parts = append(parts, c.state(e.Body, bp, self))
 		}
-		return quantState(e.Kind, parts)
+		return c.stateTotal(e, parts)
 	case *ir.ChanLen:
 		if f := c.constChanLen(e, b, self); f != nil {
 			return f
@@ -190,7 +193,7 @@ func constValue(e ir.Expr, b bindings, self, n int) (int, bool) {
 		return self, self >= 0
 	case *ir.Neighbor:
 		q, ok := constValue(e.Of, b, self, n)
-		return ((q+e.Offset)%n + n) % n, ok
+		return ir.Offset(q, e.Offset, n), ok
 	case *ir.Unary:
 		x, ok := constValue(e.X, b, self, n)
 		if !ok {
@@ -199,7 +202,9 @@ func constValue(e ir.Expr, b bindings, self, n int) (int, bool) {
 		if e.Op == syntax.Not {
 			return 1 - x, true
 		}
-		return -x, true
+		// A negation that overflows is left to the evaluation, which
+		// reports it.
+		return ir.Neg(x)
 	case *ir.Binary:
 		x, okx := constValue(e.X, b, self, n)
 		y, oky := constValue(e.Y, b, self, n)
@@ -211,7 +216,10 @@ func constValue(e ir.Expr, b bindings, self, n int) (int, bool) {
 		case !okx || !oky:
 			return 0, false
 		}
-		return ir.EvalBinary(e.Op, x, y)
+		// An operation that faults is left to the evaluation, which
+		// reports it.
+		v, f := ir.EvalBinary(e.Op, x, y)
+		return v, f == ir.NoFault
 	case *ir.Cond:
 		c, ok := constValue(e.C, b, self, n)
 		if !ok {
@@ -226,29 +234,13 @@ func constValue(e ir.Expr, b bindings, self, n int) (int, bool) {
 }
 
 // constProc evaluates a process expression that depends on no
-// configuration.
+// configuration: its value, modulo n.
 func constProc(e ir.Expr, b bindings, self, n int) (int, bool) {
-	switch e := e.(type) {
-	case *ir.Const:
-		return ((e.Value % n) + n) % n, true
-	case *ir.Self:
-		return self, self >= 0
-	case *ir.LocalRef:
-		v, ok := b[e.Local]
-		return ((v % n) + n) % n, ok
-	case *ir.Neighbor:
-		q, ok := constProc(e.Of, b, self, n)
-		return ((q+e.Offset)%n + n) % n, ok
-	case *ir.Binary:
-		x, okx := constProc(e.X, b, self, 1<<30)
-		y, oky := constProc(e.Y, b, self, 1<<30)
-		if !okx || !oky {
-			return 0, false
-		}
-		v, ok := ir.EvalBinary(e.Op, x, y)
-		return ((v % n) + n) % n, ok
+	v, ok := constValue(e, b, self, n)
+	if !ok {
+		return 0, false
 	}
-	return 0, false
+	return ir.Mod(v, n), true
 }
 
 // constChanLen compiles the count of messages of a channel between two
@@ -346,6 +338,9 @@ func (c *compiler) asStateLeaf(e ir.Expr, b bindings, self int) (leaf, bool) {
 }
 
 func (c *compiler) stateBinary(e *ir.Binary, b bindings, self int) stateFn {
+	if f := c.checkedState(e, b, self); f != nil {
+		return f
+	}
 	if x, ok := c.asStateLeaf(e.X, b, self); ok {
 		if y, ok := c.asStateLeaf(e.Y, b, self); ok {
 			switch e.Op {
@@ -435,8 +430,10 @@ func (c *compiler) stateBinary(e *ir.Binary, b bindings, self int) stateFn {
 		c.faults = &faultLatch{}
 	}
 	return func(s *stateEval) int {
-		v, ok := ir.EvalBinary(op, x(s), y(s))
-		if !ok {
+		// Only a division by zero: an operation that may overflow is
+		// checkedState's.
+		v, f := ir.EvalBinary(op, x(s), y(s))
+		if f != ir.NoFault {
 			s.fail(err)
 		}
 		return v
@@ -618,8 +615,8 @@ func (c *compiler) runInit(ss []ir.Stmt, env *stateEnv, next *model.State) error
 			if err != nil {
 				return err
 			}
-			if count > MaxRepeat {
-				return fmt.Errorf("init repeats %d times, more than %d", count, MaxRepeat)
+			if err := repeatCount(count, func(format string, args ...any) error { return fmt.Errorf(format, args...) }); err != nil {
+				return err
 			}
 			for range count {
 				if err := c.runInit(st.Body, env, next); err != nil {

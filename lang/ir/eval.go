@@ -2,55 +2,165 @@ package ir
 
 import (
 	"fmt"
+	"math"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/ringcheck/ringcheck/lang/syntax"
 )
 
+// Fault is why an operation of an expression has no value.
+type Fault uint8
+
+// The faults of an operation.
+const (
+	// NoFault: the operation has a value.
+	NoFault Fault = iota
+	// DivisionByZero: a division (/, % or mod) by 0.
+	DivisionByZero
+	// Overflow: the exact result is outside int64, the integers of the
+	// language.
+	Overflow
+)
+
+// String names the fault as its messages do.
+func (f Fault) String() string {
+	switch f {
+	case DivisionByZero:
+		return "division by zero"
+	case Overflow:
+		return "integer overflow"
+	}
+	return "no fault"
+}
+
+// ArithError is an operation of an expression that has no value: a
+// division by zero, or an integer overflow.
+type ArithError struct {
+	Fault Fault
+	// Pos is the operation's place in the file (the zero Pos for an
+	// operation the checker derived).
+	Pos syntax.Pos
+	// Op is the operation with its operands' values, as
+	// "4611686018427387904 * 2".
+	Op string
+}
+
+// Error is "division by zero", or "integer overflow: OP is outside
+// int64".
+func (e *ArithError) Error() string {
+	if e.Fault == Overflow {
+		return OverflowMessage(e.Op)
+	}
+	return e.Fault.String()
+}
+
+// OverflowMessage is the message of an overflow of op, the operation with
+// its operands' values.
+func OverflowMessage(op string) string {
+	return "integer overflow: " + op + " is outside int64"
+}
+
+// BinaryText writes x op y with the operands' values, for a message.
+func BinaryText(op syntax.Token, x, y int) string {
+	return strconv.Itoa(x) + " " + strings.Trim(op.String(), "'") + " " + strconv.Itoa(y)
+}
+
+// Add is x + y; ok is false when it overflows.
+func Add(x, y int) (v int, ok bool) {
+	v = x + y
+	return v, (x^v)&(y^v) >= 0
+}
+
+// Sub is x - y; ok is false when it overflows.
+func Sub(x, y int) (v int, ok bool) {
+	v = x - y
+	return v, (x^y)&(x^v) >= 0
+}
+
+// Mul is x * y; ok is false when it overflows.
+func Mul(x, y int) (v int, ok bool) {
+	v = x * y
+	// Operands within 32 bits cannot overflow 64: one branch.
+	if uint64((x+1<<31)|(y+1<<31)) < 1<<32 && strconv.IntSize == 64 {
+		return v, true
+	}
+	if x == 0 || y == 0 {
+		return 0, true
+	}
+	if (x == -1 && y == math.MinInt) || (y == -1 && x == math.MinInt) {
+		return v, false
+	}
+	return v, v/x == y
+}
+
+// Neg is -x; ok is false when it overflows (x is the least int).
+func Neg(x int) (v int, ok bool) { return -x, x != math.MinInt }
+
+// Mod is x modulo n (n > 0), in 0..n-1: the process x denotes.
+func Mod(x, n int) int { return (x%n + n) % n }
+
+// Offset is the process off places after x (before, for off < 0) on a
+// ring of n processes, x taken modulo n: exact for every x, with no
+// overflow.
+func Offset(x, off, n int) int { return Mod(Mod(x, n)+off, n) }
+
 // EvalBinary applies a binary operator to two values (booleans are 0 and
 // 1). Division truncates toward zero; % and mod give a result with the
 // divisor's sign, as modular arithmetic on a ring needs ((0-1) mod n is
-// n-1). ok is false for a division by zero.
-func EvalBinary(op syntax.Token, x, y int) (v int, ok bool) {
+// n-1). The fault is DivisionByZero for a division by zero and Overflow
+// for a result outside int64 (v is then meaningless); NoFault otherwise.
+func EvalBinary(op syntax.Token, x, y int) (v int, f Fault) {
+	var ok bool
 	switch op {
 	case syntax.Plus:
-		return x + y, true
+		v, ok = Add(x, y)
 	case syntax.Minus:
-		return x - y, true
+		v, ok = Sub(x, y)
 	case syntax.Star:
-		return x * y, true
+		v, ok = Mul(x, y)
 	case syntax.Slash:
 		if y == 0 {
-			return 0, false
+			return 0, DivisionByZero
 		}
-		return x / y, true
+		if x == math.MinInt && y == -1 {
+			return 0, Overflow
+		}
+		return x / y, NoFault
 	case syntax.Percent:
 		if y == 0 {
-			return 0, false
+			return 0, DivisionByZero
 		}
 		m := x % y
 		if m != 0 && (m < 0) != (y < 0) {
 			m += y
 		}
-		return m, true
+		return m, NoFault
 	case syntax.Eq:
-		return b2i(x == y), true
+		return b2i(x == y), NoFault
 	case syntax.Neq:
-		return b2i(x != y), true
+		return b2i(x != y), NoFault
 	case syntax.Lt:
-		return b2i(x < y), true
+		return b2i(x < y), NoFault
 	case syntax.Le:
-		return b2i(x <= y), true
+		return b2i(x <= y), NoFault
 	case syntax.Gt:
-		return b2i(x > y), true
+		return b2i(x > y), NoFault
 	case syntax.Ge:
-		return b2i(x >= y), true
+		return b2i(x >= y), NoFault
 	case syntax.AndAnd:
-		return b2i(x != 0 && y != 0), true
+		return b2i(x != 0 && y != 0), NoFault
 	case syntax.OrOr:
-		return b2i(x != 0 || y != 0), true
+		return b2i(x != 0 || y != 0), NoFault
+	default:
+		// No operator the checker produces: no value.
+		return 0, DivisionByZero
 	}
-	return 0, false
+	if !ok {
+		return v, Overflow
+	}
+	return v, NoFault
 }
 
 func b2i(b bool) int {
@@ -86,15 +196,18 @@ type Env interface {
 
 // Eval evaluates e in env, by walking the tree: the reference semantics
 // of expressions, which compiled forms must agree with. A division by zero
-// is an error.
+// or an integer overflow is an error, an *ArithError.
 func Eval(e Expr, env Env) (v int, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			f, ok := r.(evalFault)
-			if !ok {
+			switch f := r.(type) {
+			case evalFault:
+				v, err = 0, f
+			case *ArithError:
+				v, err = 0, f
+			default:
 				panic(r)
 			}
-			v, err = 0, f
 		}
 	}()
 	return eval(e, env), nil
@@ -113,8 +226,7 @@ func eval(e Expr, env Env) int {
 	case *Self:
 		return env.Self()
 	case *Neighbor:
-		n := env.N()
-		return ((eval(e.Of, env)+e.Offset)%n + n) % n
+		return Offset(eval(e.Of, env), e.Offset, env.N())
 	case *VarRef:
 		p := env.Self()
 		if e.Proc != nil {
@@ -143,7 +255,11 @@ func eval(e Expr, env Env) int {
 		if e.Op == syntax.Not {
 			return 1 - x
 		}
-		return -x
+		v, ok := Neg(x)
+		if !ok {
+			panic(&ArithError{Fault: Overflow, Pos: e.Pos, Op: "-(" + strconv.Itoa(x) + ")"})
+		}
+		return v
 	case *Binary:
 		x := eval(e.X, env)
 		switch e.Op {
@@ -158,9 +274,10 @@ func eval(e Expr, env Env) int {
 			}
 			return b2i(eval(e.Y, env) != 0)
 		}
-		v, ok := EvalBinary(e.Op, x, eval(e.Y, env))
-		if !ok {
-			panic(evalFault("division by zero"))
+		y := eval(e.Y, env)
+		v, f := EvalBinary(e.Op, x, y)
+		if f != NoFault {
+			panic(&ArithError{Fault: f, Pos: e.Pos, Op: BinaryText(e.Op, x, y)})
 		}
 		return v
 	case *Cond:
@@ -181,7 +298,11 @@ func eval(e Expr, env Env) int {
 			case "count":
 				acc += b2i(v != 0)
 			case "sum":
-				acc += v
+				s, ok := Add(acc, v)
+				if !ok {
+					panic(&ArithError{Fault: Overflow, Pos: e.Pos, Op: "sum " + BinaryText(syntax.Plus, acc, v)})
+				}
+				acc = s
 			case "forall":
 				if v == 0 {
 					return 0

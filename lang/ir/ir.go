@@ -300,10 +300,12 @@ type VarRef struct {
 
 // ElemRef is entry Index of array Array of process Proc (nil: the acting
 // process), for an index that is not a constant (a constant one is a
-// VarRef of the entry).
+// VarRef of the entry). Pos is the index's position in the file, for an
+// entry found missing when the expression is evaluated.
 type ElemRef struct {
 	Array       *Array
 	Proc, Index Expr
+	Pos         syntax.Pos
 }
 
 // LocalRef is the value of a local.
@@ -315,15 +317,18 @@ type FieldRef struct {
 	Index int
 }
 
-// Unary is -X or !X.
+// Unary is -X or !X. Pos is the operator's position in the file, for an
+// overflow found when the expression is evaluated (the zero Pos for an
+// operation the checker derived).
 type Unary struct {
-	Op syntax.Token
-	X  Expr
+	Op  syntax.Token
+	X   Expr
+	Pos syntax.Pos
 }
 
 // Binary is X op Y (arithmetic, comparison or boolean). Pos is the
-// operator's position in the file, for a division by zero found when the
-// expression is evaluated (the zero Pos for an operation the checker
+// operator's position in the file, for a division by zero or an overflow
+// found when the expression is evaluated (the zero Pos for an operation the checker
 // derived, as abs's comparison).
 type Binary struct {
 	Op   syntax.Token
@@ -338,12 +343,14 @@ type Cond struct {
 }
 
 // Quant is count, sum, forall or exists over the processes 0..N-1, or
-// over Over when it is set.
+// over Over when it is set. Pos is the quantifier's position in the file,
+// for an overflow of a sum found when it is evaluated.
 type Quant struct {
 	Kind string
 	Var  *Local
 	Over *Set
 	Body Expr
+	Pos  syntax.Pos
 }
 
 // ChanLen is the number of messages in the channel from From to To, or,
@@ -385,9 +392,12 @@ type Assign struct {
 
 // AssignElem sets entry Index of the acting process's array Array, for an
 // index that is not a constant (a constant one is an Assign of the entry).
+// Pos is the index's position in the file, for an entry found missing
+// when the effect runs.
 type AssignElem struct {
 	Array        *Array
 	Index, Value Expr
+	Pos          syntax.Pos
 }
 
 // For runs Body once for each member of Over, ascending, with Var bound
@@ -411,11 +421,23 @@ type If struct {
 	Then, Else []Stmt
 }
 
-// Repeat runs Body Count times.
+// Repeat runs Body Count times, 0..MaxRepeat. Pos is the count's
+// position in the file, for a count found outside that range when the
+// effect runs.
 type Repeat struct {
 	Count Expr
 	Body  []Stmt
+	Pos   syntax.Pos
 }
+
+// MaxRepeat is the most times a repeat runs its effects in one step.
+const MaxRepeat = 1024
+
+// MaxNodes bounds the size of an instance's expressions: the nodes of
+// its expressions with every def expanded where it is used (package
+// lang/check), and the closures they compile to with every quantifier
+// unrolled (package lang/compile).
+const MaxNodes = 1 << 20
 
 func (*Assign) stmt()     {}
 func (*Send) stmt()       {}

@@ -32,9 +32,10 @@ func FuzzParse(f *testing.F) {
 		if !errors.As(err, &perr) {
 			t.Fatalf("%v is not an *Error", err)
 		}
+		// A line ends at \n, \r\n or \r alone.
 		lines := 1
-		for _, b := range src {
-			if b == '\n' {
+		for i, b := range src {
+			if b == '\n' || (b == '\r' && (i+1 == len(src) || src[i+1] != '\n')) {
 				lines++
 			}
 		}

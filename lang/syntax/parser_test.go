@@ -91,3 +91,24 @@ func TestHyphenatedWords(t *testing.T) {
 		}
 	}
 }
+
+// TestLineBreaks parses one source with each kind of line break: \n,
+// \r\n and \r alone each end a line, in code, in a comment and before an
+// unterminated string, so that a problem is reported on its own line.
+func TestLineBreaks(t *testing.T) {
+	lines := []string{"spec s // a comment", "# another", "topology ring(3)", "var x: 0..2", "process all { action a: x == 0 x := 1 }"}
+	unterminated := []string{"spec s", "source \"cut", "topology ring(3)"}
+	for _, nl := range []string{"\n", "\r\n", "\r"} {
+		name := strings.NewReplacer("\n", `\n`, "\r", `\r`).Replace(nl)
+		t.Run(name, func(t *testing.T) {
+			_, err := Parse("s.ring", []byte(strings.Join(lines, nl)+nl))
+			if want := "s.ring:5:32: "; err == nil || !strings.HasPrefix(err.Error(), want) {
+				t.Errorf("got %v, want an error at %s", err, want)
+			}
+			_, err = Parse("s.ring", []byte(strings.Join(unterminated, nl)+nl))
+			if want := "s.ring:2:8: string not terminated"; err == nil || !strings.HasPrefix(err.Error(), want) {
+				t.Errorf("got %v, want %s", err, want)
+			}
+		})
+	}
+}

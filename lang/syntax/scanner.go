@@ -9,7 +9,7 @@ import (
 
 // scanner splits a source into tokens. Comments run from "//" or "#" to
 // the end of the line; white space separates tokens and means nothing
-// else.
+// else. A line ends at \n, \r\n or \r alone.
 type scanner struct {
 	src  []byte
 	off  int // next byte to read
@@ -36,7 +36,8 @@ func (s *scanner) peekByte(k int) byte {
 	return 0
 }
 
-// advance moves past one rune.
+// advance moves past one rune, or past a line break (\n, \r\n or \r
+// alone, each counted as one line).
 func (s *scanner) advance() {
 	if s.off >= len(s.src) {
 		return
@@ -46,13 +47,21 @@ func (s *scanner) advance() {
 		r, w = utf8.DecodeRune(s.src[s.off:])
 	}
 	s.off += w
-	if r == '\n' {
+	switch {
+	case r == '\r' && s.off < len(s.src) && s.src[s.off] == '\n':
+		// \r\n is one line break.
+		s.off++
+		fallthrough
+	case r == '\n' || r == '\r':
 		s.line++
 		s.col = 1
-	} else {
+	default:
 		s.col += w
 	}
 }
+
+// isNewline reports whether c starts a line break: \n, \r\n or \r alone.
+func isNewline(c byte) bool { return c == '\n' || c == '\r' }
 
 // skipSpace skips white space and comments.
 func (s *scanner) skipSpace() {
@@ -62,7 +71,7 @@ func (s *scanner) skipSpace() {
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
 			s.advance()
 		case c == '#' || (c == '/' && s.peekByte(1) == '/'):
-			for s.off < len(s.src) && s.src[s.off] != '\n' {
+			for s.off < len(s.src) && !isNewline(s.src[s.off]) {
 				s.advance()
 			}
 		default:
@@ -189,7 +198,7 @@ func (s *scanner) scanString() {
 	pos := s.pos
 	s.advance()
 	for {
-		if s.off >= len(s.src) || s.src[s.off] == '\n' {
+		if s.off >= len(s.src) || isNewline(s.src[s.off]) {
 			s.errorf(pos, "string not terminated")
 			s.tok, s.lit = StringTok, ""
 			return
@@ -197,7 +206,7 @@ func (s *scanner) scanString() {
 		c := s.src[s.off]
 		if c == '\\' {
 			s.advance()
-			if s.off < len(s.src) && s.src[s.off] != '\n' {
+			if s.off < len(s.src) && !isNewline(s.src[s.off]) {
 				s.advance()
 			}
 			continue
