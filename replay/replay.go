@@ -4,15 +4,19 @@
 // within its capacity), the first is an initial configuration unless the
 // trace says it starts elsewhere, every step is an enabled step of the
 // processes it names, with the action it names, leading to the next state,
-// and a lasso closes on the state it names. Every trace ringcheck reads
-// back goes through it, and so do the engines' counterexamples in the
-// tests.
+// and a lasso closes on the state it names; then that the execution shows
+// what the trace claims: a violation of its property (an invariant false
+// at its end, a deadlock, a fair loop...), or for a witness of
+// stabilization, a path to L. Every trace ringcheck reads back goes
+// through it, and so do the engines' counterexamples in the tests.
 package replay
 
 import (
 	"fmt"
 	"slices"
+	"strings"
 
+	"github.com/ringcheck/ringcheck/invariants"
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/reports"
 	"github.com/ringcheck/ringcheck/runs"
@@ -38,7 +42,9 @@ func (f *Failure) Error() string {
 }
 
 // Check replays t on sys and returns a *Failure at the first state or
-// step that is not the system's, or nil.
+// step that is not the system's; then, for an execution of the system, a
+// *FalseClaim if it does not show what it claims (see checkClaim); or
+// nil.
 func Check(sys *model.System, t *reports.Trace) error {
 	if err := t.Validate(); err != nil {
 		return &Failure{State: -1, Step: -1, Reason: err.Error()}
@@ -81,9 +87,11 @@ func Check(sys *model.System, t *reports.Trace) error {
 		steps[i] = step
 	}
 	if len(t.RoundEnds) > 0 {
-		return checkRounds(sys, t, states, steps)
+		if err := checkRounds(sys, t, states, steps); err != nil {
+			return err
+		}
 	}
-	return nil
+	return checkClaim(sys, ex, t, states, steps)
 }
 
 // checkRounds checks that the rounds a trace claims are rounds of the
@@ -162,4 +170,267 @@ func unwrapState(err error, i int) string {
 		return msg[len(prefix):]
 	}
 	return msg
+}
+
+// FalseClaim is a trace that is an execution of the system but does not
+// show what it claims: Claim says what it claims, Reason what is wrong.
+type FalseClaim struct {
+	Claim, Reason string
+}
+
+// Error says what the trace claims and what is wrong.
+func (c *FalseClaim) Error() string {
+	return "the trace claims " + c.Claim + ", but " + c.Reason
+}
+
+// checkClaim checks that the execution of t (its states and steps, which
+// replay on sys) shows what t claims, by its property:
+//   - safety: the invariant the trace names is false in its last state;
+//     naming none, some invariant is, or its last step is faulty (it
+//     overflows a channel whose policy is error, or leaves a variable's
+//     domain);
+//   - deadlock: no step is enabled in its last state, which is not a
+//     valid end state;
+//   - starvation, leads-to, convergence: a path ends in a state with no
+//     enabled step (for starvation and leads-to, not a valid end state);
+//     a lasso's loop is fair under the trace's fairness
+//     (invariants.LoopFairness). Starvation's process requests and is not
+//     in its critical section in that last state, or in every state of
+//     the loop; no state of a trace of convergence is legitimate;
+//   - closure: the last step leads from a legitimate state out of L;
+//   - stabilization: a witness of stabilization (the worst case of
+//     convergence, or another execution that reaches L) ends in its first
+//     legitimate state; a run in rounds, checked by checkRounds, need not
+//     reach L.
+func checkClaim(sys *model.System, ex *model.Expander, t *reports.Trace, states []*model.State, steps []model.Step) error {
+	claim := claimOf(t)
+	wrong := func(format string, args ...any) error {
+		return &FalseClaim{Claim: claim, Reason: fmt.Sprintf(format, args...)}
+	}
+	lastIndex := len(states) - 1
+	last := states[lastIndex]
+	lasso := t.Kind == string(invariants.Lasso)
+	switch invariants.Property(t.Property) {
+	case invariants.Safety, invariants.Deadlock, invariants.Closure, witness:
+		if lasso {
+			return wrong("it is a lasso: %s is shown by a path", claim)
+		}
+	}
+	legit := func(i int) (bool, error) {
+		if sys.Legitimate == nil {
+			return false, wrong("%s declares no legitimacy predicate", sys.Name)
+		}
+		return sys.Legitimate.Holds(states[i]), nil
+	}
+	switch invariants.Property(t.Property) {
+	case invariants.Safety:
+		if t.Invariant != "" {
+			i := slices.IndexFunc(sys.Invariants, func(p model.Predicate) bool { return p.Name == t.Invariant })
+			if i < 0 {
+				return wrong("%s has no invariant %s (it has %s)", sys.Name, t.Invariant, invariantNames(sys))
+			}
+			if sys.Invariants[i].Holds(last) {
+				return wrong("%s holds in its last state (state %d)", t.Invariant, lastIndex)
+			}
+			return nil
+		}
+		for i := range sys.Invariants {
+			if !sys.Invariants[i].Holds(last) {
+				return nil
+			}
+		}
+		if len(steps) > 0 && steps[len(steps)-1].Faulty() {
+			return nil
+		}
+		return wrong("every invariant holds in its last state (state %d), and no last step overflows a channel whose policy is error or leaves a variable's domain", lastIndex)
+	case invariants.Deadlock:
+		return deadEnd(sys, ex, last, lastIndex, true, wrong)
+	case invariants.Starvation, invariants.LeadsToProperty, invariants.Convergence:
+		conv := t.Property == string(invariants.Convergence)
+		if conv {
+			for i := range states {
+				in, err := legit(i)
+				if err != nil {
+					return err
+				}
+				if in {
+					return wrong("state %d is legitimate: the execution reaches L", i)
+				}
+			}
+		}
+		if t.Property == string(invariants.Starvation) {
+			if err := waits(sys, t, states, wrong); err != nil {
+				return err
+			}
+		}
+		if !lasso {
+			return deadEnd(sys, ex, last, lastIndex, !conv, wrong)
+		}
+		f := invariants.Fairness(t.Fairness)
+		if f == "" {
+			f = invariants.NoFairness
+		}
+		from := *t.LoopStart
+		if err := invariants.LoopFairness(sys, states[from:], steps[from:], f, from); err != nil {
+			return wrong("its loop is not fair: %v", err)
+		}
+	case invariants.Closure:
+		if len(steps) == 0 {
+			return wrong("it has no step to leave L")
+		}
+		in, err := legit(lastIndex - 1)
+		if err != nil {
+			return err
+		}
+		out, _ := legit(lastIndex)
+		switch {
+		case !in:
+			return wrong("state %d, where its last step starts, is not legitimate", lastIndex-1)
+		case out:
+			return wrong("its last state (state %d) is legitimate", lastIndex)
+		}
+	case witness:
+		if len(t.RoundEnds) > 0 {
+			return nil
+		}
+		for i := range states {
+			in, err := legit(i)
+			if err != nil {
+				return err
+			}
+			switch {
+			case in && i < lastIndex:
+				return wrong("state %d, before its last, is legitimate already", i)
+			case !in && i == lastIndex:
+				return wrong("its last state (state %d) is not legitimate", i)
+			}
+		}
+	default:
+		return wrong("ringcheck knows no such property")
+	}
+	return nil
+}
+
+// witness is the property of a trace that shows how a configuration
+// converges, and violates nothing.
+const witness = "stabilization"
+
+// claimOf says what trace t claims, for a FalseClaim.
+func claimOf(t *reports.Trace) string {
+	under := ""
+	if t.Kind == string(invariants.Lasso) || t.Fairness != "" {
+		f := t.Fairness
+		if f == "" {
+			f = string(invariants.NoFairness)
+		}
+		under = " under fairness " + f
+	}
+	switch invariants.Property(t.Property) {
+	case invariants.Safety:
+		if t.Invariant != "" {
+			return "a violation of safety: invariant " + t.Invariant + " false"
+		}
+		return "a violation of safety"
+	case invariants.Deadlock:
+		return "a deadlock"
+	case invariants.Starvation:
+		if t.Process != nil {
+			return fmt.Sprintf("the starvation of process %d%s", *t.Process, under)
+		}
+		return "a starvation" + under
+	case invariants.LeadsToProperty:
+		return "a violation of leads-to" + under
+	case invariants.Closure:
+		return "a violation of closure: a step from L out of it"
+	case invariants.Convergence:
+		return "a violation of convergence: an execution that never reaches L" + under
+	case witness:
+		if len(t.RoundEnds) > 0 {
+			return "a run in rounds"
+		}
+		return "a witness of stabilization: a path to L"
+	}
+	return fmt.Sprintf("a violation of %q", t.Property)
+}
+
+// deadEnd checks that no step is enabled in the trace's last state, the
+// state of index at, and, if validEnd, that it is not a valid end state.
+func deadEnd(sys *model.System, ex *model.Expander, last *model.State, at int, validEnd bool, wrong func(string, ...any) error) error {
+	var enabled []string
+	n, err := ex.Expand(last, func(s *model.Step, _ *model.State) bool {
+		if len(enabled) < 3 {
+			enabled = append(enabled, stepName(sys, s))
+		}
+		return true
+	})
+	if err != nil {
+		return wrong("expanding its last state (state %d): %v", at, err)
+	}
+	if n > 0 {
+		more := ""
+		if n > len(enabled) {
+			more = ", ..."
+		}
+		return wrong("its last state (state %d) has %d enabled step%s: %s%s", at, n, plural(n), strings.Join(enabled, ", "), more)
+	}
+	if validEnd && sys.ValidEnd != nil && sys.ValidEnd.Holds(last) {
+		return wrong("its last state (state %d) is a valid end state (%s), where having no step is not a deadlock", at, sys.ValidEnd.Name)
+	}
+	return nil
+}
+
+// waits checks that the process a trace of starvation names requests and
+// is not in its critical section in its last state, or in every state of
+// its loop.
+func waits(sys *model.System, t *reports.Trace, states []*model.State, wrong func(string, ...any) error) error {
+	if t.Process == nil {
+		return wrong(`it names no "process"`)
+	}
+	p := *t.Process
+	req, ok1 := sys.ProcessPredicateByName("requesting")
+	cs, ok2 := sys.ProcessPredicateByName("inCS")
+	if !ok1 || !ok2 {
+		return wrong(`%s declares no "requesting" and "inCS" predicates`, sys.Name)
+	}
+	from := len(states) - 1
+	if t.LoopStart != nil {
+		from = *t.LoopStart
+	}
+	for i := from; i < len(states); i++ {
+		switch {
+		case !req.Holds(states[i], p):
+			return wrong("process %d is not requesting in state %d", p, i)
+		case cs.Holds(states[i], p):
+			return wrong("process %d is in its critical section in state %d", p, i)
+		}
+	}
+	return nil
+}
+
+// invariantNames lists the invariants of sys, for a message.
+func invariantNames(sys *model.System) string {
+	if len(sys.Invariants) == 0 {
+		return "none"
+	}
+	names := make([]string, len(sys.Invariants))
+	for i, p := range sys.Invariants {
+		names[i] = p.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+// stepName renders a step as the text rendering does: "p0 request(k=2)".
+func stepName(sys *model.System, s *model.Step) string {
+	procs := make([]string, len(s.Moves))
+	for i, p := range s.Procs() {
+		procs[i] = fmt.Sprintf("p%d", p)
+	}
+	return strings.Join(procs, ",") + " " + sys.Label(s)
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }

@@ -3,6 +3,7 @@ package replay_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -16,21 +17,23 @@ import (
 	"github.com/ringcheck/ringcheck/specs/dijkstra"
 )
 
-// gridTrace is the path (0,0) → (1,0) → (1,1) of testsys.Grid(t, 3), as
-// a trace.
+// gridTrace is the path (0,0) → (1,0) → (1,1) → (2,1) → (2,2) of
+// testsys.Grid(t, 3), to its deadlock, as a trace.
 func gridTrace(t *testing.T) (*model.System, *reports.Trace) {
 	sys, a, b := testsys.Grid(t, 3)
-	s0 := sys.Initial()[0]
-	s1, s2 := s0.Clone(), s0.Clone()
-	s1.Set(0, a, 1)
-	s2.Set(0, a, 1)
-	s2.Set(0, b, 1)
-	steps, err := sys.StepsThrough([]*model.State{s0, s1, s2}, false)
+	var states []*model.State
+	for _, ab := range [][2]int{{0, 0}, {1, 0}, {1, 1}, {2, 1}, {2, 2}} {
+		st := sys.Initial()[0].Clone()
+		st.Set(0, a, ab[0])
+		st.Set(0, b, ab[1])
+		states = append(states, st)
+	}
+	steps, err := sys.StepsThrough(states, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ce := &invariants.Counterexample{Kind: invariants.Path, States: []*model.State{s0, s1, s2}, Steps: steps}
-	return sys, reports.NewTrace(sys, nil, "safety", ce)
+	ce := &invariants.Counterexample{Kind: invariants.Path, States: states, Steps: steps}
+	return sys, reports.NewTrace(sys, nil, "deadlock", ce)
 }
 
 func TestCheck(t *testing.T) {
@@ -51,6 +54,7 @@ func TestCheck(t *testing.T) {
 		}, ""},
 		{"a lasso that does not close", func(tr *reports.Trace) {
 			zero := 0
+			tr.States, tr.Steps = tr.States[:3], tr.Steps[:2]
 			tr.Kind, tr.LoopStart = "lasso", &zero
 			tr.Steps = append(tr.Steps, reports.TraceStep{Processes: []int{0}, Action: "a"})
 		}, "step 3 (from state 2): a by process 0 does not lead to the next state"},
@@ -87,6 +91,7 @@ func TestEmptyChannelsStart(t *testing.T) {
 	b.Action(model.Action{Name: "ping", Guard: func(*model.Ctx) bool { return true },
 		Effect: func(c *model.Ctx, _ int) { c.Send(c.Out((c.P+1)%2), sys.Msg(ping)) }}, 0)
 	b.Initial(func(*model.System, *model.State) {})
+	b.Legitimate(model.Predicate{Name: "never", Holds: func(*model.State) bool { return false }})
 	var err error
 	if sys, err = b.Build(); err != nil {
 		t.Fatal(err)
@@ -104,11 +109,14 @@ func TestEmptyChannelsStart(t *testing.T) {
 		{"empty channels", []*model.State{s0, s1, s2}, ""},
 		{"a message in a channel", []*model.State{s1, s2}, "channel 0→1 holds 1 messages"},
 	} {
-		steps, err := sys.StepsThrough(tc.states, false)
+		// A lasso whose loop pings a full channel: the message is lost,
+		// and the configuration stays.
+		last := tc.states[len(tc.states)-1]
+		steps, err := sys.StepsThrough(append(slices.Clone(tc.states), last), false)
 		if err != nil {
 			t.Fatal(err)
 		}
-		tr := reports.NewTrace(sys, nil, "convergence", &invariants.Counterexample{Kind: invariants.Path, States: tc.states, Steps: steps})
+		tr := reports.NewTrace(sys, nil, "convergence", &invariants.Counterexample{Kind: invariants.Lasso, States: tc.states, Steps: steps, LoopStart: len(tc.states) - 1})
 		tr.Start = "empty-channels"
 		err = replay.Check(sys, tr)
 		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {

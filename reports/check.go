@@ -177,6 +177,10 @@ func NewCheckResult(r Run) *CheckResult {
 		pr := PropertyResult{Name: string(o.Property), Verdict: string(o.Verdict), Reason: o.Reason, Invariants: o.Invariants}
 		if o.Counterexample != nil {
 			pr.Trace = NewTrace(r.System, r.Params, string(o.Property), o.Counterexample)
+			pr.Trace.Invariant = o.Invariant
+			if fairnessQualifies(string(o.Property)) {
+				pr.Trace.Fairness = r.Options.Fairness
+			}
 			switch r.Options.From {
 			case "given", "random", "all", "empty-channels":
 				pr.Trace.Start = r.Options.From

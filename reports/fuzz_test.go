@@ -26,15 +26,15 @@ func FuzzReadTrace(f *testing.F) {
 		`null`,
 		`{}`,
 		`[]`,
-		`{"spec": "x", "property": "p", "kind": "path", "states": [{}], "steps": []}`,
-		`{"spec": "x", "property": "p", "kind": "lasso", "loop_start": 0, "states": [{}], "steps": [{"processes": [0], "action": "a"}]}`,
-		`{"spec": "x", "property": "p", "kind": "lasso", "loop_start": 5, "states": [{"processes": [{"id": 0}]}], "steps": [{"processes": [0], "action": "a"}]}`,
-		`{"spec": "x", "property": "p", "kind": "path", "states": [{"processes": [{"id": 0, "vars": {"a": 1, "b": "s"}}], "channels": [{"from": 0, "to": 0, "messages": [{"type": "T", "fields": {"f": -2}}]}]}, {"processes": [{"id": 0, "vars": {}}], "channels": [{"messages": null}]}], "steps": [{"processes": [0], "action": "a", "overflow": true}]}`,
-		`{"spec": "x", "property": "p", "kind": "path", "states": [{"processes": [{"id": 0, "vars": {"a": 1.5}}]}], "steps": []}`,
-		`{"spec": "x", "property": "p", "kind": "path", "states": [{"processes": [{"id": 0, "vars": null}]}], "steps": []}`,
-		`{"spec": "x", "property": "p", "kind": "path", "states": [{"processes": [{"id": 1}]}], "steps": []}`,
-		`{"spec": "x", "property": "p", "kind": "path", "states": [{"processes": [{"id": 0}]}, {"processes": []}], "steps": [{"processes": [0], "action": "a"}]}`,
-		`{"spec": "x", "property": "p", "kind": "path", "states": [{"processes": [{"id": 0}]}, {"processes": [{"id": 0}]}], "steps": [{"processes": [3], "action": "a"}]}`,
+		`{"spec": "x", "property": "safety", "kind": "path", "states": [{}], "steps": []}`,
+		`{"spec": "x", "property": "safety", "kind": "lasso", "loop_start": 0, "states": [{}], "steps": [{"processes": [0], "action": "a"}]}`,
+		`{"spec": "x", "property": "safety", "kind": "lasso", "loop_start": 5, "states": [{"processes": [{"id": 0}]}], "steps": [{"processes": [0], "action": "a"}]}`,
+		`{"spec": "x", "property": "safety", "kind": "path", "states": [{"processes": [{"id": 0, "vars": {"a": 1, "b": "s"}}], "channels": [{"from": 0, "to": 0, "messages": [{"type": "T", "fields": {"f": -2}}]}]}, {"processes": [{"id": 0, "vars": {}}], "channels": [{"messages": null}]}], "steps": [{"processes": [0], "action": "a", "overflow": true}]}`,
+		`{"spec": "x", "property": "safety", "kind": "path", "states": [{"processes": [{"id": 0, "vars": {"a": 1.5}}]}], "steps": []}`,
+		`{"spec": "x", "property": "safety", "kind": "path", "states": [{"processes": [{"id": 0, "vars": null}]}], "steps": []}`,
+		`{"spec": "x", "property": "safety", "kind": "path", "states": [{"processes": [{"id": 1}]}], "steps": []}`,
+		`{"spec": "x", "property": "safety", "kind": "path", "states": [{"processes": [{"id": 0}]}, {"processes": []}], "steps": [{"processes": [0], "action": "a"}]}`,
+		`{"spec": "x", "property": "safety", "kind": "path", "states": [{"processes": [{"id": 0}]}, {"processes": [{"id": 0}]}], "steps": [{"processes": [3], "action": "a"}]}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -74,8 +74,8 @@ func FuzzStartConfiguration(f *testing.F) {
 	st := sys.NewState()
 	st.Set(1, 0, 1)
 	st.Push(0, sys.Msg(0, 2, 0))
-	f.Add([]byte(`{"spec": "tiny", "property": "p", "kind": "path", "round_ends": [0], "states": [` + stateJSON(f, sys, st) + `], "steps": []}`))
-	f.Add([]byte(`{"spec": "tiny", "property": "p", "kind": "path", "states": [{"processes": [{"id": 0, "vars": {"mode": "busy", "x": 9}}, {"id": 1, "vars": {"mode": 0, "x": 0}}], "channels": [{"from": 0, "to": 1, "messages": [{"type": "Tok", "fields": {"c": 1, "d": 0}}]}, {"from": 1, "to": 0, "messages": []}]}], "steps": []}`))
+	f.Add([]byte(`{"spec": "tiny", "property": "safety", "kind": "path", "round_ends": [0], "states": [` + stateJSON(f, sys, st) + `], "steps": []}`))
+	f.Add([]byte(`{"spec": "tiny", "property": "safety", "kind": "path", "states": [{"processes": [{"id": 0, "vars": {"mode": "busy", "x": 9}}, {"id": 1, "vars": {"mode": 0, "x": 0}}], "channels": [{"from": 0, "to": 1, "messages": [{"type": "Tok", "fields": {"c": 1, "d": 0}}]}, {"from": 1, "to": 0, "messages": []}]}], "steps": []}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		tr, err := ReadTrace(bytes.NewReader(data))
 		if err != nil {

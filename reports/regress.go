@@ -40,6 +40,11 @@ type RegressCase struct {
 	// for a rounds case whose search failed); its Expected is then
 	// {"rounds", the expected verdict}.
 	Rounds *RegressRounds
+	// NotRun, when not empty, says why the case has no outcome, as "not
+	// finished: regress was interrupted": the run was interrupted before
+	// the case finished. Such a case neither passes nor fails; its other
+	// fields but Name, Spec and Expected are not looked at.
+	NotRun string
 }
 
 // RegressRounds is what a rounds case of a regression run measured: runs
@@ -98,8 +103,12 @@ func (r *RegressRounds) Summary() string {
 	return s + "; slowest " + slowest
 }
 
-// Failed reports whether the case failed: an error or any mismatch.
+// Failed reports whether the case failed: an error or any mismatch (a
+// case not run has not failed).
 func (c *RegressCase) Failed() bool {
+	if c.NotRun != "" {
+		return false
+	}
 	if c.Err != nil || len(c.FigureDiffs) > 0 {
 		return true
 	}
@@ -113,17 +122,22 @@ func (c *RegressCase) Failed() bool {
 
 // WriteRegressTable prints one row per case (expected→got per property,
 // or for a rounds case its bound, expected→got verdict and what the runs
-// measured; states, worst case, seconds, PASS/FAIL), then one line per
-// mismatch, and a count of the failed cases if any. It returns how many
-// failed.
+// measured; states, worst case, seconds, PASS/FAIL, or NOT RUN for a case
+// an interruption left without an outcome), then one line per mismatch and
+// per case not run, a count of the failed cases if any, and of the cases
+// not run if any. It returns how many failed.
 func WriteRegressTable(w io.Writer, cases []*RegressCase) (int, error) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "case\tverdicts (expected→got)\tstates\tworst steps\tworst rounds\tseconds\tresult")
-	failed := 0
+	failed, notRun := 0, 0
 	for _, c := range cases {
 		var verdicts []string
 		states, steps, rounds := "-", "-", "-"
 		switch {
+		case c.NotRun != "":
+			for _, e := range c.Expected {
+				verdicts = append(verdicts, fmt.Sprintf("%s %s→not run", e[0], e[1]))
+			}
 		case c.Rounds != nil:
 			r := c.Rounds
 			bound := r.Bound
@@ -152,7 +166,11 @@ func WriteRegressTable(w io.Writer, cases []*RegressCase) (int, error) {
 			verdicts = append(verdicts, "error")
 		}
 		status := "PASS"
-		if c.Failed() {
+		switch {
+		case c.NotRun != "":
+			status = "NOT RUN"
+			notRun++
+		case c.Failed():
 			status = "FAIL"
 			failed++
 		}
@@ -174,9 +192,15 @@ func WriteRegressTable(w io.Writer, cases []*RegressCase) (int, error) {
 		for _, d := range c.FigureDiffs {
 			p.printf("FAIL %s: %s\n", c.Name, d)
 		}
+		if c.NotRun != "" {
+			p.printf("NOT RUN %s: %s\n", c.Name, c.NotRun)
+		}
 	}
 	if failed > 0 {
 		p.printf("%d of %d cases failed\n", failed, len(cases))
+	}
+	if notRun > 0 {
+		p.printf("interrupted: %d of %d cases not run\n", notRun, len(cases))
 	}
 	return failed, p.err
 }
@@ -191,17 +215,30 @@ func intOrDash(p *int) string {
 // WriteJUnit writes a JUnit XML report of a regression run: one testsuite,
 // one testcase per case and property (a violated property's counterexample
 // in its system-out), one per case for its figures, failures carrying the
-// mismatch. The report is well-formed XML whatever the case names, errors
+// mismatch. A case not run has one skipped testcase per property, with
+// why it was not run as the message, and the suite a property
+// "interrupted" counting those cases. The report is well-formed XML whatever the case names, errors
 // and traces hold: a character XML 1.0 forbids becomes U+FFFD, in the
 // attributes (encoding/xml) and in the text (xmlCharData).
 func WriteJUnit(w io.Writer, cases []*RegressCase) error {
 	suite := junit.Testsuite{Name: "ringcheck regress"}
 	var total time.Duration
+	notRun := 0
 	for _, c := range cases {
 		total += c.Elapsed
 		secs := fmt.Sprintf("%.3f", c.Elapsed.Seconds())
 		if c.Request != "" {
 			suite.AddProperty("request: "+c.Name, c.Request)
+		}
+		if c.NotRun != "" {
+			notRun++
+			for _, e := range c.Expected {
+				suite.AddTestcase(junit.Testcase{
+					Name: c.Name + ": " + e[0], Classname: c.Spec, Time: secs,
+					Skipped: &junit.Result{Message: "NOT RUN " + c.Name + ": " + c.NotRun},
+				})
+			}
+			continue
 		}
 		if c.Err != nil {
 			suite.AddTestcase(junit.Testcase{
@@ -242,6 +279,9 @@ func WriteJUnit(w io.Writer, cases []*RegressCase) error {
 			}
 			suite.AddTestcase(tc)
 		}
+	}
+	if notRun > 0 {
+		suite.AddProperty("interrupted", fmt.Sprintf("%d of %d cases not run", notRun, len(cases)))
 	}
 	suite.Time = fmt.Sprintf("%.3f", total.Seconds())
 	xmlCharData(&suite)

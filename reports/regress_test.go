@@ -125,3 +125,75 @@ func TestWriteJUnitForbiddenCharacters(t *testing.T) {
 		t.Errorf("system-out: %+v", out)
 	}
 }
+
+// notRunCases are the cases of an interrupted regression run: one that
+// finished, a check case and a rounds case that did not. The unfinished
+// check case carries what its stopped search reported (unknown, as a case
+// expecting unknown would pass with), which must not show.
+func notRunCases() []*reports.RegressCase {
+	return []*reports.RegressCase{
+		{Name: "finished", Spec: "dijkstra", Expected: [][2]string{{"safety", "holds"}},
+			Result:        &reports.CheckResult{Properties: []reports.PropertyResult{{Name: "safety", Verdict: "holds"}}},
+			PropertyDiffs: []string{""}, Elapsed: time.Second},
+		{Name: "stopped", Spec: "kl-ddhl", Expected: [][2]string{{"safety", "unknown"}, {"deadlock", "unknown"}},
+			NotRun: "not finished: regress was interrupted (interrupt signal received)"},
+		{Name: "rounds", Spec: "kl-ddhl", Expected: [][2]string{{"rounds", "violated"}},
+			NotRun: "not started: regress was interrupted (interrupt signal received)"},
+	}
+}
+
+// TestRegressNotRun: a case an interruption left without an outcome
+// neither passes nor fails: the table says NOT RUN and why, and how many
+// cases were not run; the JUnit report skips its testcases with why, and
+// counts them in a suite property.
+func TestRegressNotRun(t *testing.T) {
+	var table bytes.Buffer
+	failed, err := reports.WriteRegressTable(&table, notRunCases())
+	if err != nil || failed != 0 {
+		t.Fatalf("failed %d, err %v; want 0, nil", failed, err)
+	}
+	lines := strings.Split(table.String(), "\n")
+	for i, want := range []string{
+		"case      verdicts (expected→got)                           states  worst steps  worst rounds  seconds  result",
+		"finished  safety holds→holds                                0       -            -             1.000    PASS",
+		"stopped   safety unknown→not run, deadlock unknown→not run  -       -            -             0.000    NOT RUN",
+		"rounds    rounds violated→not run                           -       -            -             0.000    NOT RUN",
+		"NOT RUN stopped: not finished: regress was interrupted (interrupt signal received)",
+		"NOT RUN rounds: not started: regress was interrupted (interrupt signal received)",
+		"interrupted: 2 of 3 cases not run",
+		"",
+	} {
+		if i >= len(lines) || lines[i] != want {
+			t.Fatalf("table line %d: want\n%s\nin\n%s", i, want, table.String())
+		}
+	}
+
+	var b bytes.Buffer
+	if err := reports.WriteJUnit(&b, notRunCases()); err != nil {
+		t.Fatal(err)
+	}
+	var suites junit.Testsuites
+	if err := xml.Unmarshal(b.Bytes(), &suites); err != nil {
+		t.Fatalf("not well-formed: %v", err)
+	}
+	s := suites.Suites[0]
+	if len(s.Testcases) != 4 || s.Skipped != 3 || s.Failures != 0 || s.Errors != 0 || s.Properties == nil {
+		t.Fatalf("%d testcases, %d skipped, %d failures, %d errors; want 4, 3, 0, 0", len(s.Testcases), s.Skipped, s.Failures, s.Errors)
+	}
+	for i, want := range []string{"", "NOT RUN stopped: not finished", "NOT RUN stopped: not finished", "NOT RUN rounds: not started"} {
+		sk := s.Testcases[i].Skipped
+		switch {
+		case want == "" && sk != nil:
+			t.Errorf("testcase %d skipped: %+v", i, sk)
+		case want != "" && (sk == nil || !strings.HasPrefix(sk.Message, want) || !strings.Contains(sk.Message, "regress was interrupted")):
+			t.Errorf("testcase %d (%s): skipped %+v, want a message starting %q", i, s.Testcases[i].Name, sk, want)
+		}
+	}
+	found := false
+	for _, p := range *s.Properties {
+		found = found || p.Name == "interrupted" && p.Value == "2 of 3 cases not run"
+	}
+	if !found {
+		t.Errorf("no property interrupted in %+v", s.Properties)
+	}
+}

@@ -306,6 +306,13 @@ func TestReadTrace(t *testing.T) {
 		{"{\n\"spec\": \"x\",", "not a ringcheck trace: line 2, column 13: the JSON ends before the trace does"},
 		{`{} {}`, "not a ringcheck trace: line 1, column 4: more data after the trace object"},
 		{`{}`, `not a ringcheck trace: no "spec"`},
+		{`{"spec": "x", "bogus": 1}`, `not a ringcheck trace: line 1, column 15: unknown field "bogus" (the trace format has no such field)`},
+		{`{"spec": "x", "property": "safety", "kind": "path", "states": [{"Processes": []}], "steps": []}`,
+			`not a ringcheck trace: line 1, column 65: unknown field "Processes" (the trace format has no such field)`},
+		{"{\"spec\": \"x\", \"params\": {\"bogus\": 1}, \"states\": [{\"processes\": [\n  {\"id\": 0, \"vars\": {\"bogus\": 1}, \"bogus\": 2}]}]}",
+			`not a ringcheck trace: line 2, column 35: unknown field "bogus" (the trace format has no such field)`},
+		{`{"spec": "x", "property": "liveness", "kind": "path", "states": [{"processes": []}], "steps": []}`,
+			`not a ringcheck trace: "property" "liveness" is not one of safety, deadlock, starvation, leads-to, closure, convergence, stabilization`},
 	} {
 		if _, err := ReadTrace(strings.NewReader(tc.bad)); err == nil || err.Error() != tc.want {
 			t.Errorf("%q: err = %v, want %s", tc.bad, err, tc.want)

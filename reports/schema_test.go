@@ -94,8 +94,15 @@ func TestTraceSchema(t *testing.T) {
         1
       ]`, `"processes": []`},
 		{"unknown field", `"spec": "toy"`, `"spec": "toy", "extra": true`},
+		{"unknown field of a step", `"action": "start"`, `"action": "start", "extra": true`},
+		{"unknown field of a process", `"id": 0,`, `"id": 0, "extra": 1,`},
+		{"unknown field of a channel", `"from": 0,`, `"from": 0, "extra": 1,`},
 		{"rounds of a lasso", `"spec": "toy"`, `"spec": "toy", "round_ends": [1]`},
 		{"unknown start", `"spec": "toy"`, `"spec": "toy", "start": "somewhere"`},
+		{"unknown property", `"property": "starvation"`, `"property": "liveliness"`},
+		{"unknown fairness", `"spec": "toy"`, `"spec": "toy", "fairness": "fair"`},
+		{"fairness of safety", `"property": "starvation"`, `"property": "safety", "fairness": "weak"`},
+		{"invariant of starvation", `"spec": "toy"`, `"spec": "toy", "invariant": "mutex"`},
 	} {
 		doc := strings.Replace(good.String(), bad.old, bad.new, 1)
 		if doc == good.String() {
@@ -107,6 +114,33 @@ func TestTraceSchema(t *testing.T) {
 		}
 		if err := sch.Validate(inst); err == nil {
 			t.Errorf("%s: the schema accepts it", bad.name)
+		}
+		// The reader refuses what the schema refuses.
+		if _, err := ReadTrace(strings.NewReader(doc)); err == nil {
+			t.Errorf("%s: the reader accepts it", bad.name)
+		}
+	}
+	// What a trace of starvation, leads-to or convergence says of its
+	// fairness, and one of safety of its invariant, both accept.
+	for _, ok := range []struct{ old, new string }{
+		{`"spec": "toy"`, `"spec": "toy", "fairness": "weak-action"`},
+		{`"property": "starvation"`, `"property": "convergence", "fairness": "none"`},
+		{`"property": "starvation"`, `"property": "leads-to", "fairness": "strong"`},
+		{`"property": "starvation"`, `"property": "safety", "invariant": "mutex"`},
+	} {
+		doc := strings.Replace(good.String(), ok.old, ok.new, 1)
+		if doc == good.String() {
+			t.Fatalf("%q is not in the trace", ok.old)
+		}
+		inst, err := jsonschema.UnmarshalJSON(strings.NewReader(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sch.Validate(inst); err != nil {
+			t.Errorf("%s: %v", ok.new, err)
+		}
+		if _, err := ReadTrace(strings.NewReader(doc)); err != nil {
+			t.Errorf("%s: the reader refuses it: %v", ok.new, err)
 		}
 	}
 	// The values of a process are an object, never null (the reader

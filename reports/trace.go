@@ -10,11 +10,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/ringcheck/ringcheck/internal/input"
 	"github.com/ringcheck/ringcheck/invariants"
 	"github.com/ringcheck/ringcheck/model"
 )
@@ -59,6 +60,15 @@ type Trace struct {
 	// the check request that found it (16 hex digits): the same key means
 	// the same spec, parameters and choices.
 	Request string `json:"request,omitempty"`
+	// Fairness, in a trace of starvation, leads-to or convergence, is the
+	// fairness assumption the check ran under (as invariants.Fairness
+	// names it; empty: none): a lasso's loop is fair under it.
+	Fairness string `json:"fairness,omitempty"`
+	// Invariant, in a trace of safety, names the invariant that is false
+	// in its last state (empty when the violation is its last step's: an
+	// overflow of a channel whose policy is error, or a value leaving its
+	// domain).
+	Invariant string `json:"invariant,omitempty"`
 	// SpecFile, for a spec read from a .ring file, is that file's path and
 	// the SHA-256 of its content: what the trace is a trace of.
 	SpecFile *SpecFile    `json:"spec_file,omitempty"`
@@ -289,11 +299,21 @@ func WriteTraceJSON(w io.Writer, t *Trace) error {
 	return enc.Encode(t)
 }
 
+// MaxTraceBytes is the largest trace ReadTrace and ReadTraceFile read:
+// 256 MiB, about fifty times a trace of 1000 steps (simulate's default)
+// on the largest instances, at about 5 KiB a step.
+const MaxTraceBytes = 256 << 20
+
 // ReadTrace parses a trace and checks that it is one: a spec, a property,
 // a kind of path or lasso, at least one state, and as many steps as the kind
-// requires. A JSON error says at which line and column.
+// requires. A JSON error says at which line and column; more than
+// MaxTraceBytes is an error.
 func ReadTrace(r io.Reader) (*Trace, error) {
-	t, line, col, err := readTrace(r)
+	data, err := input.ReadAll(r, "the trace", MaxTraceBytes, "a trace")
+	if err != nil {
+		return nil, err
+	}
+	t, line, col, err := readTrace(bytes.NewReader(data))
 	if err != nil && line > 0 {
 		return nil, fmt.Errorf("not a ringcheck trace: line %d, column %d: %w", line, col, err)
 	}
@@ -306,12 +326,11 @@ func ReadTrace(r io.Reader) (*Trace, error) {
 // ReadTraceFile is ReadTrace on the file at path; its errors name the
 // file, and a JSON error its line and column (path:line:col).
 func ReadTraceFile(path string) (*Trace, error) {
-	file, err := os.Open(path)
+	data, err := input.ReadFile(path, MaxTraceBytes, "a trace")
 	if err != nil {
 		return nil, err
 	}
-	defer file.Close()
-	t, line, col, err := readTrace(file)
+	t, line, col, err := readTrace(bytes.NewReader(data))
 	if err != nil && line > 0 {
 		return nil, fmt.Errorf("%s:%d:%d: not a ringcheck trace: %w", path, line, col, err)
 	}
@@ -329,6 +348,8 @@ func readTrace(r io.Reader) (t *Trace, line, col int, err error) {
 		return nil, 0, 0, err
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
+	// The schema allows no other field (additionalProperties false).
+	dec.DisallowUnknownFields()
 	t = &Trace{}
 	if err := dec.Decode(t); err != nil {
 		var (
@@ -353,16 +374,108 @@ func readTrace(r io.Reader) (t *Trace, line, col int, err error) {
 			line, col = position(data, int64(len(data)))
 			return nil, line, col, errors.New("the JSON ends before the trace does")
 		}
+		if strings.HasPrefix(err.Error(), "json: unknown field ") {
+			if name, at, found := unknownField(data); found {
+				line, col = position(data, at)
+				return nil, line, col, fmt.Errorf("unknown field %q (the trace format has no such field)", name)
+			}
+		}
 		return nil, 0, 0, err
 	}
 	if dec.More() {
 		line, col = position(data, dec.InputOffset())
 		return nil, line, col, errors.New("more data after the trace object")
 	}
+	// The decoder takes "Spec" for "spec"; the format does not.
+	if name, at, found := unknownField(data); found {
+		line, col = position(data, at)
+		return nil, line, col, fmt.Errorf("unknown field %q (the trace format has no such field)", name)
+	}
 	if err := t.Validate(); err != nil {
 		return nil, 0, 0, err
 	}
 	return t, 0, 0, nil
+}
+
+// unknownField returns the first key of an object of the trace format in
+// data, a JSON document the decoder has read, that is not one of the
+// object's fields as the format spells them (encoding/json also takes
+// "Spec" for "spec"), and its offset. The keys of "params", "vars" and
+// "fields" are the spec's names, and any will do.
+func unknownField(data []byte) (name string, at int64, found bool) {
+	type frame struct {
+		object, wantKey bool
+		// fields: the fields of the format's object (nil for names);
+		// elem: the element type of an array of the format's objects.
+		fields map[string]reflect.Type
+		elem   reflect.Type
+		key    string
+	}
+	// objectOf is the format's object a value of type t is, if it is one.
+	objectOf := func(t reflect.Type) map[string]reflect.Type {
+		for t != nil && t.Kind() == reflect.Pointer {
+			t = t.Elem()
+		}
+		if t == nil || t.Kind() != reflect.Struct {
+			return nil
+		}
+		fs := map[string]reflect.Type{}
+		for i := range t.NumField() {
+			if tag, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ","); tag != "" && tag != "-" {
+				fs[tag] = t.Field(i).Type
+			}
+		}
+		return fs
+	}
+	var stack []frame
+	valueDone := func() {
+		if n := len(stack); n > 0 && stack[n-1].object {
+			stack[n-1].wantKey = true
+		}
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return "", 0, false
+		}
+		var top *frame
+		// value is the type of the value tok starts, when known.
+		var value reflect.Type
+		if n := len(stack); n > 0 {
+			top = &stack[n-1]
+			if top.object {
+				value = top.fields[top.key]
+			} else {
+				value = top.elem
+			}
+		} else {
+			value = reflect.TypeFor[Trace]()
+		}
+		if key, ok := tok.(string); ok && top != nil && top.object && top.wantKey {
+			if _, known := top.fields[key]; !known && top.fields != nil {
+				quoted, _ := json.Marshal(key)
+				return key, max(dec.InputOffset()-int64(len(quoted)), 0), true
+			}
+			top.key, top.wantKey = key, false
+			continue
+		}
+		switch tok {
+		case json.Delim('{'):
+			stack = append(stack, frame{object: true, wantKey: true, fields: objectOf(value)})
+		case json.Delim('['):
+			var elem reflect.Type
+			if value != nil && value.Kind() == reflect.Slice {
+				elem = value.Elem()
+			}
+			stack = append(stack, frame{elem: elem})
+		case json.Delim('}'), json.Delim(']'):
+			stack = stack[:len(stack)-1]
+			valueDone()
+		default:
+			valueDone()
+		}
+	}
 }
 
 // position is the line and column (from 1, in bytes) of offset in data.
@@ -437,7 +550,28 @@ func (t *Trace) Configuration(sys *model.System, index int) (*model.State, error
 	return st, nil
 }
 
-// Validate checks the trace's shape.
+// TraceProperties lists the properties a trace may be about: those of
+// the CLI contract, and "stabilization" for a witness that violates
+// nothing (the worst case of convergence, or a run in rounds).
+func TraceProperties() []string {
+	var ps []string
+	for _, p := range invariants.KnownProperties() {
+		ps = append(ps, string(p))
+	}
+	return append(ps, witnessProperty)
+}
+
+// fairnessQualifies reports whether a trace of property p is about
+// executions that a fairness assumption restricts.
+func fairnessQualifies(p string) bool {
+	switch invariants.Property(p) {
+	case invariants.Starvation, invariants.LeadsToProperty, invariants.Convergence:
+		return true
+	}
+	return false
+}
+
+// Validate checks the trace's shape and the values of its fields.
 func (t *Trace) Validate() error {
 	switch {
 	case t.Spec == "":
@@ -449,6 +583,20 @@ func (t *Trace) Validate() error {
 	}
 	if t.Links != "" && t.Links != ReliableLinks {
 		return fmt.Errorf(`"links" %q is not %q`, t.Links, ReliableLinks)
+	}
+	if !slices.Contains(TraceProperties(), t.Property) {
+		return fmt.Errorf(`"property" %q is not one of %s`, t.Property, strings.Join(TraceProperties(), ", "))
+	}
+	if t.Fairness != "" {
+		if _, err := invariants.ParseFairness(t.Fairness); err != nil {
+			return fmt.Errorf(`"fairness": %w`, err)
+		}
+		if !fairnessQualifies(t.Property) {
+			return fmt.Errorf(`"fairness" qualifies a trace of starvation, leads-to or convergence, not of %s`, t.Property)
+		}
+	}
+	if t.Invariant != "" && t.Property != string(invariants.Safety) {
+		return fmt.Errorf(`"invariant" names what a trace of safety violates; this is a trace of %s`, t.Property)
 	}
 	want := len(t.States) - 1
 	switch t.Kind {

@@ -126,6 +126,7 @@ func TestClaimsAgreeWithTheChecker(t *testing.T) {
 				// that found it.
 				if ce := rep.Outcomes[0].Counterexample; ce != nil {
 					tr := reports.NewTrace(res.System, res.Values, c.Property, ce)
+					tr.Invariant, tr.Fairness = rep.Outcomes[0].Invariant, c.Fairness
 					switch res.Options.From {
 					case invariants.FromAll, invariants.FromGiven:
 						tr.Start = string(res.Options.From)
