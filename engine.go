@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/ringcheck/ringcheck/budget"
@@ -136,14 +137,6 @@ func (r *Request) runSymbolic(ctx context.Context, res *Result) error {
 	if r.SymbolicProgress != nil {
 		opts.Progress = r.SymbolicProgress
 	}
-	var done symbolic.Progress
-	progress := opts.Progress
-	opts.Progress = func(p symbolic.Progress) {
-		done = p
-		if progress != nil {
-			progress(p)
-		}
-	}
 	search := &explore.Result{Stop: explore.Exhausted}
 	res.Report = &invariants.Report{Search: search}
 	inst, err := r.instance(res)
@@ -156,7 +149,7 @@ func (r *Request) runSymbolic(ctx context.Context, res *Result) error {
 		defer cancel()
 	}
 	var out *symbolic.Result
-	enc, err := symbolic.Encode(inst, opts)
+	enc, err := symbolic.Encode(ctx, inst, opts)
 	encoded := err == nil
 	if encoded {
 		out, err = enc.Analyse(ctx)
@@ -169,14 +162,34 @@ func (r *Request) runSymbolic(ctx context.Context, res *Result) error {
 		}
 		search.Stop = stop
 		errors.As(err, &search.Exceeded) // the budget's figures, when it stopped
+		at := stoppedAt(err)
 		var reason string
 		switch {
 		case !encoded:
 			reason = fmt.Sprintf("the symbolic engine stopped (%s) while it encoded the spec", search.Stop)
-		case done.Phase == "":
+			var where []string
+			if phase := strings.TrimPrefix(at.Phase, "encoding "); phase != "" {
+				where = append(where, phase)
+			}
+			if at.Table > 0 {
+				where = append(where, fmt.Sprintf("a table of %d BDD nodes", at.Table))
+			}
+			if len(where) > 0 {
+				reason += " (" + strings.Join(where, "; ") + ")"
+			}
+			if at.Total > 0 {
+				res.Report.Phases = append(res.Report.Phases, invariants.Phase{Name: "symbolic encoding, the actions of every process", Done: uint64(at.Done), Total: uint64(at.Total)})
+			}
+		case out == nil || out.Iterations == 0:
 			reason = fmt.Sprintf("the symbolic engine stopped (%s) before its first fixpoint iteration", search.Stop)
+			if at.Phase != "" {
+				reason += ", in " + at.Phase
+			}
 		default:
-			reason = fmt.Sprintf("the symbolic engine stopped (%s) in %s, iteration %d", search.Stop, done.Phase, done.Iteration)
+			reason = fmt.Sprintf("the symbolic engine stopped (%s) in %s", search.Stop, at.Phase)
+			if at.Iteration > 0 {
+				reason += fmt.Sprintf(", iteration %d", at.Iteration)
+			}
 		}
 		if out != nil {
 			// The counts decided before the fixpoints; layers that the
@@ -211,7 +224,8 @@ func (r *Request) runSymbolic(ctx context.Context, res *Result) error {
 		case stopped:
 			// Closure, convergence and the worst case in steps stand;
 			// the check is cut.
-			roundsNote = fmt.Sprintf("the symbolic engine stopped (%s) in %s, iteration %d", stop, done.Phase, done.Iteration)
+			at := stoppedAt(err)
+			roundsNote = fmt.Sprintf("the symbolic engine stopped (%s) in %s, iteration %d", stop, at.Phase, at.Iteration)
 			search.Stop = stop
 			errors.As(err, &search.Exceeded)
 		default:
@@ -236,6 +250,16 @@ func symbolicStop(ctx context.Context, err error) (explore.StopReason, bool) {
 		return explore.Interrupted, true
 	}
 	return 0, false
+}
+
+// stoppedAt is where the symbolic engine stood when a bound stopped it
+// with err (the zero Progress if err does not say).
+func stoppedAt(err error) symbolic.Progress {
+	var st *symbolic.Stopped
+	if errors.As(err, &st) {
+		return st.At
+	}
+	return symbolic.Progress{}
 }
 
 // closureOutcome is the closure verdict of the symbolic engine's result,

@@ -20,6 +20,7 @@
 package symbolic
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/bits"
@@ -44,7 +45,7 @@ type field struct {
 // Encoding is a spec's configurations and transition relation as BDDs.
 type Encoding struct {
 	spec *ir.Spec
-	b    *rudd.BDD
+	b    *kernel
 	// fields[p][v] is process p's variable v (nil when p does not
 	// declare it).
 	fields [][]*field
@@ -74,6 +75,10 @@ type Encoding struct {
 	// pending[p] is the BDD variable of process p's pending bit (its next
 	// value is pending[p]+1), with Options.Rounds; nil otherwise.
 	pending []int
+	// spent is the *Stopped error of a computation whose caller returned
+	// without it (an operation under way could not be interrupted): the
+	// kernel is still in its hands, and no other computation may start.
+	spent error
 }
 
 // Supports says why the engine cannot encode spec under opts, or nil: the
@@ -93,11 +98,28 @@ func Supports(spec *ir.Spec, opts Options) error {
 	return nil
 }
 
-// Encode builds the encoding of spec under opts.
-func Encode(spec *ir.Spec, opts Options) (*Encoding, error) {
+// Encode builds the encoding of spec under opts. ctx and opts.Memory
+// bound it: when ctx ends or the budget is reached, it ends within about
+// a second with a *Stopped error (see Options.Memory), and reports its
+// progress to opts.Progress at every action of every process.
+func Encode(ctx context.Context, spec *ir.Spec, opts Options) (*Encoding, error) {
 	if err := Supports(spec, opts); err != nil {
 		return nil, err
 	}
+	w := newWatch(ctx, opts.Memory, opts.Progress)
+	var e *Encoding
+	if err := w.run(func() (err error) {
+		e, err = encode(spec, opts, w)
+		return err
+	}); err != nil {
+		return nil, err
+	}
+	e.b.w = nil
+	return e, nil
+}
+
+// encode builds the encoding of spec under opts, watched by w.
+func encode(spec *ir.Spec, opts Options, w *watch) (*Encoding, error) {
 	e := &Encoding{spec: spec, fields: make([][]*field, spec.N), opts: opts, chans: map[[2]int]*channel{}, incident: make([][]*channel, spec.N)}
 	topology := model.Topology{Kind: spec.Topology, N: spec.N}
 	if spec.Channels != nil {
@@ -144,11 +166,12 @@ func Encode(spec *ir.Spec, opts Options) (*Encoding, error) {
 	if nvars == 0 {
 		return nil, fmt.Errorf("spec %s has no variable to encode", spec.Name)
 	}
-	b, err := newBDD(nvars)
+	b, err := newKernel(nvars, w)
 	if err != nil {
 		return nil, fmt.Errorf("spec %s: the BDD of %d variables: %w", spec.Name, nvars, err)
 	}
 	e.b = b
+	e.report(Progress{Phase: "encoding the configurations", Total: e.actions()})
 	e.curSet, e.nextSet = b.Makeset(e.current), b.Makeset(e.next)
 	if e.toNext, err = b.NewReplacer(e.current, e.next); err != nil {
 		return nil, err
@@ -183,12 +206,20 @@ func Encode(spec *ir.Spec, opts Options) (*Encoding, error) {
 		return nil, fmt.Errorf("spec %s: %w", spec.Name, err)
 	}
 	if opts.Daemon != model.Central {
+		e.report(Progress{Phase: fmt.Sprintf("encoding the transition relation, the %s daemon's steps", opts.Daemon)})
 		e.trans = e.concurrent(opts.Daemon)
 	}
 	if b.Errored() {
 		return nil, fmt.Errorf("spec %s: %w", spec.Name, e.bddError())
 	}
 	return e, nil
+}
+
+// report records p as where the computation on e stands.
+func (e *Encoding) report(p Progress) {
+	if e.b.w != nil {
+		e.b.w.report(p)
+	}
 }
 
 // declares reports whether process p declares v.
@@ -402,7 +433,11 @@ func (e *Encoding) eval(x ir.Expr, in env) (cases, error) {
 		}
 		out := cases{}
 		for v, m := range c {
-			e.add(out, -v, m)
+			w, ok := ir.Neg(v)
+			if !ok {
+				return nil, e.arithFault(&ir.ArithError{Fault: ir.Overflow, Pos: x.Pos, Op: fmt.Sprintf("-(%d)", v)})
+			}
+			e.add(out, w, m)
 		}
 		return out, nil
 	case *ir.Binary:
@@ -463,14 +498,28 @@ func (e *Encoding) binary(x *ir.Binary, in env) (cases, error) {
 			if b.Equal(m, b.False()) {
 				continue
 			}
-			w, ok := ir.EvalBinary(x.Op, u, v)
-			if !ok {
-				return nil, fmt.Errorf("%d %s %d has no value (a division by zero): %w", u, x.Op, v, ErrUnsupported)
+			w, f := ir.EvalBinary(x.Op, u, v)
+			if f != ir.NoFault {
+				return nil, e.arithFault(&ir.ArithError{Fault: f, Pos: x.Pos, Op: ir.BinaryText(x.Op, u, v)})
 			}
 			e.add(out, w, m)
 		}
 	}
 	return out, nil
+}
+
+// arithFault is the error of an operation that has no value in some
+// configuration (a division by zero, an overflow), at its place in the
+// file: the engine evaluates every case of an expression, guarded or not,
+// and reports the fault rather than give the operation a value; the
+// explicit engine reports it where a step evaluates it.
+func (e *Encoding) arithFault(err *ir.ArithError) error {
+	what := err.Error()
+	if err.Fault == ir.DivisionByZero {
+		what += ": " + err.Op
+	}
+	pos := &syntax.Error{File: e.spec.File, Pos: err.Pos, Msg: what + " (a fault, for the explicit engine)"}
+	return fmt.Errorf("%w: %w", pos, ErrUnsupported)
 }
 
 // quant unrolls a quantifier over its processes or its set.
@@ -521,7 +570,11 @@ func (e *Encoding) quant(x *ir.Quant, in env) (cases, error) {
 		for u, mu := range acc {
 			for v, mv := range body {
 				if m := b.And(mu, mv); !b.Equal(m, b.False()) {
-					e.add(next, u+v, m)
+					w, ok := ir.Add(u, v)
+					if !ok {
+						return nil, e.arithFault(&ir.ArithError{Fault: ir.Overflow, Pos: x.Pos, Op: "sum " + ir.BinaryText(syntax.Plus, u, v)})
+					}
+					e.add(next, w, m)
 				}
 			}
 		}

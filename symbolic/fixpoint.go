@@ -2,6 +2,7 @@ package symbolic
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/big"
 
@@ -67,39 +68,64 @@ type Result struct {
 // leads into Z; under strong fairness, they are those that reach a fair
 // component of that set (see strongFairCycles). Convergence holds when
 // that set is empty and no configuration outside L is dead. ctx and the
-// memory budget stop it between iterations: it then returns their error
-// with the result decided before the fixpoints (the counts, Closure and
-// its witness; Convergence false, not decided), or with a nil result if
-// the BDD failed.
+// memory budget bound it: when ctx ends or the budget is reached, it ends
+// within about a second with a *Stopped error and the result decided
+// before the fixpoints (the counts, Closure and its witness; Convergence
+// false, not decided; Iterations and PeakNodes so far), or a nil result
+// if it stopped before those were. It returns a nil result if the BDD
+// failed.
 func (e *Encoding) Analyse(ctx context.Context) (*Result, error) {
-	a := &analysis{e: e, b: e.b, ctx: ctx}
-	res, err := a.run()
-	if e.b.Errored() {
-		return nil, e.bddError()
+	if e.spent != nil {
+		return nil, e.spent
+	}
+	w := newWatch(ctx, e.opts.Memory, e.opts.Progress)
+	e.b.w = w
+	a := &analysis{e: e, b: e.b, w: w}
+	var res *Result
+	err := w.run(func() (err error) {
+		res, err = a.run()
+		if e.b.Errored() {
+			return e.bddError()
+		}
+		return err
+	})
+	var stopped *Stopped
+	if errors.As(err, &stopped) && stopped.Abandoned {
+		e.spent = stopped
+	} else {
+		e.b.w = nil
+	}
+	if stopped != nil {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		return w.partial, err
 	}
 	if err != nil {
-		if res == nil {
-			res = a.res
-		}
-		return res, err
+		return nil, err
 	}
 	return res, nil
 }
 
-// analysis is one run of Analyse.
+// analysis is one run of Analyse (or of WorstRounds).
 type analysis struct {
-	e   *Encoding
-	b   *rudd.BDD
-	ctx context.Context
-	res *Result
+	e *Encoding
+	b *kernel
+	w *watch
+	// res is the result so far; decided is set once its counts and
+	// closure are, from when it is published at every iteration.
+	res     *Result
+	decided bool
 }
 
 func (a *analysis) run() (*Result, error) {
 	e, b := a.e, a.b
+	a.res = &Result{}
+	a.w.report(Progress{Phase: "counting the configurations"})
 	res := &Result{Configurations: e.count(e.valid), Legitimate: e.count(e.legitimate)}
 	a.res = res
 	outside := b.And(e.valid, b.Not(e.legitimate))
 	// Closure: no configuration of L has a step out of L.
+	a.w.report(Progress{Phase: "closure"})
 	leaving := b.And(e.legitimate, e.pre(outside))
 	res.Closure = b.Equal(leaving, b.False())
 	if !res.Closure {
@@ -107,10 +133,13 @@ func (a *analysis) run() (*Result, error) {
 		to := e.pick(b.And(e.post(e.point(from)), outside))
 		res.ClosureWitness = []Configuration{from, to}
 	}
+	a.w.report(Progress{Phase: "deadlocks outside L"})
 	enabled := e.pre(e.valid)
 	dead := b.And(outside, b.Not(enabled))
 	res.Deadlocks = e.count(dead)
 	res.Faulty = e.count(b.And(outside, e.faulty))
+	a.decided = true
+	a.w.publish(res)
 
 	// The least fixpoint, layer by layer.
 	won, layers := e.legitimate, []rudd.Node{}
@@ -174,45 +203,41 @@ func (a *analysis) run() (*Result, error) {
 	return res, err
 }
 
-// tick checks ctx and the node bound between iterations, and reports
-// progress.
+// tick checks every bound between iterations (errHalted once one is
+// crossed), counts the iteration, and reports progress.
 func (a *analysis) tick(phase string, set rudd.Node) error {
-	if err := a.ctx.Err(); err != nil {
+	if err := a.b.check(); err != nil {
 		return err
 	}
 	if a.b.Errored() {
 		return a.e.bddError()
-	}
-	if err := a.e.opts.Memory.Check(); err != nil {
-		return fmt.Errorf("%s, iteration %d: %w", phase, a.res.Iterations+1, err)
 	}
 	a.res.Iterations++
 	nodes := a.e.nodes(set)
 	a.res.PeakNodes = max(a.res.PeakNodes, nodes)
-	if a.e.opts.Progress != nil {
-		a.e.opts.Progress(Progress{Phase: phase, Iteration: a.res.Iterations, Nodes: nodes})
+	a.w.report(Progress{Phase: phase, Iteration: a.res.Iterations, Nodes: nodes})
+	if a.decided {
+		a.w.publish(a.res)
 	}
 	return nil
 }
 
-// poll checks ctx and the memory budget inside an inner fixpoint, and
-// reports its progress as phase at its iteration; it counts no iteration
-// of the result.
+// poll checks every bound inside an inner fixpoint (errHalted once one is
+// crossed), and reports its progress as phase at its iteration; it counts
+// no iteration of the result.
 func (a *analysis) poll(phase string, iteration int, set rudd.Node) error {
-	if err := a.ctx.Err(); err != nil {
+	if err := a.b.check(); err != nil {
 		return err
 	}
 	if a.b.Errored() {
 		return a.e.bddError()
 	}
-	if err := a.e.opts.Memory.Check(); err != nil {
-		return fmt.Errorf("%s, iteration %d: %w", phase, iteration, err)
-	}
+	nodes := 0
 	if a.e.opts.Progress != nil {
-		nodes := a.e.nodes(set)
+		nodes = a.e.nodes(set)
 		a.res.PeakNodes = max(a.res.PeakNodes, nodes)
-		a.e.opts.Progress(Progress{Phase: phase, Iteration: iteration, Nodes: nodes})
 	}
+	a.w.report(Progress{Phase: phase, Iteration: iteration, Nodes: nodes})
 	return nil
 }
 

@@ -28,12 +28,20 @@ type Options struct {
 	// fair, and timeouts weakly fair under every fairness, as in the
 	// explicit engine.
 	Fairness invariants.Fairness
-	// Memory is the budget on the heap (nil: no limit), checked between
-	// the iterations of every fixpoint, those that draw a cycle's
-	// witness included (not inside one BDD operation); an analysis over
-	// it ends with the budget's *budget.Exceeded error.
+	// Memory is the budget on the heap (nil: no limit). A computation
+	// (Encode, Analyse, WorstRounds) stops when the heap, plus what the
+	// kernel's node table and caches allocate at their next growth, would
+	// pass it: checked at every fixpoint iteration and, from the caller's
+	// goroutine, every 100 ms during the encoding and inside long BDD
+	// operations. It then ends with a *Stopped error that wraps the
+	// budget's *budget.Exceeded.
 	Memory *budget.Memory
-	// Progress, if set, is called after every iteration of a fixpoint.
+	// Progress, if set, is called with where a computation stands: after
+	// every iteration of a fixpoint, at every action of every process the
+	// encoding builds, and, when none of these came for 2 s (one long BDD
+	// operation), with the last position again. It is called from the
+	// computation's goroutine or from the caller's, never from two at
+	// once, and never after the computation has returned.
 	Progress func(Progress)
 	// Rounds gives each process a pending bit (and its next value),
 	// beside the process's variables, which WorstRounds needs: the
@@ -41,14 +49,23 @@ type Options struct {
 	Rounds bool
 }
 
-// Progress is where a fixpoint computation stands.
+// Progress is where a computation stands.
 type Progress struct {
-	// Phase names the fixpoint ("convergence", "fair cycles", ...);
-	// Iteration counts its iterations so far.
+	// Phase names what is computed ("encoding the transition relation,
+	// process 1 of 3, action cancel", "convergence", "fair cycles outside
+	// L", ...); Iteration counts a fixpoint's iterations so far (0 outside
+	// one).
 	Phase     string
 	Iteration int
-	// Nodes is the size of the BDD of the set computed so far.
+	// Nodes is the size of the BDD of the set a fixpoint computed so far
+	// (0 outside one).
 	Nodes int
+	// Done and Total, while the spec is encoded, count the actions of
+	// every process encoded so far and in all (0 otherwise).
+	Done, Total int
+	// Table is the number of nodes the BDD kernel's node table holds
+	// room for, as last measured.
+	Table int
 }
 
 // validate holds the rules on what Options may combine.
@@ -95,11 +112,12 @@ func (o Options) perAction() bool {
 }
 
 // newBDD makes the BDD of nvars variables. The node table grows without
-// a bound of its own: rudd's bound (Maxnodesize) makes a node it cannot
-// allocate an invalid one that later operations read, so the budget is
-// checked on the heap between iterations instead.
+// a bound of its own (by doubling, maxNodeIncrease nodes at most at a
+// time): rudd's bound (Maxnodesize) makes a node it cannot allocate an
+// invalid one that later operations read, so the budget is checked on the
+// heap and on the table's next growth instead (see kernel).
 func newBDD(nvars int) (*rudd.BDD, error) {
-	return rudd.New(nvars, rudd.Nodesize(1<<16), rudd.Cachesize(cacheEntries), rudd.Cacheratio(cacheRatio))
+	return rudd.New(nvars, rudd.Nodesize(1<<16), rudd.Cachesize(cacheEntries), rudd.Cacheratio(cacheRatio), rudd.Maxnodeincrease(maxNodeIncrease))
 }
 
 // cacheEntries is the size of each operation cache of the BDD.

@@ -80,6 +80,7 @@ func (e *Encoding) locals() error {
 		first[p] = true
 	}
 	e.procs = make([]*local, e.spec.N)
+	done, total := 0, e.actions()
 	for p := range e.spec.N {
 		l := &local{rel: b.False(), same: b.True()}
 		var of [classes]rudd.Node
@@ -109,6 +110,8 @@ func (e *Encoding) locals() error {
 			if !declaresAction(a, p) {
 				continue
 			}
+			e.report(Progress{Phase: fmt.Sprintf("encoding the transition relation, process %d of %d, action %s", p+1, e.spec.N, a.Name), Done: done, Total: total})
+			done++
 			alternatives := []int{0}
 			if a.Choice != nil {
 				alternatives = alternatives[:0]
@@ -180,6 +183,19 @@ func (e *Encoding) locals() error {
 		e.procs[p] = l
 	}
 	return nil
+}
+
+// actions counts the actions of every process.
+func (e *Encoding) actions() int {
+	n := 0
+	for p := range e.spec.N {
+		for _, a := range e.spec.Actions {
+			if declaresAction(a, p) {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // classesOf lists the classes of action a.

@@ -43,16 +43,31 @@ var errRoundsDiverge = errors.New("the rounds to L do not reach a bound: converg
 // G_k = {(v, P) : R(v, P) ≤ k} is the least fixpoint of "every step
 // satisfies the case above with bound k", given G_{k-1}; the worst case is
 // the least k for which every configuration v outside L has (v, En(v)) in
-// G_k. ctx and the memory budget stop it between iterations, with their
-// error.
+// G_k. ctx and the memory budget bound it as they bound Analyse: it then
+// ends within about a second with a *Stopped error.
 func (e *Encoding) WorstRounds(ctx context.Context) (*Rounds, error) {
 	if len(e.pending) == 0 {
 		return nil, fmt.Errorf("spec %s: the encoding has no pending bits: %w (Options.Rounds)", e.spec.Name, ErrUnsupported)
 	}
-	a := &analysis{e: e, b: e.b, ctx: ctx, res: &Result{}}
-	r, err := a.worstRounds()
-	if e.b.Errored() {
-		return nil, e.bddError()
+	if e.spent != nil {
+		return nil, e.spent
+	}
+	w := newWatch(ctx, e.opts.Memory, e.opts.Progress)
+	e.b.w = w
+	a := &analysis{e: e, b: e.b, w: w, res: &Result{}}
+	var r *Rounds
+	err := w.run(func() (err error) {
+		r, err = a.worstRounds()
+		if e.b.Errored() {
+			return e.bddError()
+		}
+		return err
+	})
+	var stopped *Stopped
+	if errors.As(err, &stopped) && stopped.Abandoned {
+		e.spent = stopped
+	} else {
+		e.b.w = nil
 	}
 	if err != nil {
 		return nil, err

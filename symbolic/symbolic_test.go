@@ -6,11 +6,16 @@ import (
 	"fmt"
 	"math/big"
 	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/ringcheck/ringcheck/budget"
 	"github.com/ringcheck/ringcheck/invariants"
 	"github.com/ringcheck/ringcheck/lang"
+	"github.com/ringcheck/ringcheck/lang/ir"
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/symbolic"
 )
@@ -97,7 +102,7 @@ func TestAgreesWithTheExplicitEngine(t *testing.T) {
 					t.Fatal(err)
 				}
 				central := tt.daemon == model.Central
-				enc, err := symbolic.Encode(spec, symbolic.Options{Daemon: tt.daemon, Fairness: tt.fairness, Rounds: central})
+				enc, err := symbolic.Encode(context.Background(), spec, symbolic.Options{Daemon: tt.daemon, Fairness: tt.fairness, Rounds: central})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -186,7 +191,7 @@ func TestStuckCountsDeadAndCycling(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			enc, err := symbolic.Encode(spec, symbolic.Options{Daemon: model.Central, Fairness: fairness})
+			enc, err := symbolic.Encode(context.Background(), spec, symbolic.Options{Daemon: model.Central, Fairness: fairness})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -390,7 +395,7 @@ func TestRefusesWhatItCannotEncode(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := symbolic.Encode(spec, tt.opts); !errors.Is(err, symbolic.ErrUnsupported) {
+		if _, err := symbolic.Encode(context.Background(), spec, tt.opts); !errors.Is(err, symbolic.ErrUnsupported) {
 			t.Errorf("%s %+v: %v, want ErrUnsupported", tt.file, tt.opts, err)
 		}
 	}
@@ -407,7 +412,7 @@ func encodeDijkstra(t *testing.T, n int, opts symbolic.Options) *symbolic.Encodi
 	if err != nil {
 		t.Fatal(err)
 	}
-	enc, err := symbolic.Encode(spec, opts)
+	enc, err := symbolic.Encode(context.Background(), spec, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -423,13 +428,202 @@ func TestWorstRoundsNeedsPendingBits(t *testing.T) {
 	}
 }
 
-// TestMemoryBudget: an analysis over its memory budget ends with the
-// budget's error, not a crash.
+// TestMemoryBudget: an encoding or an analysis over its memory budget
+// ends with the budget's error, not a crash.
 func TestMemoryBudget(t *testing.T) {
-	enc := encodeDijkstra(t, 5, symbolic.Options{Memory: budget.New(1)})
-	_, err := enc.Analyse(context.Background())
+	f, err := lang.Read("../specs/ring/dijkstra.ring")
+	if err != nil {
+		t.Fatal(err)
+	}
+	encode := func(n int, m *budget.Memory) (*symbolic.Encoding, error) {
+		spec, err := f.Instance(map[string]int{"n": n, "K": n})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return symbolic.Encode(context.Background(), spec, symbolic.Options{Memory: m})
+	}
+	_, err = encode(5, budget.New(1))
 	var exceeded *budget.Exceeded
 	if !errors.As(err, &exceeded) {
-		t.Errorf("got %v, want a *budget.Exceeded", err)
+		t.Errorf("encoding: got %v, want a *budget.Exceeded", err)
+	}
+	// n = K = 10: an encoding of about 50 MiB (and 80 MiB for its node
+	// table's next growth), and fixpoints over 10^10 configurations that
+	// take more than 190 MiB: the encoding or, more often, the analysis
+	// passes the budget.
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	enc, err := encode(10, budget.New(max(ms.HeapAlloc, budget.Heap())+128<<20))
+	if err == nil {
+		_, err = enc.Analyse(context.Background())
+	}
+	if !errors.As(err, &exceeded) {
+		t.Errorf("n = K = 10: got %v, want a *budget.Exceeded", err)
+	}
+}
+
+// stopLimit is how long a computation may take to end after its bound is
+// crossed, for these tests: generous for a loaded machine, far below the
+// minutes a large instance's encoding and fixpoints take.
+const stopLimit = 20 * time.Second
+
+// encodeAndAnalyse encodes spec under opts and analyses it, on a goroutine
+// of the test's own: it fails the test, rather than hang, if that takes
+// more than deadline.
+func encodeAndAnalyse(t *testing.T, ctx context.Context, spec *ir.Spec, opts symbolic.Options, deadline time.Duration) (*symbolic.Result, error) {
+	t.Helper()
+	type outcome struct {
+		res *symbolic.Result
+		err error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		enc, err := symbolic.Encode(ctx, spec, opts)
+		if err != nil {
+			done <- outcome{nil, err}
+			return
+		}
+		res, err := enc.Analyse(ctx)
+		done <- outcome{res, err}
+	}()
+	select {
+	case o := <-done:
+		return o.res, o.err
+	case <-time.After(deadline):
+		t.Fatalf("the check did not stop within %v", deadline)
+		return nil, nil
+	}
+}
+
+// klDDHL is kl-ddhl.ring at its default parameters: 3 processes, channels
+// of 5 messages, whose encoding alone takes minutes and gigabytes.
+func klDDHL(t *testing.T) *ir.Spec {
+	t.Helper()
+	f, err := lang.Read("../specs/ring/kl-ddhl.ring")
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, err := f.Instance(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return spec
+}
+
+// phases records the phases a computation reports its progress in.
+type phases struct {
+	mu   sync.Mutex
+	seen []string
+}
+
+func (p *phases) report(pr symbolic.Progress) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.seen = append(p.seen, pr.Phase)
+}
+
+// encoding reports whether a phase of the encoding was reported.
+func (p *phases) encoding() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, s := range p.seen {
+		if strings.HasPrefix(s, "encoding") {
+			return true
+		}
+	}
+	return false
+}
+
+// TestBoundsStopALargeCheck: a convergence check of kl-ddhl.ring at its
+// default parameters, stopped by each bound inside its encoding (whose
+// BDD operations take seconds each there), ends within stopLimit of the
+// bound with a *Stopped error that wraps the bound's error and says where
+// it stood, after reporting its progress during the encoding.
+func TestBoundsStopALargeCheck(t *testing.T) {
+	spec := klDDHL(t)
+	t.Run("cancelled", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		var cancelled time.Time
+		time.AfterFunc(time.Second, func() { cancelled = time.Now(); cancel() })
+		var seen phases
+		_, err := encodeAndAnalyse(t, ctx, spec, symbolic.Options{Progress: seen.report}, time.Second+stopLimit)
+		took := time.Since(cancelled)
+		checkStopped(t, err, context.Canceled, took, &seen)
+	})
+	t.Run("deadline", func(t *testing.T) {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		deadline, _ := ctx.Deadline()
+		var seen phases
+		_, err := encodeAndAnalyse(t, ctx, spec, symbolic.Options{Progress: seen.report}, 2*time.Second+stopLimit)
+		checkStopped(t, err, context.DeadlineExceeded, time.Since(deadline), &seen)
+	})
+	t.Run("memory", func(t *testing.T) {
+		runtime.GC() // the budget is 64 MiB over what the heap keeps
+		start := time.Now()
+		var seen phases
+		opts := symbolic.Options{Memory: budget.New(budget.Heap() + 64<<20), Progress: seen.report}
+		_, err := encodeAndAnalyse(t, context.Background(), spec, opts, stopLimit)
+		var exceeded *budget.Exceeded
+		if !errors.As(err, &exceeded) {
+			t.Fatalf("got %v, want a *budget.Exceeded", err)
+		}
+		checkStopped(t, err, exceeded, time.Since(start), &seen)
+	})
+}
+
+// checkStopped checks that err is a *symbolic.Stopped for the bound want,
+// met inside the encoding, within stopLimit (took).
+func checkStopped(t *testing.T, err, want error, took time.Duration, seen *phases) {
+	t.Helper()
+	var st *symbolic.Stopped
+	if !errors.As(err, &st) || !errors.Is(err, want) {
+		t.Fatalf("got %v, want a *symbolic.Stopped wrapping %v", err, want)
+	}
+	if took > stopLimit {
+		t.Errorf("stopped %v after the bound, want at most %v", took, stopLimit)
+	}
+	if !strings.HasPrefix(st.At.Phase, "encoding") || st.At.Table == 0 {
+		t.Errorf("stopped at %+v, want a phase of the encoding and the node table's size", st.At)
+	}
+	if !strings.Contains(err.Error(), want.Error()) {
+		t.Errorf("the error %q does not name the bound (%v)", err, want)
+	}
+	if !seen.encoding() {
+		t.Errorf("no progress reported during the encoding: %q", seen.seen)
+	}
+}
+
+// TestBoundsStopAFixpoint: a bound crossed during the fixpoints (Dijkstra's
+// ring, n = K = 10: 10^10 configurations) ends the analysis with the
+// result decided before them and the iterations done.
+func TestBoundsStopAFixpoint(t *testing.T) {
+	f, err := lang.Read("../specs/ring/dijkstra.ring")
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, err := f.Instance(map[string]int{"n": 10, "K": 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	opts := symbolic.Options{Progress: func(p symbolic.Progress) {
+		if p.Phase == "convergence" && p.Iteration == 3 {
+			cancel()
+		}
+	}}
+	res, err := encodeAndAnalyse(t, ctx, spec, opts, stopLimit+30*time.Second)
+	var st *symbolic.Stopped
+	if !errors.As(err, &st) || !errors.Is(err, context.Canceled) {
+		t.Fatalf("got %v, want a *symbolic.Stopped wrapping context.Canceled", err)
+	}
+	if res == nil || res.Configurations.String() != "10000000000" || !res.Closure || res.Iterations < 3 || res.PeakNodes == 0 {
+		t.Fatalf("partial result %+v, want the counts, closure and at least 3 iterations", res)
+	}
+	if st.At.Phase != "convergence" || st.At.Iteration < 3 {
+		t.Errorf("stopped at %+v, want convergence, iteration 3 or later", st.At)
 	}
 }

@@ -108,6 +108,7 @@ func (a *analysis) worst(layers []rudd.Node) []Configuration {
 	if len(layers) == 0 {
 		return nil
 	}
+	a.w.report(Progress{Phase: "the worst-case execution"})
 	c := e.pick(layers[len(layers)-1])
 	path := []Configuration{c}
 	for h := len(layers) - 2; h >= -1; h-- {
@@ -132,10 +133,11 @@ func (a *analysis) worst(layers []rudd.Node) []Configuration {
 // cycle is one, not a shortest one.
 func (a *analysis) lasso(z rudd.Node) ([]Configuration, error) {
 	e, b := a.e, a.b
+	a.w.report(Progress{Phase: "the cycle of the counterexample"})
 	t := e.pick(z)
 	var comp rudd.Node
 	for {
-		if err := a.ctx.Err(); err != nil {
+		if err := a.b.check(); err != nil {
 			return nil, err
 		}
 		at := e.point(t)
