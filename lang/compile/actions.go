@@ -1,0 +1,223 @@
+package compile
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/ringcheck/ringcheck/lang/ir"
+	"github.com/ringcheck/ringcheck/lang/syntax"
+	"github.com/ringcheck/ringcheck/model"
+)
+
+// actionFn is a compiled expression of an action: the value for the
+// acting process of c, with choice the value of the choice parameter.
+type actionFn func(c *model.Ctx, choice int) int
+
+// stateFn is a compiled expression over a configuration alone.
+type stateFn func(s *stateEval) int
+
+// bindings map the locals of quantifiers (unrolled) to their values.
+type bindings map[*ir.Local]int
+
+func (b bindings) with(l *ir.Local, v int) bindings {
+	out := make(bindings, len(b)+1)
+	for k, x := range b {
+		out[k] = x
+	}
+	out[l] = v
+	return out
+}
+
+func (c *compiler) action(a *ir.Action) model.Action {
+	act := model.Action{Name: a.Name, Kind: a.Kind, Liveness: a.Liveness}
+	lo := 0
+	if a.Choice != nil {
+		lo = a.Choice.Lo
+		act.Choices = a.Choice.Hi - a.Choice.Lo + 1
+		name := a.Choice.Name
+		act.ChoiceLabel = func(i int) string { return name + "=" + strconv.Itoa(lo+i) }
+	}
+	cx := &actionCtx{compiler: c, action: a, guard: true}
+	guard := cx.expr(a.Guard, nil)
+	var in func(*model.Ctx) model.ChanID
+	if a.Recv != nil && !isPred(a.Recv.From) {
+		in = cx.inChannel(a.Recv.From)
+	}
+	cx.guard = false
+	effects := cx.stmts(a.Effects, nil)
+	r := a.Recv
+	if r == nil {
+		act.Guard = func(ctx *model.Ctx) bool { return guard(ctx, 0) != 0 }
+		act.Effect = func(ctx *model.Ctx, i int) { effects(ctx, frame(lo+i, 0)) }
+		return act
+	}
+	// The head is read once: the guard and the effects find it in their
+	// frame.
+	t := c.types[r.Msg.ID]
+	if isPred(r.From) {
+		// The common case, without a call to find the channel.
+		act.Guard = func(ctx *model.Ctx) bool {
+			m, ok := ctx.Head(ctx.In(ctx.Pred()))
+			return ok && ctx.TypeOf(m) == t && guard(ctx, frame(0, m)) != 0
+		}
+		act.Effect = func(ctx *model.Ctx, i int) {
+			m := ctx.Receive(ctx.In(ctx.Pred()))
+			effects(ctx, frame(lo+i, m))
+		}
+		return act
+	}
+	act.Guard = func(ctx *model.Ctx) bool {
+		m, ok := ctx.Head(in(ctx))
+		return ok && ctx.TypeOf(m) == t && guard(ctx, frame(0, m)) != 0
+	}
+	act.Effect = func(ctx *model.Ctx, i int) {
+		m := ctx.Receive(in(ctx))
+		effects(ctx, frame(lo+i, m))
+	}
+	return act
+}
+
+// frame packs what the closures of an action read besides the
+// configuration into their int argument: the value of the choice
+// parameter in the low 32 bits, the received message in the high ones.
+func frame(choice int, m model.Msg) int { return int(uint64(uint32(int32(choice))) | uint64(m)<<32) }
+
+// frameChoice is the choice parameter's value in a frame.
+func frameChoice(k int) int { return int(int32(uint32(k))) }
+
+// frameMsg is the received message in a frame.
+func frameMsg(k int) model.Msg { return model.Msg(uint64(k) >> 32) }
+
+// inChannel compiles the channel a receive reads, from the process from.
+func (cx *actionCtx) inChannel(from ir.Expr) func(*model.Ctx) model.ChanID {
+	if isPred(from) {
+		return func(c *model.Ctx) model.ChanID { return c.In(c.Pred()) }
+	}
+	q := cx.proc(from, nil)
+	return func(c *model.Ctx) model.ChanID { return c.In(q(c, 0)) }
+}
+
+// actionCtx compiles the expressions of one action.
+type actionCtx struct {
+	*compiler
+	action *ir.Action
+	// guard is set while the guard (and the channel a receive reads) is
+	// compiled, whose faults name the action themselves: the expansion
+	// names it for an effect's.
+	guard bool
+}
+
+// faultAt returns what makes the error of a fault found at pos as the
+// action runs: file:line:col: message, after the action's name in a
+// guard.
+func (cx *actionCtx) faultAt(pos syntax.Pos) func(format string, args ...any) error {
+	file, name, guard := cx.spec.File, cx.action.Name, cx.guard
+	return func(format string, args ...any) error {
+		var err error = &syntax.Error{File: file, Pos: pos, Msg: fmt.Sprintf(format, args...)}
+		if guard {
+			err = fmt.Errorf("action %s: %w", name, err)
+		}
+		return err
+	}
+}
+
+func (cx *actionCtx) timeout() bool { return cx.action.Kind == model.Timeout }
+
+// effect is a compiled effect.
+type effect func(c *model.Ctx, choice int)
+
+func (cx *actionCtx) stmts(ss []ir.Stmt, b bindings) effect {
+	parts := make([]effect, 0, len(ss))
+	for _, s := range ss {
+		parts = append(parts, cx.stmt(s, b))
+	}
+	switch len(parts) {
+	case 0:
+		return func(*model.Ctx, int) {}
+	case 1:
+		return parts[0]
+	case 2:
+		p, q := parts[0], parts[1]
+		return func(c *model.Ctx, k int) { p(c, k); q(c, k) }
+	}
+	return func(c *model.Ctx, k int) {
+		for _, p := range parts {
+			p(c, k)
+		}
+	}
+}
+
+func (cx *actionCtx) stmt(s ir.Stmt, b bindings) effect {
+	switch s := s.(type) {
+	case *ir.Assign:
+		id := cx.vars[s.Var.ID]
+		if l, ok := cx.asLeaf(s.Value, b); ok {
+			// A copy of a variable or a constant, read inline.
+			return func(c *model.Ctx, _ int) { c.Set(id, l.get(c)) }
+		}
+		val := cx.expr(s.Value, b)
+		return func(c *model.Ctx, k int) { c.Set(id, val(c, k)) }
+	case *ir.Send:
+		to := cx.proc(s.To, b)
+		t, mid := cx.types[s.Msg.ID], s.Msg.ID
+		if len(s.Args) == 0 {
+			letters := cx.post
+			return func(c *model.Ctx, k int) { c.Send(c.Out(to(c, k)), letters.letters[mid]) }
+		}
+		if forwards(s, cx.action.Recv) {
+			// The received message passed on: its letter as it is.
+			return func(c *model.Ctx, k int) { c.Send(c.Out(to(c, k)), frameMsg(k)) }
+		}
+		args := make([]actionFn, len(s.Args))
+		for i, a := range s.Args {
+			args[i] = cx.expr(a, b)
+		}
+		return func(c *model.Ctx, k int) {
+			var vals [ir.MaxFields]int
+			for i, a := range args {
+				vals[i] = a(c, k)
+			}
+			c.SendFields(c.Out(to(c, k)), t, vals[:len(args)]...)
+		}
+	case *ir.If:
+		cond, then, els := cx.expr(s.Cond, b), cx.stmts(s.Then, b), cx.stmts(s.Else, b)
+		return func(c *model.Ctx, k int) {
+			if cond(c, k) != 0 {
+				then(c, k)
+			} else {
+				els(c, k)
+			}
+		}
+	case *ir.AssignElem:
+		return cx.assignElem(s, b)
+	case *ir.For:
+		return cx.forLoop(s, b)
+	case *ir.Repeat:
+		count, body := cx.expr(s.Count, b), cx.stmts(s.Body, b)
+		fault := cx.faultAt(s.Pos)
+		return func(c *model.Ctx, k int) {
+			n := count(c, k)
+			if err := repeatCount(n, fault); err != nil {
+				c.Fail(err)
+				return
+			}
+			for range n {
+				body(c, k)
+			}
+		}
+	}
+	err := fmt.Errorf("cannot run an effect of type %T", s)
+	return func(c *model.Ctx, _ int) { c.Fail(err) }
+}
+
+// repeatCount returns the fault of a repeat count n outside
+// 0..MaxRepeat, made by fault, or nil.
+func repeatCount(n int, fault func(format string, args ...any) error) error {
+	switch {
+	case n < 0:
+		return fault("repeat %d times: a repeat count is not negative", n)
+	case n > MaxRepeat:
+		return fault("repeat %d times: a repeat runs at most %d times", n, MaxRepeat)
+	}
+	return nil
+}
