@@ -87,7 +87,8 @@ type Request struct {
 	// only: about a third of the memory, at a collision probability the
 	// report gives (explore.Options.Fingerprints).
 	Fingerprints bool
-	// Workers is the number of goroutines expanding states (at least 1).
+	// Workers is the number of goroutines expanding states (at least 1,
+	// at most explore.MaxWorkers).
 	Workers int
 	// Progress, if set, is called every 2 s or so during a long search.
 	Progress func(explore.Progress)

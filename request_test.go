@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ringcheck/ringcheck"
+	"github.com/ringcheck/ringcheck/explore"
 	"github.com/ringcheck/ringcheck/fields"
 	"github.com/ringcheck/ringcheck/invariants"
 	"github.com/ringcheck/ringcheck/model"
@@ -52,6 +53,9 @@ func TestValidateNamesFields(t *testing.T) {
 			nil, ""},
 		{"negative bound", ringcheck.Request{Spec: dijkstra.Spec(), MaxStates: -1, Workers: 1}, []string{"MaxDepth", "MaxStates", "TimeLimit"}, ""},
 		{"no workers", ringcheck.Request{Spec: dijkstra.Spec()}, []string{"Workers"}, "Workers must be at least 1"},
+		{"too many workers", ringcheck.Request{Spec: dijkstra.Spec(), Workers: 100000}, []string{"Workers"},
+			"Workers is 100000, more than 256, the most goroutines a search runs"},
+		{"the most workers", ringcheck.Request{Spec: dijkstra.Spec(), Workers: explore.MaxWorkers}, nil, "ok"},
 		{"start and from", ringcheck.Request{Spec: dijkstra.Spec(), From: invariants.FromInit, Start: &ringcheck.Start{Trace: "t.json"}, Workers: 1},
 			[]string{"Start.Trace", "From"}, ""},
 		{"start index alone", ringcheck.Request{Spec: dijkstra.Spec(), Start: &ringcheck.Start{Index: 2}, Workers: 1},
@@ -207,7 +211,7 @@ func TestStartFromTrace(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "t.json")
 	trace := `{"spec":"dijkstra","params":{"K":3,"n":3},"property":"convergence","kind":"path",
-"states":[{"vars":{"x":[0,1,2]}}],"steps":[]}`
+"states":[{"processes":[{"id":0,"vars":{"x":0}},{"id":1,"vars":{"x":1}},{"id":2,"vars":{"x":2}}]}],"steps":[]}`
 	if err := os.WriteFile(path, []byte(trace), 0o644); err != nil {
 		t.Fatal(err)
 	}

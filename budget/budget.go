@@ -48,12 +48,18 @@ func (m *Memory) Limit() uint64 {
 
 // Exceeded is the error of a request the budget refuses: the heap holds
 // Heap bytes, the request needs Need more, and the limit is Limit.
+// Detail, when set, says what needed the bytes and what was not done, in
+// place of "the next step".
 type Exceeded struct {
 	Limit, Heap, Need uint64
+	Detail            string
 }
 
-// Error says the numbers.
+// Error says the numbers, and the detail when there is one.
 func (e *Exceeded) Error() string {
+	if e.Detail != "" {
+		return fmt.Sprintf("memory budget of %s reached: %s (about %s, with %s already in the heap)", Size(e.Limit), e.Detail, Size(e.Need), Size(e.Heap))
+	}
 	return fmt.Sprintf("memory budget of %s reached: the heap holds %s and the next step needs %s more", Size(e.Limit), Size(e.Heap), Size(e.Need))
 }
 
@@ -85,6 +91,66 @@ func (m *Memory) Grow(need uint64) error {
 
 // Check is Grow(0): whether the heap is still within the limit.
 func (m *Memory) Check() error { return m.Grow(0) }
+
+// Reserve is the part of the limit that Fits leaves for what an engine
+// does not count: the runtime's own memory (goroutine stacks, the
+// collector's metadata, free spans not yet returned), the heap's objects
+// outside the engine (the system, the monitors), and garbage between two
+// collections: a sixteenth of the limit and 2 MiB, at most the limit.
+func (m *Memory) Reserve() uint64 {
+	if m == nil {
+		return 0
+	}
+	return min(m.limit, m.limit/16+2<<20)
+}
+
+// Allowance is what an engine may count of its own under Fits: the limit
+// less the reserve (0 for a nil budget, which has no limit).
+func (m *Memory) Allowance() uint64 {
+	if m == nil {
+		return 0
+	}
+	return m.limit - m.Reserve()
+}
+
+// Fits returns an *Exceeded when an engine that holds held bytes of its
+// own (as it counts them: its tables, stores and buffers) would pass the
+// allowance by growing need more. It reads nothing from the runtime, so
+// the same accounting always gets the same answer, whatever the garbage
+// or the collector's timing: a search that asks Fits at fixed points of
+// its work stops at the same point every time. Overrun is its safety
+// net.
+func (m *Memory) Fits(held, need uint64) error {
+	if m == nil || held+need <= m.Allowance() {
+		return nil
+	}
+	return &Exceeded{Limit: m.limit, Heap: held, Need: need}
+}
+
+// Overrun returns an *Exceeded when the heap's live objects pass the
+// limit by more than an eighth: a safety net for an engine that counts
+// its own bytes with Fits, against what its accounting misses (the
+// reserve too small for what it does not count). Garbage does not count:
+// a heap an eighth over the limit, garbage included, is collected and
+// measured again, and refused if it is still over. The margin keeps what
+// other goroutines allocate while the collection runs from deciding.
+// (Under the runtime's memory limit, which the command line sets to the
+// budget, the heap stays within the limit unless its live objects do
+// not.)
+func (m *Memory) Overrun() error {
+	if m == nil || Heap() <= m.limit+m.limit/8 {
+		return nil
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	runtime.GC()
+	heap := Heap()
+	m.collected, m.forced = heap, true
+	if heap > m.limit+m.limit/8 {
+		return &Exceeded{Limit: m.limit, Heap: heap}
+	}
+	return nil
+}
 
 // heapMetric is the bytes of the heap's objects, live or not yet freed.
 const heapMetric = "/memory/classes/heap/objects:bytes"

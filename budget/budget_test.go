@@ -2,6 +2,7 @@ package budget
 
 import (
 	"errors"
+	"runtime"
 	"testing"
 )
 
@@ -67,4 +68,48 @@ func TestDefault(t *testing.T) {
 	if limit == 0 || source == "" || okTotal && limit > total {
 		t.Fatalf("Default() = %d from %q, machine %d", limit, source, total)
 	}
+}
+
+func TestFits(t *testing.T) {
+	var none *Memory
+	if err := none.Fits(1<<62, 1<<62); err != nil || none.Allowance() != 0 {
+		t.Fatalf("a nil budget refused: %v", err)
+	}
+	m := New(64 << 20) // a reserve of 4 MiB and 2 MiB
+	if m.Reserve() != 6<<20 || m.Allowance() != 58<<20 {
+		t.Fatalf("reserve %d, allowance %d", m.Reserve(), m.Allowance())
+	}
+	// Whatever the heap holds meanwhile, the answer is the count's.
+	junk := make([]byte, 128<<20)
+	junk[0] = 1
+	if err := m.Fits(50<<20, 8<<20); err != nil {
+		t.Fatalf("58 MiB in an allowance of 58 MiB: %v", err)
+	}
+	err := m.Fits(50<<20, 8<<20+1)
+	var ex *Exceeded
+	if !errors.As(err, &ex) || ex.Heap != 50<<20 || ex.Need != 8<<20+1 || ex.Limit != 64<<20 {
+		t.Fatalf("a byte past the allowance: %v", err)
+	}
+	if New(1).Allowance() != 0 {
+		t.Fatalf("a budget smaller than its reserve allows %d", New(1).Allowance())
+	}
+	runtime.KeepAlive(junk)
+}
+
+func TestOverrunIgnoresGarbage(t *testing.T) {
+	runtime.GC()
+	m := New(Heap() + 32<<20)
+	for range 8 {
+		junk := make([]byte, 16<<20)
+		junk[0] = 1
+	}
+	if err := m.Overrun(); err != nil {
+		t.Fatalf("128 MiB of garbage counted as live: %v", err)
+	}
+	live := make([]byte, 64<<20)
+	live[0] = 1
+	if err := m.Overrun(); err == nil {
+		t.Fatal("64 MiB live over a budget 32 MiB above the heap: no overrun")
+	}
+	runtime.KeepAlive(live)
 }

@@ -27,6 +27,9 @@ const (
 	// the same states with any number of workers. A multiple of
 	// batchPerWorker, and as large as 16 workers' rounds.
 	decideEvery = 16 * batchPerWorker
+	// maxJudged is the most states a search stopped by the memory budget
+	// judges without expanding them (see visitUnexpanded).
+	maxJudged = 1 << 20
 )
 
 // BFS explores the states reachable from sys's initial configurations
@@ -47,7 +50,10 @@ type bfs struct {
 	store *store
 	seen  *visited
 	trans int64
-	depth int
+	// distinct counts the distinct pairs of a state and a successor
+	// among the transitions.
+	distinct int64
+	depth    int
 	// fp: the store keeps fingerprints (Options.Fingerprints); the packed
 	// states of the level being expanded, ids levelLo on, are in level,
 	// and those of the next level in next.
@@ -57,6 +63,8 @@ type bfs struct {
 	key         [1]uint64
 	// merge holds the parallel merge's buffers.
 	merge merger
+	// ws are the workers, once the search has them.
+	ws []*worker
 }
 
 // packedState returns the packed form of state id: from the store, or
@@ -111,22 +119,39 @@ type worker struct {
 	visit   Visit
 	yieldFn func(*model.Step, *model.State) bool
 	key     [1]uint64 // a fingerprint, as the visited set's key
-	cache   segCache  // the segment of a frontier on file last read
+	cache   segCache  // the block of a frontier on file last read
 	// for yieldFn: the state being expanded and its first overflowing step
 	expanding   uint32
 	overflow    model.Step
 	hasOverflow bool
+	// maxCand is the most candidates the worker gathers in a round: it
+	// stops before the next state once it holds as many. upTo is the
+	// first state of its share it did not expand (its share's end when
+	// it expanded them all), hi its share's end.
+	maxCand  int
+	upTo, hi int64
+
+	// pairs gathers the successors of the state being expanded, and
+	// distinct counts the distinct ones of the round's states.
+	pairs    successorSet
+	distinct int64
+}
+
+// bytes is the memory of the worker's buffers.
+func (w *worker) bytes() int64 {
+	return int64(cap(w.succ))*8 + int64(cap(w.parents))*4 + int64(cap(w.hash))*8 + w.cache.bytes()
 }
 
 func (e *bfs) newWorker() *worker {
 	sys := e.sys
-	w := &worker{ex: sys.NewExpander(), cur: sys.NewState(), packed: make([]uint64, sys.Words())}
+	w := &worker{ex: sys.NewExpander(), cur: sys.NewState(), packed: make([]uint64, sys.Words()), maxCand: math.MaxInt32}
 	w.yieldFn = func(st *model.Step, next *model.State) bool {
 		if st.Faulty() && !w.hasOverflow {
 			w.overflow, w.hasOverflow = st.Clone(), true
 		}
 		sys.Pack(next, w.packed)
 		h := hashWords(w.packed)
+		w.pairs.add(w.packed, h)
 		key := w.packed
 		if e.fp {
 			w.key[0] = h
@@ -137,9 +162,9 @@ func (e *bfs) newWorker() *worker {
 		if e.seen.contains(key, h) {
 			return true
 		}
-		w.succ = append(w.succ, w.packed...)
-		w.parents = append(w.parents, w.expanding)
-		w.hash = append(w.hash, h)
+		w.succ = append(roomFor(w.succ, len(w.packed), w.maxCand*len(w.packed)), w.packed...)
+		w.parents = append(roomFor(w.parents, 1, w.maxCand), w.expanding)
+		w.hash = append(roomFor(w.hash, 1, w.maxCand), h)
 		return true
 	}
 	return w
@@ -168,10 +193,11 @@ func (e *bfs) run() (*Result, error) {
 	e.seen.fingerprints = e.fp
 	if e.fp {
 		// A level goes to a file once it holds more than an eighth of
-		// the memory budget (no budget: it stays in memory).
+		// what the memory budget allows the search (no budget: it stays
+		// in memory).
 		keep := math.MaxInt
-		if limit := e.opts.Memory.Limit(); limit > 0 {
-			keep = max(4, int(limit/8/uint64(sys.Words()*8*segStates)))
+		if e.opts.Memory != nil {
+			keep = max(1, int(e.opts.Memory.Allowance()/8/uint64(sys.Words()*8*segStates)))
 		}
 		if e.opts.frontierKeep > 0 {
 			keep = e.opts.frontierKeep
@@ -184,15 +210,22 @@ func (e *bfs) run() (*Result, error) {
 	}
 	truncDepth, truncStates := false, false
 	// memFull: the budget refused the store's growth; the search stops
-	// at the end of the round.
+	// at the end of the round. The budget is asked with the search's own
+	// count of its bytes (held), at points that depend on the states
+	// alone, so that a search the budget stops stops at the same state
+	// every time.
 	var exceeded *budget.Exceeded
 	memFull := false
 	room := func(h uint64) bool {
 		if memFull {
 			return false
 		}
-		if need := e.seen.growth(h); need > 0 {
-			if err := e.opts.Memory.Grow(need); err != nil {
+		need := e.seen.growth(h)
+		if e.fp {
+			need += e.next.growth(1)
+		}
+		if need > 0 {
+			if err := e.opts.Memory.Fits(e.held(), need); err != nil {
 				exceeded, memFull = asExceeded(err), true
 				return false
 			}
@@ -215,9 +248,20 @@ func (e *bfs) run() (*Result, error) {
 
 	nw := workers(e.opts)
 	ws := make([]*worker, nw)
+	// Each worker may gather candidates (their states, parents and
+	// hashes, and their share of the merge's buffers) for an eighth of
+	// what the budget allows the search, split among the workers.
 	for i := range ws {
 		ws[i] = e.newWorker()
+		if e.opts.Memory != nil {
+			ws[i].maxCand = max(1, int(min(math.MaxInt32, e.opts.Memory.Allowance()/8/uint64(nw)/uint64(sys.Words()*8+candidateBytes))))
+		}
 	}
+	e.ws = ws
+	// batch is how many states a worker expands in a round: fewer than
+	// batchPerWorker after a round in which a worker gathered maxCand
+	// candidates before the end of its share.
+	batch := int64(batchPerWorker)
 	progress := func() Progress {
 		return Progress{States: e.store.n, Transitions: e.trans, Depth: e.depth}
 	}
@@ -230,24 +274,44 @@ func (e *bfs) run() (*Result, error) {
 		for next := lo; next < hi; {
 			// The next point at which the monitors are asked.
 			decide := min(hi, lo+(next-lo)/decideEvery*decideEvery+decideEvery)
-			end := min(decide, next+int64(nw*batchPerWorker))
+			end := min(decide, next+int64(nw)*batch)
 			if err := e.expandRound(ws, next, end); err != nil {
 				return nil, err
+			}
+			// The round is the states up to the first a worker did not
+			// expand, having gathered its most candidates: the workers
+			// before it, and its own part. What the workers after it
+			// found is dropped, and their states are expanded again in
+			// the next round (their monitors saw them: a monitor keeps
+			// the least violating id, so twice is as once).
+			used, upTo := ws, end
+			for i, w := range ws {
+				if w.upTo < w.hi {
+					used, upTo = ws[:i+1], w.upTo
+					batch = max(1, (upTo-next)/int64(i+1))
+					break
+				}
+			}
+			if upTo == end && batch < batchPerWorker {
+				batch = min(batchPerWorker, 2*batch)
 			}
 			// Merge in worker order: ids stay deterministic. With several
 			// workers and no bound in reach this round, the workers merge.
 			candidates := 0
-			for _, w := range ws {
+			for _, w := range used {
 				candidates += len(w.parents)
 			}
-			parallel := nw > 1 && !lastLevel && !memFull && e.store.n+int64(candidates) <= maxStates &&
-				e.opts.Memory.Grow(e.mergeGrowth(candidates)) == nil
+			parallel := len(used) > 1 && !lastLevel && !memFull && e.store.n+int64(candidates) <= maxStates &&
+				e.opts.Memory.Fits(e.held(), e.mergeGrowth(candidates)+e.next.growth(int64(candidates))) == nil
+			merged := true
 			if parallel {
-				e.mergeParallel(ws)
+				e.merge.stop = e.clk.expired
+				merged = e.mergeParallel(used)
 			}
-			for _, w := range ws {
+			for _, w := range used {
 				if parallel {
 					e.trans += w.trans
+					e.distinct += w.distinct
 					continue
 				}
 				for i, p := range w.parents {
@@ -264,29 +328,43 @@ func (e *bfs) run() (*Result, error) {
 					}
 				}
 				e.trans += w.trans
+				e.distinct += w.distinct
 			}
-			next = end
+			next = upTo
+			if !merged {
+				// The context or the time limit stopped the merge: none
+				// of the round's successors is kept.
+				stop, stopped = e.clk.stopReason()
+				e.visitUnexpanded(next, hi, ws)
+				break
+			}
 			if !memFull {
-				// What the monitors and the engine's buffers hold counts too.
-				if err := e.opts.Memory.Check(); err != nil {
+				// The buffers count too; and the heap's live objects
+				// are the safety net of the search's own count.
+				err := e.opts.Memory.Fits(e.held(), 0)
+				if err == nil {
+					err = e.opts.Memory.Overrun()
+				}
+				if err != nil {
 					exceeded, memFull = asExceeded(err), true
 				}
 			}
-			if end == decide && e.mon.Decided() {
+			if next == decide && e.mon.Decided() {
 				stop, stopped = Decided, true
 				break
 			}
 			if memFull {
 				// Stop now, as SPIN does at its memory limit: expanding
 				// the rest of what is stored could take as long again.
-				// The monitors still judge the states kept.
+				// The monitors still judge states kept (up to
+				// maxJudged of them).
 				stop, stopped = MemoryBound, true
-				e.visitUnexpanded(next, hi, ws[0])
+				e.visitUnexpanded(next, hi, ws)
 				break
 			}
 			if r, ok := e.clk.check(progress); ok {
 				stop, stopped = r, true
-				e.visitUnexpanded(next, hi, ws[0])
+				e.visitUnexpanded(next, hi, ws)
 				break
 			}
 		}
@@ -318,6 +396,7 @@ func (e *bfs) run() (*Result, error) {
 	return &Result{
 		States:               e.store.n,
 		Transitions:          e.trans,
+		DistinctTransitions:  e.distinct,
 		MaxDepth:             e.depth,
 		Elapsed:              time.Since(e.clk.start),
 		Stop:                 stop,
@@ -334,12 +413,14 @@ func (e *bfs) run() (*Result, error) {
 func (e *bfs) expandRound(ws []*worker, lo, hi int64) error {
 	share := (hi - lo + int64(len(ws)) - 1) / int64(len(ws))
 	if len(ws) == 1 {
+		ws[0].hi = hi
 		return e.expandRange(ws[0], lo, hi)
 	}
 	var wg sync.WaitGroup
 	for i, w := range ws {
 		a := min(hi, lo+int64(i)*share)
 		b := min(hi, a+share)
+		w.hi = b
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -354,20 +435,30 @@ func (e *bfs) expandRound(ws []*worker, lo, hi int64) error {
 	return errors.Join(errs...)
 }
 
+// expandRange expands states [lo, hi) with w, or those before the first
+// at which w holds w.maxCand candidates (at least one state): w.upTo says
+// where it stopped.
 func (e *bfs) expandRange(w *worker, lo, hi int64) error {
 	sys := e.sys
-	w.succ, w.parents, w.hash, w.trans = w.succ[:0], w.parents[:0], w.hash[:0], 0
+	w.succ, w.parents, w.hash, w.trans, w.distinct = w.succ[:0], w.parents[:0], w.hash[:0], 0, 0
+	w.upTo = hi
 	for id := lo; id < hi; id++ {
+		if id > lo && len(w.parents) >= w.maxCand {
+			w.upTo = id
+			return nil
+		}
 		sys.Unpack(e.packedState(id, &w.cache), w.cur)
 		if w.cache.err != nil {
 			return w.cache.err
 		}
 		w.expanding, w.hasOverflow = uint32(id), false
+		w.pairs.reset(sys.Words())
 		n, err := w.ex.Expand(w.cur, w.yieldFn)
 		if err != nil {
 			return fmt.Errorf("expanding state %d: %w", id, err)
 		}
 		w.trans += int64(n)
+		w.distinct += int64(w.pairs.distinct())
 		w.visit = Visit{ID: StateID(id), Depth: e.depth, State: w.cur, Successors: n}
 		if w.hasOverflow {
 			w.visit.Overflow = &w.overflow
@@ -377,19 +468,40 @@ func (e *bfs) expandRange(w *worker, lo, hi int64) error {
 	return nil
 }
 
-// visitUnexpanded reports the stored states the search did not expand, so
-// that the monitor still judges their state predicates: [from, levelEnd) are
-// at the current depth, the rest one deeper.
-func (e *bfs) visitUnexpanded(from, levelEnd int64, w *worker) {
-	for id := from; id < e.store.n; id++ {
-		e.sys.Unpack(e.packedState(id, &w.cache), w.cur)
-		depth := e.depth
-		if id >= levelEnd {
-			depth++
-		}
-		w.visit = Visit{ID: StateID(id), Depth: depth, State: w.cur, Successors: -1}
-		e.mon.Observe(&w.visit)
+// visitUnexpanded reports stored states the search did not expand, so
+// that the monitor still judges their state predicates: [from, levelEnd)
+// are at the current depth, the rest one deeper. A search that the
+// context or its time limit stopped judges none: it ends now. One that
+// the memory budget stopped judges the first maxJudged of them, on its
+// workers, and stops judging if the context is cancelled meanwhile.
+func (e *bfs) visitUnexpanded(from, levelEnd int64, ws []*worker) {
+	if e.clk.expired() {
+		return
 	}
+	to := min(e.store.n, from+maxJudged)
+	share := (to - from + int64(len(ws)) - 1) / int64(len(ws))
+	var wg sync.WaitGroup
+	for i, w := range ws {
+		a := min(to, from+int64(i)*share)
+		b := min(to, a+share)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for id := a; id < b; id++ {
+				if (id-a)%4096 == 0 && e.clk.ctx.Err() != nil {
+					return
+				}
+				e.sys.Unpack(e.packedState(id, &w.cache), w.cur)
+				depth := e.depth
+				if id >= levelEnd {
+					depth++
+				}
+				w.visit = Visit{ID: StateID(id), Depth: depth, State: w.cur, Successors: -1}
+				e.mon.Observe(&w.visit)
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 type bfsPaths struct {

@@ -16,8 +16,8 @@
 // Engines know no property. They hand every state they visit, with its
 // number of successors, to a Monitor, which judges; a monitor tells the
 // engine when it has decided everything it watches, and the engine stops.
-// Both engines use Options.Workers goroutines. HeapSampler measures the
-// peak heap of a run.
+// Both engines use Options.Workers goroutines (at most MaxWorkers).
+// HeapSampler measures the peak heap of a run.
 //
 // The graph analyses of self-stabilization live in package statespace,
 // random runs and rounds in package runs.

@@ -30,6 +30,9 @@ type Visit struct {
 
 // Monitor judges visited states. Engines call Observe from several
 // goroutines at once, so implementations must be safe for concurrent use.
+// Under a memory budget, BFS may report a state twice (a round that a
+// worker's buffers cut short is expanded again), so what a monitor
+// concludes must not depend on how often it sees a state.
 type Monitor interface {
 	Observe(v *Visit)
 	// Decided reports whether everything the monitor watches is decided,
@@ -47,7 +50,8 @@ type Options struct {
 	MaxStates int64
 	// TimeLimit stops the search after this long (0: none).
 	TimeLimit time.Duration
-	// Workers is the number of goroutines expanding states (<1 means 1).
+	// Workers is the number of goroutines expanding states (<1 means 1,
+	// and more than MaxWorkers means MaxWorkers).
 	Workers int
 	// Start, if non-nil, holds the configurations BFS starts from instead
 	// of the system's initial ones (the sweep ignores it).
@@ -62,7 +66,9 @@ type Options struct {
 	Fingerprints bool
 	// Memory, if not nil, bounds the heap: the search keeps no new state
 	// once the budget refuses the store's next growth, and ends with
-	// MemoryBound.
+	// MemoryBound. BFS asks it with its own count of its bytes
+	// (budget.Memory.Fits), so that it stops at the same state every
+	// time; the sweep asks it about the heap.
 	Memory *budget.Memory
 	// frontierKeep, when positive, is how many segments of a level stay
 	// in memory with fingerprints (the tests' way to make levels spill).
@@ -131,13 +137,18 @@ func (r StopReason) String() string {
 	return fmt.Sprintf("stop(%d)", int(r))
 }
 
-// Result summarises a finished search.
+// Result summarises a finished search. Transitions counts the steps
+// taken from the states expanded (one per action, choice and set of
+// moving processes enabled); DistinctTransitions counts the distinct
+// pairs of a state and a successor among them: two steps from a state
+// that lead to the same successor count once.
 type Result struct {
-	States      int64
-	Transitions int64
-	MaxDepth    int
-	Elapsed     time.Duration
-	Stop        StopReason
+	States              int64
+	Transitions         int64
+	DistinctTransitions int64
+	MaxDepth            int
+	Elapsed             time.Duration
+	Stop                StopReason
 	// StoreBytes is the memory held by the state store and visited set.
 	StoreBytes int64
 	// Exceeded, when Stop is MemoryBound, is the request the budget
@@ -190,16 +201,10 @@ func newClock(ctx context.Context, opts Options) *clock {
 
 // check returns the reason to stop, if any, and reports progress.
 func (c *clock) check(p func() Progress) (StopReason, bool) {
-	if err := c.ctx.Err(); err != nil {
-		if errors.Is(err, context.DeadlineExceeded) {
-			return TimeBound, true
-		}
-		return Interrupted, true
+	if r, ok := c.stopReason(); ok {
+		return r, true
 	}
 	now := time.Now()
-	if c.limit > 0 && now.Sub(c.start) >= c.limit {
-		return TimeBound, true
-	}
 	if c.progress != nil && now.Sub(c.lastPrint) >= c.every {
 		c.lastPrint = now
 		pr := p()
@@ -209,9 +214,35 @@ func (c *clock) check(p func() Progress) (StopReason, bool) {
 	return 0, false
 }
 
-func workers(opts Options) int {
-	if opts.Workers < 1 {
-		return 1
+// stopReason returns the reason to stop, if any: the context cancelled
+// (Interrupted, or TimeBound at its deadline) or the time limit passed.
+func (c *clock) stopReason() (StopReason, bool) {
+	if err := c.ctx.Err(); err != nil {
+		if errors.Is(err, context.DeadlineExceeded) {
+			return TimeBound, true
+		}
+		return Interrupted, true
 	}
-	return opts.Workers
+	if c.limit > 0 && time.Since(c.start) >= c.limit {
+		return TimeBound, true
+	}
+	return 0, false
+}
+
+// expired reports whether the search must stop: the context cancelled or
+// the time limit passed.
+func (c *clock) expired() bool {
+	_, ok := c.stopReason()
+	return ok
+}
+
+// MaxWorkers is the most goroutines a search runs to expand states:
+// Options.Workers above it is an error where options are validated
+// (invariants.Options.Validate), and the engines run MaxWorkers.
+const MaxWorkers = 256
+
+// workers is the number of goroutines of a search: Options.Workers, at
+// least 1 and at most MaxWorkers.
+func workers(opts Options) int {
+	return min(max(opts.Workers, 1), MaxWorkers)
 }

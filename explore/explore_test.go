@@ -351,3 +351,29 @@ func TestParallelMergeKeepsTheIds(t *testing.T) {
 		}
 	}
 }
+
+// cancelAtFirst cancels a context at the first state it judges.
+type cancelAtFirst struct {
+	cancel context.CancelFunc
+}
+
+func (m *cancelAtFirst) Observe(*explore.Visit) { m.cancel() }
+func (m *cancelAtFirst) Decided() bool          { return false }
+
+// TestCancelStopsTheMerge: a search cancelled while its workers expand a
+// round stops before merging it: it keeps none of the round's successors
+// and says it was interrupted.
+func TestCancelStopsTheMerge(t *testing.T) {
+	sys, _, _ := testsys.Grid(t, 20)
+	for _, fp := range []bool{false, true} {
+		ctx, cancel := context.WithCancel(context.Background())
+		res, err := explore.BFS(ctx, sys, &cancelAtFirst{cancel: cancel}, explore.Options{Workers: 3, Fingerprints: fp})
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Stop != explore.Interrupted || res.States != 1 {
+			t.Fatalf("fingerprints %v: %d states, stop %v; want the initial state alone, interrupted", fp, res.States, res.Stop)
+		}
+	}
+}

@@ -1,23 +1,31 @@
 package explore
 
 import (
-	"encoding/binary"
 	"fmt"
+	"math"
 	"os"
 )
 
 // segStates is how many states a segment of a frontier holds.
 const segStates = 1 << 14
 
+// blockStates is how many states a worker reads from a frontier's file at
+// a time (a block of a segment): its cache holds as many.
+const blockStates = 1 << 10
+
 // frontier holds the packed states of one level of a search that keeps
 // fingerprints, in order, in segments: in memory, or, once the level
 // holds more than keep segments, on a file of its own (created and
-// unlinked at once), from which the workers read a segment at a time.
+// unlinked at once), from which the workers read a block at a time.
+// Segments are reused: one written to the file, and those of a level
+// reset, serve the next segments.
 type frontier struct {
 	words int
 	// segs[k] is segment k in memory, or nil when it is on the file at
 	// offset k times a segment's bytes.
 	segs [][]uint64
+	// free holds segments to reuse, empty.
+	free [][]uint64
 	n    int64
 	keep int
 	file *os.File
@@ -36,7 +44,13 @@ func (f *frontier) segBytes() int64 { return int64(f.words*8) * segStates }
 func (f *frontier) add(ws []uint64) {
 	k, i := int(f.n/segStates), int(f.n%segStates)
 	if k == len(f.segs) {
-		f.segs = append(f.segs, make([]uint64, 0, f.words*segStates))
+		var seg []uint64
+		if last := len(f.free) - 1; last >= 0 {
+			seg, f.free = f.free[last], f.free[:last]
+		} else {
+			seg = make([]uint64, 0, f.words*segStates)
+		}
+		f.segs = append(f.segs, seg)
 	}
 	f.segs[k] = append(f.segs[k], ws...)
 	f.n++
@@ -59,46 +73,46 @@ func (f *frontier) spill(k int) {
 		}
 		f.file = file
 	}
-	buf := make([]byte, 0, f.segBytes())
-	for _, w := range f.segs[k] {
-		buf = binary.LittleEndian.AppendUint64(buf, w)
-	}
-	if _, err := f.file.WriteAt(buf, int64(k)*f.segBytes()); err != nil {
+	if writeWords(f.file, f.segs[k], int64(k)*f.segBytes()) != nil {
 		return
 	}
+	f.free = append(f.free, f.segs[k][:0])
 	f.segs[k] = nil
 }
 
-// segCache is a worker's copy of the last segment it read from a
-// frontier's file: which frontier, which of its levels (its generation)
-// and which segment; and the first failure to read one, which stops the
-// search. The two frontiers of a search swap at each level, and both
-// reuse their files, so the segment number alone does not name the
-// copy.
+// segCache is a worker's copy of the last block of a segment it read
+// from a frontier's file: which frontier, which of its levels (its
+// generation), which segment and which block; and the first failure to
+// read one, which stops the search. The two frontiers of a search swap
+// at each level, and both reuse their files, so the segment number alone
+// does not name the copy.
 type segCache struct {
-	from *frontier
-	gen  uint64
-	seg  int
-	buf  []uint64
-	raw  []byte
-	err  error
+	from  *frontier
+	gen   uint64
+	seg   int
+	block int
+	buf   []uint64
+	err   error
 }
 
+// bytes is the memory of the cache.
+func (c *segCache) bytes() int64 { return int64(cap(c.buf)) * 8 }
+
 // get returns state i of the level; a state read from the file is valid
-// until the cache reads another segment.
+// until the cache reads another block.
 func (f *frontier) get(i int64, c *segCache) []uint64 {
 	k, j := int(i/segStates), int(i%segStates)
 	if s := f.segs[k]; s != nil {
 		return s[j*f.words : (j+1)*f.words]
 	}
-	if c.from != f || c.gen != f.gen || c.seg != k {
-		if int64(len(c.raw)) != f.segBytes() {
-			c.raw = make([]byte, f.segBytes())
-			c.buf = make([]uint64, f.words*segStates)
+	b, j := j/blockStates, j%blockStates
+	if c.from != f || c.gen != f.gen || c.seg != k || c.block != b {
+		if len(c.buf) != f.words*blockStates {
+			c.buf = make([]uint64, f.words*blockStates)
 		}
-		// Until the segment is read, the copy is nobody's.
+		// Until the block is read, the copy is nobody's.
 		c.from = nil
-		if _, err := f.file.ReadAt(c.raw, int64(k)*f.segBytes()); err != nil {
+		if err := readWords(f.file, c.buf, int64(k)*f.segBytes()+int64(b*blockStates*f.words*8)); err != nil {
 			// Only a full segment goes to the file, so a short read is a
 			// failure of the file; the state reads as zeros and the
 			// search reports the error.
@@ -106,28 +120,58 @@ func (f *frontier) get(i int64, c *segCache) []uint64 {
 			clear(c.buf)
 			return c.buf[j*f.words : (j+1)*f.words]
 		}
-		for w := range c.buf {
-			c.buf[w] = binary.LittleEndian.Uint64(c.raw[8*w:])
-		}
-		c.from, c.gen, c.seg = f, f.gen, k
+		c.from, c.gen, c.seg, c.block = f, f.gen, k, b
 	}
 	return c.buf[j*f.words : (j+1)*f.words]
 }
 
-// reset empties the frontier, keeping its file for the next level; the
-// segments caches hold of it are stale from then on.
+// reset empties the frontier, keeping its file and its segments for the
+// next level; the blocks caches hold of it are stale from then on.
 func (f *frontier) reset() {
+	for _, s := range f.segs {
+		if s != nil {
+			f.free = append(f.free, s[:0])
+		}
+	}
 	f.segs, f.n = f.segs[:0], 0
 	f.gen++
 }
 
-// bytes is the memory the frontier holds (0 for none).
+// growth is the bytes that adding n more states allocates: the segments
+// they start that no segment to reuse serves, as long as the frontier
+// keeps fewer than keep+1 segments in memory (the partial one included;
+// past keep, each full segment goes to the file and serves the next).
+func (f *frontier) growth(n int64) uint64 {
+	if f == nil || n <= 0 || f.n%segStates != 0 && f.n%segStates+n <= segStates {
+		return 0
+	}
+	alloc := int((f.n+n+segStates-1)/segStates) - len(f.segs) - len(f.free)
+	if f.keep < math.MaxInt {
+		inMemory := len(f.free)
+		for _, s := range f.segs {
+			if s != nil {
+				inMemory++
+			}
+		}
+		alloc = min(alloc, f.keep+1-inMemory)
+	}
+	if alloc <= 0 {
+		return 0
+	}
+	return uint64(alloc) * uint64(f.segBytes())
+}
+
+// bytes is the memory the frontier holds, its segments to reuse
+// included (0 for none).
 func (f *frontier) bytes() int64 {
 	if f == nil {
 		return 0
 	}
 	var n int64
 	for _, s := range f.segs {
+		n += int64(cap(s)) * 8
+	}
+	for _, s := range f.free {
 		n += int64(cap(s)) * 8
 	}
 	return n

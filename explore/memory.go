@@ -4,6 +4,7 @@ import (
 	"errors"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/ringcheck/ringcheck/budget"
 )
@@ -50,4 +51,47 @@ func (h *HeapSampler) Stop() uint64 {
 	close(h.stop)
 	h.done.Wait()
 	return h.peak
+}
+
+// candidateBytes is what a candidate of a round holds besides its packed
+// state: its parent and hash in the worker's buffers, and its entries in
+// the parallel merge's (whether it is new, its id, its place by shard).
+const candidateBytes = 4 + 8 + 1 + 8 + 8
+
+// held is the memory the search counts as its own: the store's chunks in
+// memory, the visited set's tables, the levels' segments in memory, the
+// workers' buffers and the merge's. It depends on the states the search
+// has found and the rounds it has run, not on the collector, so the
+// budget's answers (budget.Memory.Fits) are the same from run to run.
+func (e *bfs) held() uint64 {
+	n := e.store.bytes() + e.seen.bytes() + e.level.bytes() + e.next.bytes() + e.merge.bytes()
+	for _, w := range e.ws {
+		n += w.bytes()
+	}
+	return uint64(n)
+}
+
+// bytes is the memory of the merge's buffers.
+func (m *merger) bytes() int64 {
+	return int64(cap(m.base))*8 + int64(cap(m.isNew)) + int64(cap(m.ids))*8 + int64(cap(m.byShard))*int64(unsafe.Sizeof(candidate{}))
+}
+
+// roomFor returns s with room for n more elements: twice its capacity,
+// but not past soft elements, and an eighth more at a time past them, so
+// that a buffer a budget bounds to about soft elements (its holder stops
+// filling it there, but not in the middle of a state's successors) does
+// not double past it.
+func roomFor[T any](s []T, n, soft int) []T {
+	if len(s)+n <= cap(s) {
+		return s
+	}
+	c := max(2*cap(s), 64)
+	if cap(s) < soft {
+		c = min(c, soft)
+	} else {
+		c = cap(s) + max(cap(s)/8, 64)
+	}
+	grown := make([]T, len(s), max(c, len(s)+n))
+	copy(grown, s)
+	return grown
 }

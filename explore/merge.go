@@ -3,17 +3,30 @@ package explore
 import (
 	"sort"
 	"sync"
+	"sync/atomic"
 )
 
+// numShards is the number of shards of the visited set.
+const numShards = 1 << shardBits
+
+// stopPoll is how many candidates a merge goroutine claims between two
+// looks at whether the search must stop.
+const stopPoll = 1 << 10
+
 // merger inserts one round's candidates (the workers' successors, in
-// worker order) into the visited set and the store with one goroutine per
-// worker, each owning the shards of the visited set whose index it is
-// modulo the number of workers. Ids are those the sequential merge gives:
-// in three phases, the goroutines first find the candidates new to the set
-// and claim a slot for each (a placeholder: two workers may find the same
-// new state in one round, and only the first of them is new); then the new
-// ones get ids in candidate order and go to the store; then the goroutines
-// write the ids into the slots they claimed.
+// worker order) into the visited set and the store in parallel, shard by
+// shard of the visited set: at most numShards goroutines, whatever the
+// number of workers, goroutine g of G owning the shards whose index is g
+// modulo G. A sequential pass first lists the candidates shard by shard
+// (in candidate order within a shard), so each goroutine visits only its
+// own shards' candidates: the merge's work is proportional to the
+// candidates, not to the candidates times the workers. Ids are those the
+// sequential merge gives: in three phases, the goroutines first find the
+// candidates new to the set and claim a slot for each (a placeholder: two
+// workers may find the same new state in one round, and only the first
+// of them is new); then the new ones get ids in candidate order and go to
+// the store; then the goroutines write the ids into the slots they
+// claimed.
 type merger struct {
 	e  *bfs
 	ws []*worker
@@ -21,11 +34,37 @@ type merger struct {
 	base  []int
 	isNew []bool
 	ids   []int64
+	// byShard lists the candidates shard by shard: those of shard s are
+	// byShard[from[s]:from[s+1]], in candidate order.
+	byShard []candidate
+	from    [numShards + 1]int
+	// stop reports that the search must stop (the context is cancelled
+	// or the time limit passed); stopped records that a phase saw it.
+	stop    func() bool
+	stopped atomic.Bool
+	// The merges' work, which the tests measure: the candidates merged,
+	// the phases run, the goroutines they started and the candidates
+	// they looked at.
+	candidates, phases, goroutines, visits atomic.Int64
 }
 
-// mergeParallel merges the round's candidates. The caller makes sure no
-// bound can stop the round: every new candidate is kept.
-func (e *bfs) mergeParallel(ws []*worker) {
+// candidate is the i-th successor found by worker w.
+type candidate struct {
+	w, i uint32
+}
+
+// mergeGoroutines is the number of goroutines a merge of the round of
+// ws runs: one per worker, and at most one per shard.
+func mergeGoroutines(ws []*worker) int {
+	return min(len(ws), numShards)
+}
+
+// mergeParallel merges the round's candidates, and reports whether it
+// did: a merge that m.stop interrupts (in its first phase, before any
+// state is stored) keeps none of them, and the search must stop. The
+// caller makes sure no bound can stop the round: every new candidate is
+// kept.
+func (e *bfs) mergeParallel(ws []*worker) bool {
 	m := &e.merge
 	m.e, m.ws = e, ws
 	m.base = append(m.base[:0], 0)
@@ -34,68 +73,115 @@ func (e *bfs) mergeParallel(ws []*worker) {
 	}
 	total := m.base[len(ws)]
 	if total == 0 {
-		return
+		return true
 	}
 	// The buffers serve round after round.
 	m.isNew = resize(m.isNew, total)
 	m.ids = resize(m.ids, total)
-	if e.fp {
-		// A fingerprint is its own slot: claimed, it is final.
-		m.parallel(m.claimFingerprints)
-		m.assign()
-		return
-	}
-	m.parallel(m.claim)
-	m.assign()
-	m.parallel(m.settle)
-}
-
-// claimFingerprints is phase 1 with fingerprints: the slot of each
-// candidate of goroutine g's shards that is new.
-func (m *merger) claimFingerprints(g int) {
-	v := m.e.seen
-	for wi, w := range m.ws {
-		for i, h := range w.hash {
-			f := fingerprintSlot(h)
-			if !m.owns(g, f) {
-				continue
-			}
-			sh := v.shardOf(f)
-			for s := f & sh.mask; ; s = (s + 1) & sh.mask {
-				slot := sh.slots[s]
-				if slot == f {
-					break
-				}
-				if slot == 0 {
-					sh.slots[s] = f
-					sh.count++
-					m.isNew[m.base[wi]+i] = true
-					if sh.count*4 > int64(len(sh.slots))*3 {
-						v.grow(sh, nil)
-					}
-					break
-				}
-			}
+	m.byShard = resize(m.byShard, total)
+	// A counting sort of the candidates by shard, stable: candidate order
+	// within each shard. (A fingerprint's slot, fingerprintSlot, is in
+	// the shard of its hash.)
+	var count [numShards]int
+	for _, w := range ws {
+		for _, h := range w.hash {
+			count[h>>(64-shardBits)]++
 		}
 	}
+	m.from[0] = 0
+	for s := range numShards {
+		m.from[s+1] = m.from[s] + count[s]
+	}
+	next := m.from
+	for wi, w := range ws {
+		for i, h := range w.hash {
+			s := h >> (64 - shardBits)
+			m.byShard[next[s]] = candidate{w: uint32(wi), i: uint32(i)}
+			next[s]++
+		}
+	}
+	m.candidates.Add(int64(total))
+	m.stopped.Store(false)
+	if e.fp {
+		// A fingerprint is its own slot: claimed, it is final.
+		if !m.parallel(m.claimFingerprints) {
+			return false
+		}
+		m.assign()
+		return true
+	}
+	if !m.parallel(m.claim) {
+		return false
+	}
+	m.assign()
+	m.parallel(m.settle)
+	return true
 }
 
-// parallel runs phase once per worker, as goroutine g of len(ws).
-func (m *merger) parallel(phase func(g int)) {
+// parallel runs phase on every shard, the shards shared among
+// mergeGoroutines goroutines, and reports whether no phase saw m.stop.
+func (m *merger) parallel(phase func(shard int)) bool {
+	g := mergeGoroutines(m.ws)
+	m.phases.Add(1)
+	m.goroutines.Add(int64(g))
 	var wg sync.WaitGroup
-	for g := range m.ws {
+	for k := range g {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			phase(g)
+			for s := k; s < numShards && !m.stopped.Load(); s += g {
+				phase(s)
+			}
 		}()
 	}
 	wg.Wait()
+	return !m.stopped.Load()
 }
 
-// owns reports whether goroutine g owns the shard of hash h.
-func (m *merger) owns(g int, h uint64) bool {
-	return int((h>>(64-shardBits))%uint64(len(m.ws))) == g
+// shardCandidates returns the candidates of shard s, and counts them as
+// visited.
+func (m *merger) shardCandidates(s int) []candidate {
+	cs := m.byShard[m.from[s]:m.from[s+1]]
+	m.visits.Add(int64(len(cs)))
+	return cs
+}
+
+// interrupted reports, at the first of every stopPoll candidates of a
+// shard, whether the search must stop, and records it.
+func (m *merger) interrupted(k int) bool {
+	if k%stopPoll != 0 || m.stop == nil || !m.stop() {
+		return false
+	}
+	m.stopped.Store(true)
+	return true
+}
+
+// claimFingerprints is phase 1 with fingerprints: the slot of each
+// candidate of shard s that is new.
+func (m *merger) claimFingerprints(s int) {
+	v := m.e.seen
+	sh := &v.shards[s]
+	for k, cd := range m.shardCandidates(s) {
+		if m.interrupted(k) {
+			return
+		}
+		f := fingerprintSlot(m.ws[cd.w].hash[cd.i])
+		for j := f & sh.mask; ; j = (j + 1) & sh.mask {
+			slot := sh.slots[j]
+			if slot == f {
+				break
+			}
+			if slot == 0 {
+				sh.slots[j] = f
+				sh.count++
+				m.isNew[m.base[cd.w]+int(cd.i)] = true
+				if sh.count*4 > int64(len(sh.slots))*3 {
+					v.grow(sh, nil)
+				}
+				break
+			}
+		}
+	}
 }
 
 // locate returns the worker holding candidate c and its index there.
@@ -121,44 +207,44 @@ func (m *merger) key(w *worker, i int, buf *[1]uint64) []uint64 {
 	return w.succ[i*words : (i+1)*words]
 }
 
-// claim is phase 1 for goroutine g: a placeholder for each candidate of
-// its shards that is neither visited nor found earlier in the round.
-func (m *merger) claim(g int) {
+// claim is phase 1 for shard s: a placeholder for each of its candidates
+// that is neither visited nor found earlier in the round.
+func (m *merger) claim(s int) {
 	var kb, ob [1]uint64
 	v := m.e.seen
-	for wi, w := range m.ws {
-		for i, h := range w.hash {
-			if !m.owns(g, h) {
+	sh := &v.shards[s]
+	for k, cd := range m.shardCandidates(s) {
+		if m.interrupted(k) {
+			return
+		}
+		w, i := m.ws[cd.w], int(cd.i)
+		h := w.hash[i]
+		c := m.base[cd.w] + i
+		key := m.key(w, i, &kb)
+		tag := h & tagMask
+		for j := h & sh.mask; ; j = (j + 1) & sh.mask {
+			slot := sh.slots[j]
+			if slot == 0 {
+				sh.slots[j] = tag | placeholder | uint64(c+1)
+				sh.count++
+				m.isNew[c] = true
+				if sh.count*4 > int64(len(sh.slots))*3 {
+					v.grow(sh, m.hashOf)
+				}
+				break
+			}
+			if slot&tagMask != tag {
 				continue
 			}
-			c := m.base[wi] + i
-			k := m.key(w, i, &kb)
-			sh := v.shardOf(h)
-			tag := h & tagMask
-			for s := h & sh.mask; ; s = (s + 1) & sh.mask {
-				slot := sh.slots[s]
-				if slot == 0 {
-					sh.slots[s] = tag | placeholder | uint64(c+1)
-					sh.count++
-					m.isNew[c] = true
-					if sh.count*4 > int64(len(sh.slots))*3 {
-						v.grow(sh, m.hashOf)
-					}
-					break
-				}
-				if slot&tagMask != tag {
-					continue
-				}
-				var other []uint64
-				if slot&placeholder != 0 {
-					ow, oi := m.locate(int(slot&0xFFFFFFFF) - 1)
-					other = m.key(ow, oi, &ob)
-				} else {
-					other = m.e.store.get(int64(slot&0xFFFFFFFF) - 1)
-				}
-				if equalWords(other, k) {
-					break
-				}
+			var other []uint64
+			if slot&placeholder != 0 {
+				ow, oi := m.locate(int(slot&0xFFFFFFFF) - 1)
+				other = m.key(ow, oi, &ob)
+			} else {
+				other = m.e.store.get(int64(slot&0xFFFFFFFF) - 1)
+			}
+			if equalWords(other, key) {
+				break
 			}
 		}
 	}
@@ -185,21 +271,20 @@ func (m *merger) assign() {
 	}
 }
 
-// settle is phase 3 for goroutine g: the ids into its placeholders.
-func (m *merger) settle(g int) {
-	for wi, w := range m.ws {
-		for i, h := range w.hash {
-			c := m.base[wi] + i
-			if !m.isNew[c] || !m.owns(g, h) {
-				continue
-			}
-			sh := m.e.seen.shardOf(h)
-			want := h&tagMask | placeholder | uint64(c+1)
-			for s := h & sh.mask; ; s = (s + 1) & sh.mask {
-				if sh.slots[s] == want {
-					sh.slots[s] = h&tagMask | uint64(m.ids[c]+1)
-					break
-				}
+// settle is phase 3 for shard s: the ids into its placeholders.
+func (m *merger) settle(s int) {
+	sh := &m.e.seen.shards[s]
+	for _, cd := range m.shardCandidates(s) {
+		c := m.base[cd.w] + int(cd.i)
+		if !m.isNew[c] {
+			continue
+		}
+		h := m.ws[cd.w].hash[cd.i]
+		want := h&tagMask | placeholder | uint64(c+1)
+		for j := h & sh.mask; ; j = (j + 1) & sh.mask {
+			if sh.slots[j] == want {
+				sh.slots[j] = h&tagMask | uint64(m.ids[c]+1)
+				break
 			}
 		}
 	}

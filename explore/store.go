@@ -20,6 +20,8 @@ type store struct {
 	// scratch holds a key read back from it.
 	spill   *os.File
 	scratch []uint64
+	// mem is the bytes of the chunks in memory.
+	mem int64
 }
 
 const chunkBits = 16 // states per chunk: 65536
@@ -37,6 +39,7 @@ func (s *store) add(packed []uint64, parent uint32) int64 {
 	if int(c) == len(s.chunks) {
 		s.chunks = append(s.chunks, make([]uint64, s.words<<chunkBits))
 		s.parents = append(s.parents, make([]uint32, 1<<chunkBits))
+		s.mem += s.chunkBytes()
 	}
 	copy(s.chunks[c][int(i)*s.words:], packed)
 	s.parents[c][i] = parent
@@ -54,17 +57,12 @@ func (s *store) chunkBytes() int64 { return int64(s.words*8+4) << chunkBits }
 // flush writes full chunk c to the spill file and frees it; a chunk the
 // file does not take stays in memory.
 func (s *store) flush(c int) {
-	buf := make([]byte, 0, s.chunkBytes())
-	for _, w := range s.chunks[c] {
-		buf = binary.LittleEndian.AppendUint64(buf, w)
-	}
-	for _, p := range s.parents[c] {
-		buf = binary.LittleEndian.AppendUint32(buf, p)
-	}
-	if _, err := s.spill.WriteAt(buf, int64(c)*s.chunkBytes()); err != nil {
+	off := int64(c) * s.chunkBytes()
+	if writeWords(s.spill, s.chunks[c], off) != nil || writeWords(s.spill, s.parents[c], off+int64(s.words*8)<<chunkBits) != nil {
 		return
 	}
 	s.chunks[c], s.parents[c] = nil, nil
+	s.mem -= s.chunkBytes()
 }
 
 // growth is the bytes the next add allocates (a new chunk), or 0.
@@ -118,12 +116,4 @@ func (s *store) parentOf(id int64) (uint32, error) {
 }
 
 // bytes is the memory the store holds (spilled chunks not counted).
-func (s *store) bytes() int64 {
-	var n int64
-	for _, c := range s.chunks {
-		if c != nil {
-			n += int64(len(c))*8 + 4<<chunkBits
-		}
-	}
-	return n
-}
+func (s *store) bytes() int64 { return s.mem }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -56,6 +57,7 @@ func closureByEnumeration(ctx context.Context, sys *model.System, opts Options) 
 		first       *closureViolation
 		firstErr    error
 		transitions int64
+		distinct    int64 // distinct pairs of a configuration and a successor
 		wg          sync.WaitGroup
 	)
 	fail := func(err error) {
@@ -70,10 +72,14 @@ func closureByEnumeration(ctx context.Context, sys *model.System, opts Options) 
 		go func() {
 			defer wg.Done()
 			ex := sys.NewExpander()
-			var n int64
+			var n, d int64
+			// succs holds copies of the successors of the configuration
+			// expanded, to count the distinct ones.
+			var succs []*model.State
 			defer func() {
 				mu.Lock()
 				transitions += n
+				distinct += d
 				mu.Unlock()
 			}()
 			for b := range batches {
@@ -83,7 +89,13 @@ func closureByEnumeration(ctx context.Context, sys *model.System, opts Options) 
 						fail(fmt.Errorf("spec %s: its enumerator of legitimate configurations yielded configuration %d, which is not legitimate", sys.Name, index))
 						continue
 					}
+					k := 0
 					count, err := ex.Expand(st, func(step *model.Step, next *model.State) bool {
+						if k == len(succs) {
+							succs = append(succs, sys.NewState())
+						}
+						succs[k].CopyFrom(next)
+						k++
 						if legit(next) {
 							return true
 						}
@@ -95,6 +107,11 @@ func closureByEnumeration(ctx context.Context, sys *model.System, opts Options) 
 						return true
 					})
 					n += int64(count)
+					for i, s := range succs[:k] {
+						if !slices.ContainsFunc(succs[:i], s.Equal) {
+							d++
+						}
+					}
 					if err != nil {
 						fail(err)
 					}
@@ -153,7 +170,7 @@ func closureByEnumeration(ctx context.Context, sys *model.System, opts Options) 
 		return nil, firstErr
 	}
 	if stop != nil && first == nil {
-		return &stabilityResult{swept: uint64(enumerated), transitions: transitions, elapsed: time.Since(start)}, stop
+		return &stabilityResult{swept: uint64(enumerated), transitions: transitions, distinct: distinct, elapsed: time.Since(start)}, stop
 	}
 	o := Outcome{Property: Closure, Verdict: Holds,
 		Reason: fmt.Sprintf("every step from each of the %d legitimate configurations the spec enumerates stays in L", enumerated)}
@@ -161,7 +178,11 @@ func closureByEnumeration(ctx context.Context, sys *model.System, opts Options) 
 		o.Verdict, o.Reason = Violated, "a step from a legitimate configuration leaves L"
 		o.Counterexample = &Counterexample{Kind: Path, States: []*model.State{first.from, first.to}, Steps: []model.Step{first.step}}
 	}
-	res := &stabilityResult{closure: &o, configurations: uint64(enumerated), transitions: transitions, elapsed: time.Since(start)}
+	res := &stabilityResult{closure: &o, configurations: uint64(enumerated), transitions: transitions, distinct: distinct, elapsed: time.Since(start)}
+	if stop == nil {
+		legitimate := uint64(enumerated)
+		res.legitimate = &legitimate
+	}
 	if stop != nil {
 		// Stopped after a violation: it stands, and the check is cut.
 		why, _ := stopReason(stop)

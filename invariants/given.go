@@ -75,6 +75,9 @@ func convergenceFromGiven(ctx context.Context, res *explore.Result, opts Options
 			o.Reason = leftModelReason
 			return o, nil
 		}
+		if opts.From == FromStart {
+			return startHolds(opts, fairness, g.Size()), nil
+		}
 		o.Reason = fmt.Sprintf("every execution from the %d given configuration%s reaches L (fairness %s, %d states); convergence is about every configuration",
 			len(opts.Start), plural(len(opts.Start)), fairness, g.Size())
 		return o, nil
@@ -88,9 +91,9 @@ func convergenceFromGiven(ctx context.Context, res *explore.Result, opts Options
 		return o, nil
 	}
 	o.Verdict, o.Counterexample = Violated, ce
-	o.Reason = fmt.Sprintf("from a given configuration, an execution never reaches L (fairness %s)", fairness)
+	o.Reason = fmt.Sprintf("from a %s configuration, an execution never reaches L (fairness %s)", startWord(opts), fairness)
 	if viol.deadlock {
-		o.Reason = "from a given configuration, an execution reaches a configuration outside L with no step"
+		o.Reason = fmt.Sprintf("from a %s configuration, an execution reaches a configuration outside L with no step", startWord(opts))
 	}
 	return o, nil
 }
@@ -212,6 +215,7 @@ func convergenceFromRandom(ctx context.Context, sys *model.System, opts Options)
 		res := rep.Search
 		total.States += res.States
 		total.Transitions += res.Transitions
+		total.DistinctTransitions += res.DistinctTransitions
 		total.Elapsed += res.Elapsed
 		total.MaxDepth = max(total.MaxDepth, res.MaxDepth)
 		total.StoreBytes = max(total.StoreBytes, res.StoreBytes)

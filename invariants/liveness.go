@@ -179,8 +179,9 @@ type localEdge struct {
 }
 
 // buildLocal expands the members of a component with walker w, each step
-// in the classes of rule.
-func buildLocal(g statespace.Graph, w statespace.Walker, members []uint32, rule *fairnessRule) (*localGraph, error) {
+// in the classes of rule. A cancelled ctx stops it (a component may hold
+// most of the graph), and its error is returned.
+func buildLocal(ctx context.Context, g statespace.Graph, w statespace.Walker, members []uint32, rule *fairnessRule) (*localGraph, error) {
 	sys := g.System()
 	lg := &localGraph{ids: slices.Clone(members)}
 	slices.Sort(lg.ids)
@@ -189,6 +190,11 @@ func buildLocal(g statespace.Graph, w statespace.Walker, members []uint32, rule 
 	lg.out = make([][]localEdge, m)
 	lg.stepsOf = make([]int, m)
 	for i, v := range lg.ids {
+		if i&0xFFF == 0xFFF {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
 		st, err := w.Load(v)
 		if err != nil {
 			return nil, err
@@ -308,32 +314,124 @@ func (lg *localGraph) fairPart(rule fairnessRule) []int32 {
 		for _, v := range part {
 			in[v] = true
 		}
-		var some, taken classSet
-		every := allClasses()
-		for _, v := range part {
-			some = some.or(lg.enabled[v])
-			every = every.and(lg.enabled[v])
-			for _, e := range lg.out[v] {
-				if in[e.to] {
-					taken = taken.or(e.taken)
-				}
-			}
-		}
-		if bad := some.and(rule.strong).andNot(taken); !bad.empty() {
+		strong, weak := lg.unserved(part, in, rule)
+		if !strong.empty() {
 			for _, v := range part {
-				if !lg.enabled[v].and(bad).empty() {
+				if !lg.enabled[v].and(strong).empty() {
 					in[v] = false
 				}
 			}
 			work = append(work, lg.subComponents(in)...)
 			continue
 		}
-		if bad := every.and(rule.weak).andNot(taken); !bad.empty() {
+		if !weak.empty() {
 			continue
 		}
 		return part
 	}
 	return nil
+}
+
+// unserved returns what makes a cycle through every vertex and every
+// edge of the part (in marks its vertices) unfair under rule: the
+// strongly fair classes enabled somewhere in the part, and the weakly
+// fair classes enabled everywhere in it, that no edge inside the part
+// takes. A cycle with neither is fair.
+func (lg *localGraph) unserved(part []int32, in []bool, rule fairnessRule) (strong, weak classSet) {
+	var some, taken classSet
+	every := allClasses()
+	for _, v := range part {
+		some = some.or(lg.enabled[v])
+		every = every.and(lg.enabled[v])
+		for _, e := range lg.out[v] {
+			if in[e.to] {
+				taken = taken.or(e.taken)
+			}
+		}
+	}
+	return some.and(rule.strong).andNot(taken), every.and(rule.weak).andNot(taken)
+}
+
+// LoopFairness checks that repeating a loop for ever is an execution fair
+// under f (under NoFairness, finite actions and timeouts are still weakly
+// fair), with the test the liveness analyses apply to the cycles they
+// find. states are the loop's configurations, steps its steps: steps[i]
+// leads from states[i] to states[i+1], and the last back to states[0].
+// first is the index of states[0] in the trace the loop closes, for the
+// error, which names a process or an action that fairness obliges to
+// move and that the loop never moves.
+func LoopFairness(sys *model.System, states []*model.State, steps []model.Step, f Fairness, first int) error {
+	if len(states) == 0 || len(steps) != len(states) {
+		return fmt.Errorf("a loop of %d configurations has %d steps", len(states), len(steps))
+	}
+	rule, err := ruleFor(sys, f)
+	if err != nil {
+		return err
+	}
+	m := len(states)
+	lg := &localGraph{ids: make([]uint32, m), enabled: make([]classSet, m), out: make([][]localEdge, m), stepsOf: make([]int, m)}
+	part, in := make([]int32, m), make([]bool, m)
+	ex := sys.NewExpander()
+	for i, st := range states {
+		lg.ids[i], part[i], in[i] = uint32(i), int32(i), true
+		n, err := ex.Expand(st, func(s *model.Step, _ *model.State) bool {
+			lg.enabled[i] = lg.enabled[i].or(rule.classesOf(sys, s))
+			return true
+		})
+		if err != nil {
+			return fmt.Errorf("state %d: %w", first+i, err)
+		}
+		lg.stepsOf[i] = n
+		lg.out[i] = []localEdge{{to: int32((i + 1) % m), taken: rule.classesOf(sys, &steps[i])}}
+	}
+	strong, weak := lg.unserved(part, in, rule)
+	for id := range maxClasses {
+		class := single(id)
+		switch {
+		case !weak.and(class).empty():
+			return fmt.Errorf("%s: enabled in every state of the loop (states %d to %d) and never taken in it, which %s fairness forbids",
+				rule.className(sys, id), first, first+m-1, fairnessWord(f, false))
+		case !strong.and(class).empty():
+			at := slices.IndexFunc(lg.enabled, func(c classSet) bool { return !c.and(class).empty() })
+			return fmt.Errorf("%s: enabled in state %d of the loop and never taken in it, which %s fairness forbids",
+				rule.className(sys, id), first+at, fairnessWord(f, true))
+		}
+	}
+	return nil
+}
+
+// fairnessWord says which fairness a class is under: strong or weak, per
+// process or per action.
+func fairnessWord(f Fairness, strong bool) string {
+	w := "weak"
+	if strong {
+		w = "strong"
+	}
+	if f.perAction() {
+		w += " per-action"
+	}
+	return w
+}
+
+// className names the actions of class id: an action of a process (per
+// action), or a process's scheduled actions, finite actions or timeouts.
+func (r *fairnessRule) className(sys *model.System, id int) string {
+	if r.perAction {
+		for p := len(r.base) - 1; p >= 0; p-- {
+			if a := id - r.base[p]; a >= 0 && a < len(sys.Processes[p].Actions) {
+				return fmt.Sprintf("action %s of process %d", sys.Processes[p].Actions[a].Name, p)
+			}
+		}
+		return fmt.Sprintf("action class %d", id)
+	}
+	switch p := id / 3; id % 3 {
+	case 0:
+		return fmt.Sprintf("process %d", p)
+	case 1:
+		return fmt.Sprintf("the finite actions of process %d", p)
+	default:
+		return fmt.Sprintf("the timeouts of process %d", p)
+	}
 }
 
 // obligations returns the classes that fairness obliges to move and that
@@ -475,7 +573,7 @@ func findWaiting(ctx context.Context, g *explore.ReachGraph, rule fairnessRule, 
 		if len(members) == 1 && !slices.Contains(succs, members[0]) {
 			return nil
 		}
-		lg, err := buildLocal(g, lw, members, &rule)
+		lg, err := buildLocal(ctx, g, lw, members, &rule)
 		if err != nil {
 			return err
 		}

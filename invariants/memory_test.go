@@ -4,11 +4,14 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ringcheck/ringcheck/budget"
 	"github.com/ringcheck/ringcheck/explore"
 	"github.com/ringcheck/ringcheck/invariants"
 	"github.com/ringcheck/ringcheck/model"
+	"github.com/ringcheck/ringcheck/specs"
+	"github.com/ringcheck/ringcheck/specs/dijkstra"
 )
 
 // convergingCounter is a process counting x up to max, where L is x = max:
@@ -68,5 +71,70 @@ func TestAnalysesHonourTheMemoryBudget(t *testing.T) {
 				t.Errorf("phases %+v", rep.Phases)
 			}
 		})
+	}
+}
+
+// TestTooLargeConvergenceStopsAtOnce: the arrays of the convergence
+// analysis are sized by the configurations, known before the sweep, so an
+// instance whose analysis cannot fit the budget stops at once, unknown,
+// with the figures and what was not done, instead of sweeping 430 million
+// configurations first (the budget holds L's bit set, 54 MB, not the
+// heights and indexes, 4.3 GB). The deadline is the test's: a check that
+// sweeps first runs into it.
+func TestTooLargeConvergenceStopsAtOnce(t *testing.T) {
+	sys, err := dijkstra.Build(specs.Values{"n": 8, "K": 12})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	opts := invariants.Options{Properties: []invariants.Property{invariants.Convergence}, From: invariants.FromAll}
+	opts.Search.Workers = 2
+	opts.Search.Memory = budget.New(budget.Heap() + 128<<20)
+	start := time.Now()
+	rep, err := invariants.Check(ctx, sys, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took > 2*time.Second || rep.Search.Stop != explore.MemoryBound {
+		t.Fatalf("stopped after %v: %v; want the memory budget at once", took, rep.Search.Stop)
+	}
+	o := rep.Outcomes[0]
+	if o.Verdict != invariants.Unknown || !strings.Contains(o.Reason, "over the 429981696 configurations") || !strings.Contains(o.Reason, "nothing was swept") {
+		t.Fatalf("%s: %s", o.Verdict, o.Reason)
+	}
+	if ex := rep.Search.Exceeded; ex == nil || ex.Need < 10*429981696 {
+		t.Fatalf("refusal %+v; want the analysis's 4.3 GB", ex)
+	}
+	if len(rep.Phases) != 1 || rep.Phases[0].Done != 0 {
+		t.Fatalf("phases %+v; want the sweep, not started", rep.Phases)
+	}
+}
+
+// TestClosureIsDecidedWhenConvergenceCannotFit: asked with convergence,
+// closure needs the sweep and L's bit set alone; when the budget holds
+// those and not the convergence analysis, closure is decided and
+// convergence is unknown, with the figures.
+func TestClosureIsDecidedWhenConvergenceCannotFit(t *testing.T) {
+	sys, err := dijkstra.Build(specs.Values{"n": 6, "K": 12})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := invariants.Options{Properties: []invariants.Property{invariants.Closure, invariants.Convergence}, From: invariants.FromAll}
+	opts.Search.Workers = 2
+	opts.Search.Memory = budget.New(budget.Heap() + 8<<20)
+	rep, err := invariants.Check(context.Background(), sys, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	closure, conv := rep.Outcomes[0], rep.Outcomes[1]
+	if closure.Verdict != invariants.Holds || conv.Verdict != invariants.Unknown || !strings.Contains(conv.Reason, "so convergence was not analysed") {
+		t.Fatalf("closure %s (%s), convergence %s (%s)", closure.Verdict, closure.Reason, conv.Verdict, conv.Reason)
+	}
+	if rep.Search.Stop != explore.MemoryBound || !rep.Unknown() || rep.Stabilization != nil {
+		t.Fatalf("stop %v, unknown %v", rep.Search.Stop, rep.Unknown())
+	}
+	if len(rep.Phases) != 2 || rep.Phases[0].Done != rep.Phases[0].Total || rep.Phases[1].Done != 0 {
+		t.Fatalf("phases %+v; want the sweep done and the search not started", rep.Phases)
 	}
 }

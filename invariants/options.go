@@ -38,16 +38,23 @@ const (
 	// decided, and otherwise the verdict on every configuration stays
 	// unknown.
 	FromEmptyChannels From = "empty-channels"
+	// FromStart starts from every configuration where the spec's start
+	// predicate (model.System.Start) holds, searched together as
+	// FromGiven does (Check enumerates them into Options.Start when it is
+	// empty); unlike FromGiven, convergence is decided both ways: every
+	// execution from every configuration reachable from them reaches L,
+	// or not.
+	FromStart From = "start"
 )
 
-// ParseFrom parses "init", "all", "random" or "empty-channels" (FromGiven
-// is chosen by giving configurations, not by name).
+// ParseFrom parses "init", "all", "random", "empty-channels" or "start"
+// (FromGiven is chosen by giving configurations, not by name).
 func ParseFrom(s string) (From, error) {
 	switch From(s) {
-	case FromInit, FromAll, FromRandom, FromEmptyChannels:
+	case FromInit, FromAll, FromRandom, FromEmptyChannels, FromStart:
 		return From(s), nil
 	}
-	return "", fmt.Errorf("starting point %q is not one of init, all, random, empty-channels", s)
+	return "", fmt.Errorf("starting point %q is not one of init, all, random, empty-channels, start", s)
 }
 
 // Options is what to check and how to search.
@@ -63,7 +70,8 @@ type Options struct {
 	// RoundsLimit bounds the memory of the worst-case rounds computation,
 	// in product states (0: the default limit).
 	RoundsLimit int
-	// Start holds the configurations of FromGiven.
+	// Start holds the configurations of FromGiven, and those of
+	// FromStart (filled by Check when empty).
 	Start []*model.State
 	// Samples and Seed are FromRandom's: how many configurations, and the
 	// seed of sample i's PCG (Seed, i).
@@ -106,9 +114,9 @@ func (o Options) Validate(sys *model.System) error {
 	stabilizing := has(Closure) || has(Convergence)
 	live := has(Starvation) || has(LeadsToProperty)
 	switch o.From {
-	case FromInit, FromAll, FromGiven, FromRandom, FromEmptyChannels:
+	case FromInit, FromAll, FromGiven, FromRandom, FromEmptyChannels, FromStart:
 	default:
-		return fields.Errorf("{From} %q is not one of init, all, random, empty-channels, given", o.From)
+		return fields.Errorf("{From} %q is not one of init, all, random, empty-channels, start, given", o.From)
 	}
 	if o.Fairness != "" {
 		if _, err := ParseFairness(string(o.Fairness)); err != nil {
@@ -120,7 +128,11 @@ func (o Options) Validate(sys *model.System) error {
 		return fields.Errorf("{Start}: no configuration given to start from")
 	case o.From == FromGiven && has(Closure):
 		return fields.Errorf("closure is about every legitimate configuration: check it {From} all, not from {Start}")
-	case stabilizing && o.From != FromAll && o.From != FromRandom && o.From != FromGiven && o.From != FromEmptyChannels:
+	case o.From == FromStart && sys.Start == nil:
+		return fields.Errorf("{From} start: spec %s declares no start predicate (start: EXPR in a .ring file)", sys.Name)
+	case o.From == FromStart && has(Closure):
+		return fields.Errorf("closure is about every legitimate configuration: check it {From} all, not {From} start")
+	case stabilizing && o.From != FromAll && o.From != FromRandom && o.From != FromGiven && o.From != FromEmptyChannels && o.From != FromStart:
 		return fields.Errorf("closure and convergence are about every configuration: they need {From} all")
 	case o.From == FromEmptyChannels && (len(props) != 1 || props[0] != Convergence):
 		return fields.Errorf("{From} empty-channels decides convergence alone ({Properties} convergence): the other properties are about the initial configurations or every configuration")
@@ -136,7 +148,7 @@ func (o Options) Validate(sys *model.System) error {
 		return fields.Errorf("{Fill} bounds the channels of random configurations: it needs {From} random")
 	case o.From == FromAll && o.Search.MaxDepth > 0:
 		return fields.Errorf("{Search.MaxDepth} bounds a search from the initial configurations; from all, every configuration is a starting point at depth 0 (use {Search.MaxStates} or {Search.TimeLimit})")
-	case stabilizing && live && o.From != FromGiven:
+	case stabilizing && live && o.From != FromGiven && o.From != FromStart:
 		return fields.Errorf("starvation and leads-to are checked from the initial configurations and closure and convergence from all of them: check them in separate runs")
 	case live && o.From == FromAll:
 		return fields.Errorf("starvation and leads-to are checked over the states reachable from the initial configurations: check them {From} init")
@@ -144,7 +156,9 @@ func (o Options) Validate(sys *model.System) error {
 		return fields.Errorf("{Search.MaxDepth}, {Search.MaxStates} and {Search.TimeLimit} must not be negative")
 	case o.Search.Workers < 0:
 		return fields.Errorf("{Search.Workers} must not be negative")
-	case o.From != FromGiven && len(o.Start) > 0:
+	case o.Search.Workers > explore.MaxWorkers:
+		return fields.Errorf("{Search.Workers} is %d, more than %d, the most goroutines a search runs", o.Search.Workers, explore.MaxWorkers)
+	case o.From != FromGiven && o.From != FromStart && len(o.Start) > 0:
 		return fields.Errorf("{Start} holds configurations, but the check starts from {From} %s", o.From)
 	case o.Search.Fingerprints && (live || stabilizing || o.From != FromInit):
 		return fields.Errorf("{Search.Fingerprints} keeps a fingerprint of each state a search from init reaches, which decides safety and deadlock; starvation, leads-to, closure and convergence need the states themselves")

@@ -21,6 +21,10 @@ type Report struct {
 	Outcomes []Outcome
 	// Stabilization is set when convergence was checked and holds.
 	Stabilization *Stabilization
+	// Legitimate counts the configurations of L when an analysis of every
+	// configuration (closure or convergence from all) swept them all; nil
+	// otherwise.
+	Legitimate *uint64
 	// Phases, for a stabilization analysis that stopped before it
 	// decided, or that decided and then stopped in the worst case in
 	// rounds, say how far each of its phases got.
@@ -75,6 +79,12 @@ func Check(ctx context.Context, sys *model.System, opts Options) (*Report, error
 	if err := opts.Validate(sys); err != nil {
 		return nil, err
 	}
+	if opts.From == FromStart && len(opts.Start) == 0 {
+		var err error
+		if opts.Start, err = startConfigurations(sys); err != nil {
+			return nil, err
+		}
+	}
 	switch opts.From {
 	case FromRandom:
 		return convergenceFromRandom(ctx, sys, opts)
@@ -115,7 +125,7 @@ func Check(ctx context.Context, sys *model.System, opts Options) (*Report, error
 		}
 	}
 
-	given := opts.From == FromGiven
+	given := opts.From == FromGiven || opts.From == FromStart
 	if given {
 		opts.Search.Start = opts.Start
 	}
@@ -156,7 +166,7 @@ func Check(ctx context.Context, sys *model.System, opts Options) (*Report, error
 	)
 	switch {
 	case len(mons) == 0:
-		res = &explore.Result{States: int64(stability.configurations), Transitions: stability.transitions, Elapsed: stability.elapsed,
+		res = &explore.Result{States: int64(stability.configurations), Transitions: stability.transitions, DistinctTransitions: stability.distinct, Elapsed: stability.elapsed,
 			Stop: stability.stop.why, Exceeded: stability.stop.exceeded()}
 	case opts.From == FromAll:
 		res, err = explore.Sweep(ctx, sys, mons, opts.Search)
@@ -174,6 +184,9 @@ func Check(ctx context.Context, sys *model.System, opts Options) (*Report, error
 	}
 
 	rep := &Report{Search: res}
+	if stability != nil {
+		rep.Legitimate = stability.legitimate
+	}
 	if stability != nil && stability.convergence != nil && stability.convergence.Verdict == Holds {
 		rep.Stabilization = stability.stab
 	}
@@ -453,7 +466,7 @@ func stoppedStability(opts Options, why explore.StopReason, err error, partial *
 	}
 	rep := &Report{Search: res}
 	if partial != nil {
-		res.States, res.Transitions, res.Elapsed = int64(partial.swept), partial.transitions, partial.elapsed
+		res.States, res.Transitions, res.DistinctTransitions, res.Elapsed = int64(partial.swept), partial.transitions, partial.distinct, partial.elapsed
 		rep.Phases = partial.phases
 	}
 	for _, p := range opts.Properties {
@@ -492,7 +505,8 @@ func safetyOutcome(sys *model.System, res *explore.Result, m *safetyMonitor) (Ou
 	}
 	o.Verdict = Violated
 	if stateCE != nil && (overflowCE == nil || len(stateCE.Steps) <= len(overflowCE.Steps)) {
-		o.Reason = "invariant " + m.invariants[m.state.detail].Name + " is false"
+		o.Invariant = m.invariants[m.state.detail].Name
+		o.Reason = "invariant " + o.Invariant + " is false"
 		o.Counterexample = stateCE
 	} else {
 		o.Reason = "a send overflows a channel whose policy is error"

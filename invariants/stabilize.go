@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/ringcheck/ringcheck/budget"
 	"github.com/ringcheck/ringcheck/explore"
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/runs"
@@ -29,6 +30,13 @@ type Stabilization struct {
 	// (each fair execution still converges).
 	WorstSteps int
 	Unbounded  bool
+	// WorstMoves, when MovesComputed, is the worst case in moves (a move
+	// is one process executing one action): the most moves an execution
+	// makes before it reaches L, each step counting the processes that
+	// act in it. Under the central daemon it is WorstSteps; under the
+	// distributed and synchronous daemons a step may make several.
+	WorstMoves    int
+	MovesComputed bool
 	// Witness starts in a configuration that needs WorstSteps steps and
 	// follows a schedule that takes them, ending in L.
 	Witness *Counterexample
@@ -48,7 +56,13 @@ type stabilityResult struct {
 	stab                 *Stabilization
 	configurations       uint64
 	transitions          int64
-	elapsed              time.Duration
+	// distinct counts the distinct pairs of a configuration and a
+	// successor among the transitions.
+	distinct int64
+	// legitimate counts L's configurations once the sweep has seen them
+	// all (nil before).
+	legitimate *uint64
+	elapsed    time.Duration
 	// swept and phases say how far an analysis that stopped got.
 	swept  uint64
 	phases []Phase
@@ -74,6 +88,13 @@ type stabilityResult struct {
 // fair (no process enabled in every one of its configurations without
 // moving inside it). Phase one also counts the configurations outside L
 // with a faulty step, which LeavingTheModel turns into its verdict.
+//
+// When convergence fails, the components search runs to its end to count
+// the configurations that do not converge (Outcome.Stuck): those outside
+// L from which some path outside L reaches a configuration with no step
+// or a component with a fair cycle. In reverse topological order, a
+// component is stuck when it has a fair cycle, is dead, or has a step to
+// a stuck component; this is the symbolic engine's count.
 func analyseStability(ctx context.Context, sys *model.System, opts Options, wantClosure, wantConvergence bool) (*stabilityResult, error) {
 	if sys.Legitimate == nil {
 		return nil, fmt.Errorf("spec %s declares no legitimacy predicate, so closure and convergence mean nothing for it", sys.Name)
@@ -91,42 +112,83 @@ func analyseStability(ctx context.Context, sys *model.System, opts Options, want
 		partial.elapsed = time.Since(start)
 		return partial, err
 	}
-	if err := opts.Search.Memory.Grow(sp.Size() / 8); err != nil {
+	// Every phase's arrays are sized by the configurations, known before
+	// the sweep: an instance whose convergence analysis cannot fit
+	// stops now, not after sweeping them all.
+	var convergenceRefused error
+	if wantConvergence {
+		if err := opts.Search.Memory.Grow(stabilityBytes(sp.Size(), workers, true)); err != nil {
+			undone := "so nothing was swept"
+			if wantClosure {
+				// Closure needs the sweep alone: it is still decided.
+				undone = "so convergence was not analysed"
+			}
+			describeRefusal(err, fmt.Sprintf("deciding convergence over the %d configurations takes %.1f bytes a configuration (L's bit set, the heights, the searches' claims and index), %s",
+				sp.Size(), float64(stabilityBytes(sp.Size(), workers, true))/float64(max(1, sp.Size())), undone))
+			if !wantClosure {
+				return stopped(err)
+			}
+			convergenceRefused = err
+		}
+	}
+	if err := opts.Search.Memory.Grow(stabilityBytes(sp.Size(), workers, false)); err != nil {
 		return stopped(err)
 	}
 	inL := statespace.NewBits(sp.Size())
+	// stuck marks the configurations that do not converge: the dead ones
+	// outside L now, the rest in the components search.
+	var stuck statespace.Bits
+	if wantConvergence && convergenceRefused == nil {
+		stuck = statespace.NewBits(sp.Size())
+	}
 	// The least-ranked violations: closure's with the step's target as
 	// detail, deadlock's alone.
 	var closureW, deadW witness
+	// Each worker counts the steps, and the distinct successors of each
+	// configuration among them, by rank.
 	trans := make([]struct {
-		n, swept, faulty int64
-		_                [40]byte // keep workers' counters on separate cache lines
+		n, swept, faulty, distinct int64
+		ranks                      []uint32
+		_                          [8]byte // keep workers' counters on separate cache lines
 	}, workers)
 	err = sp.Parallel(ctx, workers, func(w int, c *statespace.Cursor, v uint32, st *model.State) error {
-		trans[w].swept++
+		t := &trans[w]
+		t.swept++
+		t.ranks = t.ranks[:0]
 		if legit(st) {
 			inL.Set(v)
-			n, err := c.Successors(st, func(_ *model.Step, to uint32, next *model.State) {
+			n, err := c.SuccessorsOf(st, v, func(_ *model.Step, to uint32, next *model.State) {
+				t.ranks = append(t.ranks, to)
 				if !legit(next) {
 					closureW.offer(explore.StateID(v), int(to), nil)
 				}
 			})
-			trans[w].n += int64(n)
+			t.n += int64(n)
+			t.distinct += int64(explore.CountDistinct(t.ranks))
 			return err
 		}
-		n, faulty, err := c.Count(st)
+		faulty := false
+		n, err := c.SuccessorsOf(st, v, func(step *model.Step, to uint32, _ *model.State) {
+			t.ranks = append(t.ranks, to)
+			faulty = faulty || step.Faulty()
+		})
+		t.distinct += int64(explore.CountDistinct(t.ranks))
 		if n == 0 && err == nil {
 			deadW.offer(explore.StateID(v), 0, nil)
+			if stuck != nil {
+				stuck.Set(v)
+			}
 		}
 		if faulty {
-			trans[w].faulty++
+			t.faulty++
 		}
-		trans[w].n += int64(n)
+		t.n += int64(n)
 		return err
 	})
 	var faulty uint64 // configurations outside L with a faulty step
 	for _, t := range trans {
 		partial.transitions += t.n
+		partial.distinct += t.distinct
 		partial.swept += uint64(t.swept)
 		faulty += uint64(t.faulty)
 	}
@@ -135,7 +197,9 @@ func analyseStability(ctx context.Context, sys *model.System, opts Options, want
 	if err != nil {
 		return stopped(err)
 	}
-	res := &stabilityResult{configurations: sp.Size(), stab: &Stabilization{Configurations: sp.Size(), Legitimate: inL.Count()}, transitions: partial.transitions}
+	legitimate := inL.Count()
+	res := &stabilityResult{configurations: sp.Size(), stab: &Stabilization{Configurations: sp.Size(), Legitimate: legitimate}, transitions: partial.transitions,
+		distinct: partial.distinct, legitimate: &legitimate}
 	if wantClosure {
 		o := Outcome{Property: Closure, Verdict: Holds}
 		if closureW.found.Load() {
@@ -154,7 +218,8 @@ func analyseStability(ctx context.Context, sys *model.System, opts Options, want
 	}
 	conv := Outcome{Property: Convergence, Verdict: Holds}
 	res.convergence = &conv
-	if deadW.found.Load() {
+	dead := deadW.found.Load()
+	if dead {
 		states, _, err := sp.Trace([]uint32{uint32(deadW.id)}, false)
 		if err != nil {
 			return nil, err
@@ -162,6 +227,30 @@ func analyseStability(ctx context.Context, sys *model.System, opts Options, want
 		conv.Verdict, conv.Reason = Violated, "a configuration outside L has no enabled step"
 		conv.Counterexample = &Counterexample{Kind: Path, States: states}
 		res.stab = nil
+		if stuck == nil {
+			res.elapsed = time.Since(start)
+			return res, nil
+		}
+	}
+	// uncounted ends the analysis of a violation whose count a bound cut.
+	uncounted := func(err error) (*stabilityResult, error) {
+		why, stopped := stopReason(err)
+		if !stopped {
+			return nil, err
+		}
+		conv.Reason += "; the configurations that do not converge were not counted: " + stopText(why, err)
+		res.stop = analysisStop{why: why, err: err}
+		res.phases = partial.phases
+		res.elapsed = time.Since(start)
+		return res, nil
+	}
+	if convergenceRefused != nil {
+		// The sweep found no deadlock outside L; the search for cycles
+		// did not fit.
+		conv = Outcome{Property: Convergence, Verdict: Unknown, Reason: stopText(explore.MemoryBound, convergenceRefused)}
+		res.stab = nil
+		res.stop = analysisStop{why: explore.MemoryBound, err: convergenceRefused}
+		res.phases = append(partial.phases, Phase{Name: "search of the configurations outside L (convergence)", Total: sp.Size() - inL.Count()})
 		res.elapsed = time.Since(start)
 		return res, nil
 	}
@@ -170,20 +259,24 @@ func analyseStability(ctx context.Context, sys *model.System, opts Options, want
 	if fairness == "" {
 		fairness = NoFairness
 	}
-	// Heights (2 bytes a configuration), the heights search's claims and
-	// the components search's index (4 each), its roots (a bit).
-	if err := opts.Search.Memory.Grow(sp.Size()*10 + sp.Size()/8); err != nil {
-		return stopped(err)
-	}
-	outsideL := sp.Size() - res.stab.Legitimate
+	// Heights, the heights search's claims, the components search's
+	// index and roots: asked again, now that L's bit set and the stuck
+	// set are in the heap.
+	outsideL := sp.Size() - inL.Count()
 	search := Phase{Name: "search of the configurations outside L (convergence)", Total: outsideL}
 	partial.phases = append(partial.phases, search)
+	if err := opts.Search.Memory.Grow(stabilityBytes(sp.Size(), workers, true) - 2*stabilityBytes(sp.Size(), workers, false)); err != nil {
+		if dead {
+			return uncounted(err)
+		}
+		return stopped(err)
+	}
 	rule, err := ruleFor(sys, fairness)
 	if err != nil {
 		return nil, err
 	}
-	a := &componentAnalysis{sp: sp, inL: inL, fairness: fairness, rule: rule, cur: sp.NewCursor(), h: make([]uint16, sp.Size()),
-		shortest: true, work: shortestCycleWork}
+	a := &componentAnalysis{ctx: ctx, sp: sp, inL: inL, fairness: fairness, rule: rule, cur: sp.NewCursor(), h: make([]uint16, sp.Size()),
+		shortest: true, work: shortestCycleWork, stuck: stuck, anyStuck: dead, lasso: !dead}
 	report := throttledProgress(opts.Search, start, res.transitions)
 	var searched atomic.Uint64
 	progress := func(done uint64) {
@@ -198,7 +291,7 @@ func analyseStability(ctx context.Context, sys *model.System, opts Options, want
 	}
 	outside := func(v uint32) bool { return !inL.Has(v) }
 	acyclic := false
-	if workers > 1 {
+	if workers > 1 && !dead {
 		// Most specs that converge have no cycle outside L: try the
 		// parallel heights search first, and fall back to the exact
 		// components search if it meets (or cannot rule out) a cycle.
@@ -215,25 +308,41 @@ func analyseStability(ctx context.Context, sys *model.System, opts Options, want
 			return stoppedSearch(err)
 		}
 	}
+	var cut error // a bound that stopped the count of a violation
 	if !acyclic {
 		err = sp.Components(ctx, outside, a.successors, a.component, progress, opts.Search.Memory)
-		if err != nil && !errors.Is(err, statespace.ErrStop) {
-			if a.cycle == nil {
+		if err != nil {
+			if a.cycle == nil && !dead {
 				return stoppedSearch(err)
 			}
 			// Stopped after a violation: it stands, though a shorter
-			// cycle may lie in the components not searched.
-			a.shortest = false
+			// cycle may lie in the components not searched, and the
+			// configurations that do not converge are not all counted.
+			a.shortest, cut = false, err
+			partial.phases[1].Done = searched.Load()
 		}
 	}
-	if a.cycle != nil {
-		ce, err := lassoOf(sp, a.cycle[:1], a.cycle, a.wants, &a.rule)
-		if err != nil {
-			return nil, err
+	if a.cycle != nil || dead {
+		if a.cycle != nil {
+			ce, err := lassoOf(sp, a.cycle[:1], a.cycle, a.wants, &a.rule)
+			if err != nil {
+				return nil, err
+			}
+			conv.Verdict, conv.Reason, conv.Counterexample = Violated, a.reason(), ce
 		}
-		conv.Verdict, conv.Reason, conv.Counterexample = Violated, a.reason(), ce
-		conv, _ = LeavingTheModel(conv, faultyText)
 		res.stab = nil
+		if cut != nil {
+			res, err := uncounted(cut)
+			if !dead {
+				conv, _ = LeavingTheModel(conv, faultyText)
+			}
+			return res, err
+		}
+		conv.Stuck = strconv.FormatUint(stuck.Count(), 10)
+		conv.Reason += "; " + DoNotConverge(conv.Stuck)
+		if !dead {
+			conv, _ = LeavingTheModel(conv, faultyText)
+		}
 		res.elapsed = time.Since(start)
 		return res, nil
 	}
@@ -245,13 +354,22 @@ func analyseStability(ctx context.Context, sys *model.System, opts Options, want
 		res.elapsed = time.Since(start)
 		return res, nil
 	}
-	if err := a.worstCase(res.stab); err != nil {
+	partial.phases[1].Done = outsideL
+	if err := a.worstCase(ctx, res.stab, opts.Search.Memory); err != nil {
+		if why, stopped := stopReason(err); stopped {
+			// Closure and convergence are decided and stand; the worst
+			// case is not, and the check is cut.
+			res.stab = nil
+			res.stop = analysisStop{why: why, err: err}
+			res.phases = partial.phases
+			res.elapsed = time.Since(start)
+			return res, nil
+		}
 		return nil, err
 	}
 	if res.stab.Unbounded {
 		res.stab.RoundsNote = "unfair cycles outside L: rounds are not computed on a graph with cycles"
 	} else {
-		partial.phases[1].Done = outsideL
 		partial.phases = append(partial.phases, Phase{Name: "worst case in rounds", Total: 1})
 		rounds, _, note, err := runs.WorstRounds(ctx, sp, inL, workers, opts.RoundsLimit, opts.Search.Memory)
 		if why, stopped := stopReason(err); stopped {
@@ -273,8 +391,36 @@ func analyseStability(ctx context.Context, sys *model.System, opts Options, want
 	return res, nil
 }
 
+// stabilityBytes is what the analysis of a space of n configurations
+// holds: L's bit set and, for convergence, the set of configurations that
+// do not converge (a bit), the heights (2 bytes a configuration), the
+// components search's index (4) and roots (a bit), and with several
+// workers the heights search's claims (4).
+func stabilityBytes(n uint64, workers int, convergence bool) uint64 {
+	bits := (n + 63) / 64 * 8
+	if !convergence {
+		return bits
+	}
+	need := 3*bits + 6*n
+	if workers > 1 {
+		need += 4 * n
+	}
+	return need
+}
+
+// describeRefusal makes the budget's refusal err say what needed the
+// bytes and what was not done.
+func describeRefusal(err error, detail string) {
+	var ex *budget.Exceeded
+	if errors.As(err, &ex) {
+		ex.Detail = detail
+	}
+}
+
 // componentAnalysis is the per-component work of the convergence check.
 type componentAnalysis struct {
+	// ctx stops the expansion of a large component.
+	ctx      context.Context
 	sp       *statespace.Space
 	inL      statespace.Bits
 	fairness Fairness
@@ -290,6 +436,12 @@ type componentAnalysis struct {
 	// (steps the shortest-cycle searches may still follow).
 	shortest bool
 	work     int64
+	// stuck marks the configurations that do not converge (nil: not
+	// counted); anyStuck says one is marked. lasso says a cycle is
+	// wanted as the counterexample (not when a dead configuration is).
+	stuck    statespace.Bits
+	anyStuck bool
+	lasso    bool
 }
 
 // shortestCycleWork bounds the steps the searches for a shortest cycle
@@ -360,12 +512,15 @@ func (a *componentAnalysis) component(members []uint32, succs []uint32) error {
 			h++
 		}
 		a.h[v] = uint16(h)
+		if a.anyStuck && !a.stuck.Has(v) && slices.ContainsFunc(succs, a.stuck.Has) {
+			a.stuck.Set(v)
+		}
 		return nil
 	}
 	// A cycle outside L: a violation if some cycle in the component is
 	// fair (every cycle, under no fairness, unless finite actions such as
 	// leaving a critical section are starved on it).
-	lg, err := buildLocal(a.sp, a.cur, members, &a.rule)
+	lg, err := buildLocal(a.ctx, a.sp, a.cur, members, &a.rule)
 	if err != nil {
 		return err
 	}
@@ -374,6 +529,17 @@ func (a *componentAnalysis) component(members []uint32, succs []uint32) error {
 	}
 	part := lg.fairPart(a.rule)
 	if part == nil {
+		return a.inherit(members)
+	}
+	if a.stuck != nil {
+		for _, v := range members {
+			a.stuck.Set(v)
+		}
+		a.anyStuck = true
+	}
+	if !a.lasso || len(a.cycle) == 1 {
+		// The counterexample is a dead configuration, or a cycle than
+		// which none is shorter: only the count goes on.
 		return nil
 	}
 	// Every configuration is a starting point: the lasso is a cycle. Where
@@ -406,17 +572,81 @@ func (a *componentAnalysis) component(members []uint32, succs []uint32) error {
 	if len(a.cycle) == 1 {
 		// No cycle is shorter than a step to itself.
 		a.shortest = true
-		return statespace.ErrStop
+		if a.stuck == nil {
+			return statespace.ErrStop
+		}
+	}
+	return nil
+}
+
+// worstMoves fills in the worst case in moves of a space whose
+// configurations outside L all reach L: the worst case in steps under the
+// central daemon, where a step is one move, and otherwise a search of the
+// longest path outside L weighted by moves, over an array of 4 bytes a
+// configuration asked of mem.
+func (a *componentAnalysis) worstMoves(ctx context.Context, stab *Stabilization, mem *budget.Memory) error {
+	if a.sp.System().Daemon == model.Central {
+		stab.WorstMoves, stab.MovesComputed = stab.WorstSteps, true
+		return nil
+	}
+	if err := mem.Grow(4 * a.sp.Size()); err != nil {
+		describeRefusal(err, fmt.Sprintf("the worst case in moves takes 4 bytes a configuration over the %d configurations", a.sp.Size()))
+		return err
+	}
+	moves, err := a.sp.WorstMoves(ctx, func(v uint32) bool { return !a.inL.Has(v) }, make([]uint32, a.sp.Size()))
+	if err != nil {
+		return err
+	}
+	if moves > math.MaxInt32 {
+		return fmt.Errorf("an execution of more than %d moves", math.MaxInt32)
+	}
+	stab.WorstMoves, stab.MovesComputed = int(moves), true
+	return nil
+}
+
+// inherit marks the members of a component without a fair cycle as not
+// converging when one of them has a step to a configuration that does
+// not (its component was reported before: the order is reverse
+// topological). Until some configuration is marked, none can be.
+func (a *componentAnalysis) inherit(members []uint32) error {
+	if !a.anyStuck {
+		return nil
+	}
+	found := false
+	for _, v := range members {
+		st, err := a.cur.Load(v)
+		if err != nil {
+			return err
+		}
+		if _, err = a.cur.Successors(st, func(_ *model.Step, to uint32, _ *model.State) {
+			found = found || a.stuck.Has(to)
+		}); err != nil {
+			return err
+		}
+		if found {
+			for _, w := range members {
+				a.stuck.Set(w)
+			}
+			return nil
+		}
 	}
 	return nil
 }
 
 // worstCase fills in the worst case and its witness: the least-ranked
 // configuration with the greatest h, and a schedule that follows
-// successors one step closer each time.
-func (a *componentAnalysis) worstCase(stab *Stabilization) error {
+// successors one step closer each time; and the worst case in moves, a
+// longest path outside L where each step weighs its moves (under the
+// central daemon, the worst case in steps). A cancelled ctx, or mem's
+// refusal of the moves' array, stops it (its error is returned).
+func (a *componentAnalysis) worstCase(ctx context.Context, stab *Stabilization, mem *budget.Memory) error {
 	worst, at := 0, uint32(0)
 	for v, h := range a.h {
+		if v&(1<<20-1) == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
 		if a.inL.Has(uint32(v)) {
 			continue
 		}
@@ -429,6 +659,11 @@ func (a *componentAnalysis) worstCase(stab *Stabilization) error {
 		}
 	}
 	stab.WorstSteps = worst
+	if !stab.Unbounded {
+		if err := a.worstMoves(ctx, stab, mem); err != nil {
+			return err
+		}
+	}
 	if worst == 0 {
 		return nil
 	}

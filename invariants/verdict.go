@@ -79,11 +79,29 @@ type Outcome struct {
 	// Reason explains the verdict in a few words: the invariant violated,
 	// the bound that left it unknown.
 	Reason string
-	// Invariants lists the state invariants a safety check covered.
+	// Invariants lists the state invariants a safety check covered;
+	// Invariant, when safety is violated in a state, names the invariant
+	// false in the counterexample's last state.
 	Invariants     []string
+	Invariant      string
 	Counterexample *Counterexample
 	// Starving lists the processes that can starve (starvation only).
 	Starving []int
+	// Stuck, for convergence violated over every configuration, is the
+	// number of configurations from which some execution (some fair one,
+	// under fairness) never reaches L, in decimal; empty when it was not
+	// counted.
+	Stuck string
+}
+
+// DoNotConverge is what a convergence violation's reason says of the
+// configurations that do not converge, stuck of them (a decimal count),
+// with either engine: "12 configurations do not converge".
+func DoNotConverge(stuck string) string {
+	if stuck == "1" {
+		return "1 configuration does not converge"
+	}
+	return stuck + " configurations do not converge"
 }
 
 // Replay checks that the counterexample is an execution of sys: every step

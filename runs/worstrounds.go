@@ -96,8 +96,15 @@ func WorstRounds(ctx context.Context, sp *statespace.Space, inL statespace.Bits,
 	}
 	const unknown = 0xFFFF
 	memo := make([]uint16, total)
-	for i := range memo {
-		memo[i] = unknown
+	for lo := 0; lo < len(memo); lo += 1 << 24 {
+		// Gigabytes to fill: the context is polled between pieces.
+		if err := ctx.Err(); err != nil {
+			return 0, 0, "", err
+		}
+		piece := memo[lo:min(len(memo), lo+1<<24)]
+		for i := range piece {
+			piece[i] = unknown
+		}
 	}
 	// index of (v, p): p's bits compressed to the positions of En(v).
 	index := func(v uint32, p uint32) uint64 {
@@ -124,10 +131,18 @@ func WorstRounds(ctx context.Context, sp *statespace.Space, inL statespace.Bits,
 	}
 	cur := sp.NewCursor()
 	var (
-		buf   []succ
-		stack []frame
+		buf    []succ
+		stack  []frame
+		pushes int
 	)
 	push := func(v, p uint32) error {
+		// A search from one configuration may cover most of the
+		// product: the context is polled along it.
+		if pushes++; pushes&0xFF == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
 		st, err := cur.Load(v)
 		if err != nil {
 			return err

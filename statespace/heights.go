@@ -90,6 +90,7 @@ func (sp *Space) Heights(ctx context.Context, workers int, keep func(v uint32) b
 				stack []frame
 				buf   []uint32
 				local uint64
+				steps int
 			)
 			begin := func(v uint32) bool {
 				lo := len(buf)
@@ -121,6 +122,14 @@ func (sp *Space) Heights(ctx context.Context, workers int, keep func(v uint32) b
 					for len(stack) > 0 {
 						if abort.Load() {
 							return
+						}
+						// A search from one root may cover most of the
+						// subgraph: the context is polled along it.
+						if steps++; steps&0xFF == 0 {
+							if err := ctx.Err(); err != nil {
+								fail(err)
+								return
+							}
 						}
 						f := &stack[len(stack)-1]
 						descended := false

@@ -18,9 +18,11 @@ import (
 	"golang.org/x/term"
 
 	"github.com/ringcheck/ringcheck"
+	"github.com/ringcheck/ringcheck/budget"
 	"github.com/ringcheck/ringcheck/explore"
 	"github.com/ringcheck/ringcheck/fields"
 	"github.com/ringcheck/ringcheck/invariants"
+	"github.com/ringcheck/ringcheck/lang/syntax"
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/reports"
 	"github.com/ringcheck/ringcheck/specs"
@@ -108,7 +110,12 @@ Where the check starts:
   --from empty-channels
                  every configuration whose channels are empty (every
                  assignment of the variables), convergence alone, searched
-                 together: a violation is decided, otherwise unknown.
+                 together: a violation is decided, otherwise unknown;
+  --from start   every configuration where the .ring file's start predicate
+                 holds (start: EXPR), searched together: safety, deadlock,
+                 starvation and leads-to over what they reach, and
+                 convergence decided both ways (every execution from them,
+                 and from what they reach, reaches L).
 With --from random, empty-channels or --start, --links reliable runs a spec whose paper
 makes its links reliable (kl-ddhl, kl-dhv) on such links: channels
 enlarged, random configurations with at most the spec's own capacity a
@@ -116,7 +123,7 @@ channel, and a configuration from which a send can overflow deciding
 nothing.
 
 A search stopped by --max-depth, --max-states, --time-limit, the memory
-budget (--max-memory, by default 70% of the memory) or Ctrl-C reports
+budget (--max-memory, by default 70% of the memory), Ctrl-C or SIGTERM reports
 what it found; properties it did not violate are "unknown", never
 "holds", and the exit status is 3. --trace FILE writes the first
 counterexample, which 'ringcheck trace FILE' renders and 'check --start
@@ -146,7 +153,7 @@ Exit status: 0 every checked property holds and the search was complete;
 	fl := cmd.Flags()
 	fl.StringArrayVarP(&f.params, "param", "p", nil, "set a spec parameter, as name=value (repeatable)")
 	fl.StringVar(&f.checks, "check", "", "comma-separated properties: safety, deadlock, starvation, leads-to, closure, convergence (default: the spec's)")
-	fl.StringVar(&f.from, "from", "init", "starting configurations: init (the spec's), all (every configuration; the default for closure and convergence), random (--samples uniformly random configurations, for convergence where all cannot be swept) or empty-channels (every configuration whose channels are empty, for convergence)")
+	fl.StringVar(&f.from, "from", "init", "starting configurations: init (the spec's), all (every configuration; the default for closure and convergence), random (--samples uniformly random configurations, for convergence where all cannot be swept) empty-channels (every configuration whose channels are empty, for convergence) or start (every configuration where the .ring file's start predicate holds)")
 	fl.IntVar(&f.samples, "samples", 10, "with --from random: how many random configurations convergence is decided from, one after the other")
 	fl.Uint64Var(&f.seed, "seed", 1, "with --from random: the seed of the random configurations (sample i is drawn from a PCG seeded with (seed, i))")
 	fl.StringVar(&f.daemon, "daemon", "central", "scheduler: central, distributed or synchronous (state-reading specs only for the last two)")
@@ -158,7 +165,7 @@ Exit status: 0 every checked property holds and the search was complete;
 	fl.DurationVar(&f.timeLimit, "time-limit", 0, "stop after this long, as 90s or 5m (0: no limit)")
 	fl.StringVar(&f.maxMemory, "max-memory", "auto", memoryFlagHelp)
 	fl.StringVar(&f.store, "store", "exact", "what a search from init keeps of each state: exact (the state) or fingerprint (a 64-bit fingerprint: about a third of the memory, for safety and deadlock, with the probability of a missed state reported)")
-	fl.IntVar(&f.workers, "workers", runtime.NumCPU(), "goroutines expanding states")
+	fl.IntVar(&f.workers, "workers", min(runtime.NumCPU(), explore.MaxWorkers), fmt.Sprintf("goroutines expanding states (at most %d)", explore.MaxWorkers))
 	fl.BoolVar(&f.asJSON, "json", false, "print the result as one JSON object")
 	fl.StringVar(&f.tracePath, "trace", "", "write the first counterexample found to this file")
 	fl.StringVar(&f.traceFormat, "trace-format", "json", "format of --trace: "+traceFormatList)
@@ -285,7 +292,7 @@ func (f *checkFlags) request(ctx context.Context, specName string, extra map[str
 	}
 	if f.fromSet {
 		if req.From, err = invariants.ParseFrom(f.from); err != nil {
-			return nil, usageError("--from %q is not one of init, all, random, empty-channels", f.from)
+			return nil, usageError("--from %q is not one of init, all, random, empty-channels, start", f.from)
 		}
 	}
 	if f.samplesSet || f.seedSet {
@@ -458,25 +465,43 @@ func runSweep(cmd *cobra.Command, specName string, f *checkFlags) error {
 	if f.tracePath != "" {
 		return usageError("--trace writes one counterexample and does not combine with --sweep; the counterexamples are in the sweep's output")
 	}
-	var plans []*ringcheck.Request
+	// A value for which the spec's requirement fails is skipped, with a
+	// note; every other is validated before the first runs.
+	plans := map[int]*ringcheck.Request{}
+	skipped := map[int]*reports.CheckResult{}
+	var firstSkip error
 	for v := lo; v <= hi; v++ {
-		plan, err := planCheck(cmd.Context(), specName, f, map[string]int{name: v})
+		extra := map[string]int{name: v}
+		plan, err := planCheck(cmd.Context(), specName, f, extra)
 		if err != nil {
-			return err
+			result, ok := requirementFails(cmd.Context(), specName, f.params, extra)
+			if !ok {
+				return err
+			}
+			skipped[v] = result
+			firstSkip = cmp.Or(firstSkip, err)
+			continue
 		}
-		plans = append(plans, plan)
+		plans[v] = plan
+	}
+	if len(plans) == 0 {
+		return firstSkip
 	}
 	var (
 		rows              []reports.SweepRow
 		violated, unknown bool
 	)
-	for i, plan := range plans {
-		result, res, err := runPlan(cmd, plan, f)
+	for v := lo; v <= hi; v++ {
+		if result := skipped[v]; result != nil {
+			rows = append(rows, reports.SweepRow{Value: v, Result: result})
+			continue
+		}
+		result, res, err := runPlan(cmd, plans[v], f)
 		if err != nil {
 			return err
 		}
 		rep := res.Report
-		rows = append(rows, reports.SweepRow{Value: lo + i, Result: result})
+		rows = append(rows, reports.SweepRow{Value: v, Result: result})
 		violated = violated || rep.Violated()
 		unknown = unknown || rep.Unknown()
 		if cmd.Context().Err() != nil {
@@ -494,6 +519,55 @@ func runSweep(cmd *cobra.Command, specName string, f *checkFlags) error {
 	}
 	return verdictExit(violated, unknown)
 }
+
+// requirementFails is the row of a sweep's value for which the spec's
+// requirement fails (a .ring spec's require declaration), skipped with a
+// note that gives the requirement's message; false when the value's
+// problem is another.
+func requirementFails(ctx context.Context, specName string, assignments []string, extra map[string]int) (*reports.CheckResult, bool) {
+	spec, params, err := lookupSpec(ctx, specName, assignments, extra)
+	if err != nil || spec.Instance == nil {
+		return nil, false
+	}
+	values, err := spec.Resolve(params)
+	if err != nil {
+		return nil, false
+	}
+	_, err = spec.Instance(values)
+	msg, ok := failedRequirement(err)
+	if !ok {
+		return nil, false
+	}
+	return &reports.CheckResult{Spec: spec.Name, Params: values, Skipped: "requirement fails: " + msg}, true
+}
+
+// failedRequirement finds, among the problems of a spec's instance (err,
+// as lang reports them: its *syntax.Error values, joined), a requirement
+// that fails, and returns its message.
+func failedRequirement(err error) (string, bool) {
+	switch e := err.(type) {
+	case *syntax.Error:
+		// "requirement fails for K=6 L=5 n=2: need 1 ≤ K ≤ L"
+		if rest, ok := strings.CutPrefix(e.Msg, requirementFailsFor); ok {
+			if _, msg, ok := strings.Cut(rest, ": "); ok {
+				return msg, true
+			}
+		}
+	case interface{ Unwrap() []error }:
+		for _, e := range e.Unwrap() {
+			if msg, ok := failedRequirement(e); ok {
+				return msg, true
+			}
+		}
+	case interface{ Unwrap() error }:
+		return failedRequirement(e.Unwrap())
+	}
+	return "", false
+}
+
+// requirementFailsFor starts lang's message for a requirement that fails
+// for the parameters' values.
+const requirementFailsFor = "requirement fails for "
 
 // parseSweep parses "name=lo..hi".
 func parseSweep(s string) (name string, lo, hi int, err error) {
@@ -616,15 +690,32 @@ func progressPrinter(w io.Writer) func(explore.Progress) {
 	}
 }
 
-// symbolicProgressPrinter reports the symbolic engine's iterations.
+// symbolicProgressPrinter reports where the symbolic engine stands, at
+// most every 2 s: the phase, the actions encoded or the fixpoint's
+// iteration and set, the BDD node table, the heap and the time since the
+// start.
 func symbolicProgressPrinter(w io.Writer) func(symbolic.Progress) {
-	last := time.Now()
+	start := time.Now()
+	last := start
 	return func(p symbolic.Progress) {
 		if time.Since(last) < 2*time.Second {
 			return
 		}
 		last = time.Now()
-		fmt.Fprintf(w, "progress: %s, iteration %d, %d BDD nodes\n", p.Phase, p.Iteration, p.Nodes)
+		line := "progress: " + p.Phase
+		if p.Total > 0 {
+			line += fmt.Sprintf(" (%d of %d actions encoded)", p.Done, p.Total)
+		}
+		if p.Iteration > 0 {
+			line += fmt.Sprintf(", iteration %d", p.Iteration)
+		}
+		if p.Nodes > 0 {
+			line += fmt.Sprintf(", %d BDD nodes", p.Nodes)
+		}
+		if p.Table > 0 {
+			line += fmt.Sprintf(", node table %d", p.Table)
+		}
+		fmt.Fprintf(w, "%s, heap %s, %s\n", line, budget.Size(budget.Heap()), time.Since(start).Round(time.Second))
 	}
 }
 

@@ -5,7 +5,8 @@
 //
 // Exit status: 0 every checked property holds and the search was complete;
 // 1 a property is violated; 2 bad usage, unknown spec or bad parameter;
-// 3 a bound was reached with no violation found.
+// 3 a bound was reached, or the run was interrupted (SIGINT, SIGTERM), with
+// no violation found.
 package cli
 
 import (
@@ -15,6 +16,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"syscall"
 
 	"github.com/ringcheck/ringcheck/specs"
 )
@@ -54,9 +56,11 @@ func usageError(format string, args ...any) error {
 // extra, and exits with its status. An extra spec whose name is a
 // built-in spec's is refused.
 func Main(extra ...*specs.Spec) {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	// The first Ctrl-C stops the search, which still reports what it found;
-	// a second one, with the default handler restored, kills the process.
+	// SIGTERM, which CI runners and Kubernetes send, stops a command as
+	// Ctrl-C (SIGINT) does. The first one stops the search, which still
+	// reports what it found; a second one, with the default handlers
+	// restored, kills the process.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	go func() {
 		<-ctx.Done()
 		stop()

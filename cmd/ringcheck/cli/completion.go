@@ -256,6 +256,7 @@ var (
 		cobra.CompletionWithDesc(string(invariants.FromAll), "every configuration, channel contents included"),
 		cobra.CompletionWithDesc(string(invariants.FromRandom), "--samples random configurations, convergence alone"),
 		cobra.CompletionWithDesc(string(invariants.FromEmptyChannels), "every configuration with empty channels, convergence alone"),
+		cobra.CompletionWithDesc(string(invariants.FromStart), "every configuration where the .ring file's start predicate holds"),
 	}
 	overflowValues = []cobra.Completion{
 		cobra.CompletionWithDesc(model.Block.String(), "a send to a full channel waits"),

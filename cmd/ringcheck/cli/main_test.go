@@ -34,6 +34,11 @@ var update = flag.Bool("update", false, "rewrite the goldens embedded in the scr
 //	untime FILE OUT        copy FILE (or stdout/stderr) to OUT with the
 //	                        measurements that vary from run to run (time,
 //	                        rate, heap, store size) replaced by "_"
+//	bigfile FILE BYTES     make FILE (replacing it) a file of BYTES zero
+//	                        bytes, sparse where the file system allows: a
+//	                        file over a size limit, never committed
+//	tracedit IN OUT EDIT... write the JSON trace IN to OUT edited
+//	                        (cmdTracedit)
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
@@ -41,8 +46,10 @@ func TestScripts(t *testing.T) {
 		RequireUniqueNames:  true,
 		UpdateScripts:       *update,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"exits":  cmdExits,
-			"untime": cmdUntime,
+			"exits":    cmdExits,
+			"untime":   cmdUntime,
+			"bigfile":  cmdBigfile,
+			"tracedit": cmdTracedit,
 		},
 	})
 }
@@ -69,6 +76,31 @@ func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	if got != want {
 		ts.Fatalf("%s exited with status %d, want %d", args[1], got, want)
+	}
+}
+
+func cmdBigfile(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: bigfile FILE BYTES")
+	}
+	size, err := strconv.ParseInt(args[1], 10, 64)
+	if err != nil || size < 0 {
+		ts.Fatalf("bigfile: %q is not a size in bytes", args[1])
+	}
+	path := ts.MkAbs(args[0])
+	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		ts.Fatalf("bigfile: %v", err)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		ts.Fatalf("bigfile: %v", err)
+	}
+	err = f.Truncate(size)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		ts.Fatalf("bigfile: %v", err)
 	}
 }
 

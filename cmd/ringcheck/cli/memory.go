@@ -14,7 +14,8 @@ import (
 const memoryFlagHelp = "bound the heap, as 16GiB or 512MiB: the search stops with what it found, unknown, exit 3, instead of being killed by the kernel (auto: 70% of the machine's or the cgroup's memory; none: no bound)"
 
 // memoryLimit resolves a memory budget as --max-memory and a manifest's
-// max_memory give it: auto, none, or a size. source says where the limit
+// max_memory give it: auto, none, or a size other than 0 (a budget of
+// nothing is refused: none says no bound). source says where the limit
 // comes from ("--max-memory" for a size given).
 func memoryLimit(flag string) (limit uint64, source string, err error) {
 	switch strings.ToLower(strings.TrimSpace(flag)) {
@@ -24,7 +25,7 @@ func memoryLimit(flag string) (limit uint64, source string, err error) {
 			return 0, "no bound: neither /proc/meminfo nor a cgroup limit is readable", nil
 		}
 		return limit, fmt.Sprintf("%.0f%% of %s", budget.DefaultFraction*100, source), nil
-	case "none", "0":
+	case "none":
 		return 0, "no bound (--max-memory none)", nil
 	}
 	limit, err = budget.ParseSize(flag)
@@ -32,7 +33,7 @@ func memoryLimit(flag string) (limit uint64, source string, err error) {
 		return 0, "", err
 	}
 	if limit == 0 {
-		return 0, "no bound", nil
+		return 0, "", fmt.Errorf("%q is no memory at all: give a size, or none for no bound", flag)
 	}
 	return limit, "--max-memory", nil
 }

@@ -23,7 +23,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ringcheck/ringcheck"
+	"github.com/ringcheck/ringcheck/explore"
 	"github.com/ringcheck/ringcheck/fields"
+	"github.com/ringcheck/ringcheck/internal/input"
 	"github.com/ringcheck/ringcheck/invariants"
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/reports"
@@ -45,7 +47,7 @@ with what the manifest expects: a regression gate.
     - name: kl-naive figure 1        # optional; default: spec and params
       spec: kl-naive
       params: {n: 5, L: 5, K: 3}     # optional; the spec's defaults otherwise
-      from: init                     # optional: init, all, random or empty-channels, as check --from
+      from: init                     # optional: init, all, random, empty-channels or start, as check --from
       start: testdata/config.json    # optional, instead of from: a trace file (relative
                                      #   to the manifest) whose first state starts the check
       samples: 10                    # optional, with from: random (as check --samples,
@@ -106,12 +108,23 @@ unknown. The table lists the cases in the manifest's order; a line per
 mismatch follows it, as
   FAIL kl-naive n=5 L=5 K=3: deadlock: expected holds, got violated
 
+Anchors, aliases and merge keys (<<: *base) are expanded as YAML defines
+them. The manifest is read up to 16 MiB.
+
+Ctrl-C or SIGTERM stops the run: the cases that had not finished are
+NOT RUN (neither PASS nor FAIL), and the table says how many.
+
 --junit FILE also writes a JUnit XML report: one testcase per case and
 property (the counterexample of a violated property in its system-out),
-plus one per case for its states, worst-case and budget checks.
+plus one per case for its states, worst-case and budget checks; a case
+not run is skipped, with why. A failure to write it is reported after
+the table.
 
 Exit status: 0 every case matches the manifest; 1 some case does not;
-2 bad usage or a malformed manifest (one line naming its line and field).`,
+2 bad usage, a malformed manifest (one line naming its line, column and
+field), or a JUnit file that could not be written when every case
+matches; 3 the run was interrupted before every case finished, and no
+finished case failed.`,
 		Example: `  ringcheck regress specs/regress.yaml
   ringcheck regress specs/regress.yaml --junit regress.xml --workers 2`,
 		Args: exactArgs(1, "regress needs exactly one MANIFEST file"),
@@ -137,12 +150,11 @@ type regressCase struct {
 	// counterexample.
 	cycle     *int
 	budget    time.Duration
-	line      int
 	hasFigure bool // states, worst case, rounds figures or budget given
-	// errAt places an error at one of the case's keys; keys holds the
-	// line of each key given.
+	// errAt places an error at one of the case's keys; keys holds where
+	// each key given is.
 	errAt errAtFunc
-	keys  map[string]int
+	keys  caseLines
 	// search is a rounds case's search (req is then nil).
 	search *roundsCase
 }
@@ -161,15 +173,16 @@ func runRegress(cmd *cobra.Command, path, junitPath string, workers int) error {
 			return usageError("--junit: %v", err)
 		}
 	}
-	data, err := os.ReadFile(path)
+	data, err := input.ReadFile(path, maxManifestBytes, "a manifest")
 	if err != nil {
 		return usageError("%v", err)
 	}
-	cases, err := parseManifest(cmd.Context(), path, data)
+	ctx := cmd.Context()
+	cases, err := parseManifest(ctx, path, data)
 	if err != nil {
 		return &exitError{code: exitUsage, err: err}
 	}
-	perCase := runtime.NumCPU()
+	perCase := min(runtime.NumCPU(), explore.MaxWorkers)
 	if workers > 1 && len(cases) > 1 {
 		perCase = 1
 	}
@@ -182,20 +195,34 @@ func runRegress(cmd *cobra.Command, path, junitPath string, workers int) error {
 		}
 	}
 
+	// A case that had not finished when the run was interrupted (Ctrl-C,
+	// SIGTERM) has no outcome: whatever it reported then, it is not run.
 	outcomes := make([]*reports.RegressCase, len(cases))
 	sem := make(chan struct{}, workers)
 	var wg sync.WaitGroup
 	for i, c := range cases {
+		select {
+		case sem <- struct{}{}:
+		case <-ctx.Done():
+		}
+		if ctx.Err() != nil {
+			outcomes[i] = notRun(c, "not started: "+interruption(ctx))
+			continue
+		}
 		wg.Add(1)
-		sem <- struct{}{}
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
+			var o *reports.RegressCase
 			if c.search != nil {
-				outcomes[i] = runRoundsCase(cmd.Context(), c)
-				return
+				o = runRoundsCase(ctx, c)
+			} else {
+				o = runCase(cmd, c)
 			}
-			outcomes[i] = runCase(cmd, c)
+			if ctx.Err() != nil {
+				o = notRun(c, "not finished: "+interruption(ctx))
+			}
+			outcomes[i] = o
 		}()
 	}
 	wg.Wait()
@@ -204,15 +231,49 @@ func runRegress(cmd *cobra.Command, path, junitPath string, workers int) error {
 	if err != nil {
 		return &exitError{code: exitUsage, err: fmt.Errorf("writing the table: %w", err)}
 	}
+	var status error
+	switch {
+	case failed > 0:
+		status = &exitError{code: exitViolated}
+	case ctx.Err() != nil:
+		status = &exitError{code: exitUnknown}
+	}
 	if junitPath != "" {
+		// The table and its verdict stand whatever happens to the file: a
+		// failure to write it is reported after them, and the exit status
+		// is the regression's when it is not 0.
 		if err := writeJUnitFile(junitPath, outcomes); err != nil {
-			return &exitError{code: exitUsage, err: fmt.Errorf("--junit: %w", err)}
+			fmt.Fprintf(cmd.ErrOrStderr(), "ringcheck: --junit: %v\n", err)
+			if status == nil {
+				status = &exitError{code: exitUsage}
+			}
 		}
 	}
-	if failed > 0 {
-		return &exitError{code: exitViolated}
+	return status
+}
+
+// notRun is the outcome of a case an interruption left without one: why
+// says when the interruption came.
+func notRun(c *regressCase, why string) *reports.RegressCase {
+	o := &reports.RegressCase{Name: c.name, Spec: c.spec, NotRun: why}
+	if c.search != nil {
+		o.Expected = [][2]string{{"rounds", c.search.expect}}
 	}
-	return nil
+	for _, e := range c.expect {
+		o.Expected = append(o.Expected, [2]string{string(e.property), string(e.verdict)})
+	}
+	return o
+}
+
+// interruption says what interrupted the run ctx belongs to, as "regress
+// was interrupted (terminated signal received)".
+func interruption(ctx context.Context) string {
+	// A signal's cause is also context.Canceled to errors.Is: compare.
+	cause := context.Cause(ctx)
+	if cause == nil || cause == context.Canceled {
+		return "regress was interrupted"
+	}
+	return fmt.Sprintf("regress was interrupted (%v)", cause)
 }
 
 func writeJUnitFile(path string, cases []*reports.RegressCase) error {
@@ -298,24 +359,48 @@ func intOrNone(p *int) string {
 	return strconv.Itoa(*p)
 }
 
-// manifestError is a malformed manifest: the file, the line and the path of
-// the field at fault.
-func manifestError(file string, line int, field, format string, args ...any) error {
+// maxManifestBytes is the largest manifest regress reads: 16 MiB, some two
+// hundred times the project's own gate.
+const maxManifestBytes = 16 << 20
+
+// maxManifestNodes bounds the nodes of a manifest once its aliases are
+// expanded: a few aliases of aliases can otherwise name more nodes than
+// memory holds.
+const maxManifestNodes = 1 << 20
+
+// pos is where something is in a manifest: its line and column, from 1
+// (0: unknown).
+type pos struct{ line, col int }
+
+// manifestError is a malformed manifest: the file, the line and column and
+// the path of the field at fault.
+func manifestError(file string, at pos, field, format string, args ...any) error {
 	msg := fmt.Sprintf(format, args...)
 	if field != "" {
 		msg = field + ": " + msg
 	}
-	return fmt.Errorf("%s:%d: %s", file, line, msg)
+	if at.line == 0 {
+		return fmt.Errorf("%s: %s", file, msg)
+	}
+	return fmt.Errorf("%s:%d:%d: %s", file, at.line, at.col, msg)
 }
 
-func nodeLine(n ast.Node) int {
-	if n == nil {
-		return 0
+// nodePos is where n is written: for a block mapping, its first key.
+func nodePos(n ast.Node) pos {
+	switch m := n.(type) {
+	case nil:
+		return pos{}
+	case *ast.MappingNode:
+		if len(m.Values) > 0 && !m.IsFlowStyle {
+			return nodePos(m.Values[0].Key)
+		}
+	case *ast.MappingValueNode:
+		return nodePos(m.Key)
 	}
 	if tk := n.GetToken(); tk != nil && tk.Position != nil {
-		return tk.Position.Line
+		return pos{tk.Position.Line, tk.Position.Column}
 	}
-	return 0
+	return pos{}
 }
 
 // mappingPairs returns the key-value pairs of a mapping node, or false if
@@ -330,53 +415,191 @@ func mappingPairs(n ast.Node) ([]*ast.MappingValueNode, bool) {
 	return nil, false
 }
 
+// keyName is the name of a mapping's key.
+func keyName(kv *ast.MappingValueNode) string {
+	return kv.Key.GetToken().Value
+}
+
+// resolver expands the anchors, aliases and merge keys (<<) of a
+// manifest into a tree that has none, as YAML defines them: an alias
+// stands for the node of the last anchor of its name before it, and a
+// mapping takes the keys of the mappings its merge keys name that it does
+// not give itself.
+type resolver struct {
+	file string
+	// anchors holds the anchors met so far, each with the number of nodes
+	// it expands to; an anchor is known once its node is read, so that no
+	// node contains an alias of itself.
+	anchors map[string]anchor
+	// nodes counts the nodes of the expanded tree, against
+	// maxManifestNodes.
+	nodes int
+	// itemPos is where each item of a sequence is written: for an alias,
+	// where the alias is, not its anchor.
+	itemPos map[*ast.SequenceNode][]pos
+}
+
+// anchor is an anchor's node, resolved, and the number of nodes it
+// expands to.
+type anchor struct {
+	node  ast.Node
+	nodes int
+}
+
+// resolve returns n with every anchor, alias and merge key expanded.
+// An alias's expansion is its anchor's node itself, shared, but counted
+// in full against maxManifestNodes.
+func (r *resolver) resolve(n ast.Node) (ast.Node, error) {
+	if r.nodes++; r.nodes > maxManifestNodes {
+		return nil, manifestError(r.file, nodePos(n), "", "its aliases expand to more than %d nodes", maxManifestNodes)
+	}
+	switch v := n.(type) {
+	case *ast.AnchorNode:
+		before := r.nodes
+		res, err := r.resolve(v.Value)
+		if err != nil {
+			return nil, err
+		}
+		r.anchors[v.Name.GetToken().Value] = anchor{res, r.nodes - before}
+		return res, nil
+	case *ast.AliasNode:
+		name := v.Value.GetToken().Value
+		a, ok := r.anchors[name]
+		if !ok {
+			return nil, manifestError(r.file, nodePos(v), "", "alias *%s: no anchor &%s before it", name, name)
+		}
+		if r.nodes += a.nodes; r.nodes > maxManifestNodes {
+			return nil, manifestError(r.file, nodePos(n), "", "its aliases expand to more than %d nodes", maxManifestNodes)
+		}
+		return a.node, nil
+	case *ast.TagNode:
+		value, err := r.resolve(v.Value)
+		if err != nil {
+			return nil, err
+		}
+		return &ast.TagNode{BaseNode: v.BaseNode, Directive: v.Directive, Start: v.Start, Value: value}, nil
+	case *ast.SequenceNode:
+		out := &ast.SequenceNode{BaseNode: v.BaseNode, Start: v.Start, End: v.End, IsFlowStyle: v.IsFlowStyle}
+		for _, item := range v.Values {
+			res, err := r.resolve(item)
+			if err != nil {
+				return nil, err
+			}
+			out.Values = append(out.Values, res)
+			r.itemPos[out] = append(r.itemPos[out], nodePos(item))
+		}
+		return out, nil
+	case *ast.MappingNode:
+		values, err := r.pairs(v.Values)
+		if err != nil {
+			return nil, err
+		}
+		return &ast.MappingNode{BaseNode: v.BaseNode, Start: v.Start, End: v.End, IsFlowStyle: v.IsFlowStyle, Values: values}, nil
+	case *ast.MappingValueNode:
+		values, err := r.pairs([]*ast.MappingValueNode{v})
+		if err != nil {
+			return nil, err
+		}
+		return &ast.MappingNode{BaseNode: v.BaseNode, Start: v.Key.GetToken(), IsFlowStyle: v.IsFlowStyle, Values: values}, nil
+	}
+	return n, nil
+}
+
+// pairs resolves a mapping's pairs: each value resolved, and each merge
+// key replaced by the pairs of the mappings it names whose keys the
+// mapping does not give (the first mapping named giving a key wins).
+func (r *resolver) pairs(values []*ast.MappingValueNode) ([]*ast.MappingValueNode, error) {
+	own := map[string]bool{}
+	for _, kv := range values {
+		if !kv.Key.IsMergeKey() {
+			own[keyName(kv)] = true
+		}
+	}
+	var out []*ast.MappingValueNode
+	merged := map[string]bool{}
+	for _, kv := range values {
+		value, err := r.resolve(kv.Value)
+		if err != nil {
+			return nil, err
+		}
+		if !kv.Key.IsMergeKey() {
+			out = append(out, &ast.MappingValueNode{BaseNode: kv.BaseNode, Start: kv.Start, CollectEntry: kv.CollectEntry,
+				Key: kv.Key, Value: value, IsFlowStyle: kv.IsFlowStyle})
+			continue
+		}
+		sources := []ast.Node{value}
+		if seq, ok := value.(*ast.SequenceNode); ok {
+			sources = seq.Values
+		}
+		for _, src := range sources {
+			pairs, ok := mappingPairs(src)
+			if !ok {
+				return nil, manifestError(r.file, nodePos(kv.Key), "<<", "merges a mapping or a list of mappings")
+			}
+			for _, p := range pairs {
+				if k := keyName(p); !own[k] && !merged[k] {
+					merged[k] = true
+					out = append(out, p)
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
 // parseManifest reads a regression manifest strictly: every field known,
-// every spec, parameter, property and verdict valid. The first error
-// names the manifest's line and the field.
+// every spec, parameter, property and verdict valid. Anchors, aliases and
+// merge keys are expanded first. The first error names the manifest's
+// line and column and the field.
 func parseManifest(ctx context.Context, file string, data []byte) ([]*regressCase, error) {
 	f, err := parser.ParseBytes(data, 0)
 	if err != nil {
 		var ye yaml.Error
 		if errors.As(err, &ye) {
-			line := 0
+			at := pos{}
 			if tk := ye.GetToken(); tk != nil && tk.Position != nil {
-				line = tk.Position.Line
+				at = pos{tk.Position.Line, tk.Position.Column}
 			}
-			return nil, manifestError(file, line, "", "%s", ye.GetMessage())
+			return nil, manifestError(file, at, "", "%s", ye.GetMessage())
 		}
 		return nil, fmt.Errorf("%s: %v", file, err)
 	}
 	var body ast.Node
 	if len(f.Docs) > 1 {
-		return nil, manifestError(file, nodeLine(f.Docs[1]), "", "one YAML document expected")
+		return nil, manifestError(file, nodePos(f.Docs[1]), "", "one YAML document expected")
 	}
 	if len(f.Docs) == 1 {
 		body = f.Docs[0].Body
 	}
 	if _, ok := body.(*ast.CommentGroupNode); ok || body == nil {
-		return nil, manifestError(file, 1, "", "empty manifest: it needs a cases list")
+		return nil, manifestError(file, pos{1, 1}, "", "empty manifest: it needs a cases list")
+	}
+	r := &resolver{file: file, anchors: map[string]anchor{}, itemPos: map[*ast.SequenceNode][]pos{}}
+	bodyPos := nodePos(body)
+	if body, err = r.resolve(body); err != nil {
+		return nil, err
 	}
 	top, ok := mappingPairs(body)
 	if !ok {
-		return nil, manifestError(file, nodeLine(body), "", "the manifest must be a mapping with a cases list")
+		return nil, manifestError(file, bodyPos, "", "the manifest must be a mapping with a cases list")
 	}
 	var casesNode ast.Node
 	for _, kv := range top {
-		key := kv.Key.GetToken().Value
+		key := keyName(kv)
 		if key != "cases" {
-			return nil, manifestError(file, nodeLine(kv.Key), key, "unknown field (the manifest has only cases)")
+			return nil, manifestError(file, nodePos(kv.Key), key, "unknown field (the manifest has only cases)")
 		}
 		if casesNode != nil {
-			return nil, manifestError(file, nodeLine(kv.Key), key, "given twice")
+			return nil, manifestError(file, nodePos(kv.Key), key, "given twice")
 		}
 		casesNode = kv.Value
 	}
 	if casesNode == nil {
-		return nil, manifestError(file, nodeLine(body), "cases", "missing")
+		return nil, manifestError(file, bodyPos, "cases", "missing")
 	}
 	seq, ok := casesNode.(*ast.SequenceNode)
 	if !ok || len(seq.Values) == 0 {
-		return nil, manifestError(file, nodeLine(casesNode), "cases", "must be a non-empty list of cases")
+		return nil, manifestError(file, nodePos(casesNode), "cases", "must be a non-empty list of cases")
 	}
 	reg, err := registryOf(ctx)
 	if err != nil {
@@ -384,7 +607,7 @@ func parseManifest(ctx context.Context, file string, data []byte) ([]*regressCas
 	}
 	var cases []*regressCase
 	for i, n := range seq.Values {
-		c, err := parseCase(file, fmt.Sprintf("cases[%d]", i), n, reg)
+		c, err := parseCase(file, fmt.Sprintf("cases[%d]", i), n, r.itemPos[seq][i], reg)
 		if err != nil {
 			return nil, err
 		}
@@ -511,24 +734,57 @@ func (mc *manifestCase) checkFinding(errAt errAtFunc) error {
 	return nil
 }
 
-// caseLines holds the line of every key of a case, and of the keys of its
-// params, expect and rounds mappings (as "params.n").
-type caseLines map[string]int
+// caseLines holds where every key of a case is, and the keys of its
+// params, expect and rounds mappings (as "params.n"); "" is where the
+// case is.
+type caseLines map[string]pos
 
-// readCaseLines records where each key of case node n is, rejecting
-// unknown keys and keys given twice.
-func readCaseLines(file, at string, n ast.Node) (caseLines, error) {
+// integerKeys are the keys of a case (and, as "rounds.run", of its rounds
+// block) whose values are integers.
+var integerKeys = func() map[string]bool {
+	keys := map[string]bool{}
+	for _, k := range yamlIntegerKeys[manifestCase]() {
+		keys[k] = true
+	}
+	for _, k := range yamlIntegerKeys[manifestRounds]() {
+		keys["rounds."+k] = true
+	}
+	return keys
+}()
+
+// yamlIntegerKeys lists the yaml keys of struct type T's fields of an
+// integer type (or a pointer to one).
+func yamlIntegerKeys[T any]() []string {
+	t := reflect.TypeFor[T]()
+	var keys []string
+	for i := range t.NumField() {
+		ft := t.Field(i).Type
+		if ft.Kind() == reflect.Pointer {
+			ft = ft.Elem()
+		}
+		switch ft.Kind() {
+		case reflect.Int, reflect.Int64, reflect.Uint64:
+			keys = append(keys, t.Field(i).Tag.Get("yaml"))
+		}
+	}
+	return keys
+}
+
+// readCaseLines records where each key of case node n (written at
+// casePos) is, rejecting unknown keys, keys given twice, and a value that
+// is not an integer where the key takes one (1.5 is not truncated to 1).
+func readCaseLines(file, at string, n ast.Node, casePos pos) (caseLines, error) {
 	pairs, ok := mappingPairs(n)
 	if !ok {
-		return nil, manifestError(file, nodeLine(n), at, "a case must be a mapping")
+		return nil, manifestError(file, casePos, at, "a case must be a mapping")
 	}
-	lines := caseLines{"": nodeLine(n)}
+	lines := caseLines{"": casePos}
 	for _, kv := range pairs {
-		key := kv.Key.GetToken().Value
+		key := keyName(kv)
 		if !slices.Contains(caseKeys, key) {
-			return nil, manifestError(file, nodeLine(kv.Key), at+"."+key, "unknown field (known: %s)", strings.Join(caseKeys, ", "))
+			return nil, manifestError(file, nodePos(kv.Key), at+"."+key, "unknown field (known: %s)", strings.Join(caseKeys, ", "))
 		}
-		if err := lines.add(file, at, key, kv.Key); err != nil {
+		if err := lines.add(file, at, key, kv); err != nil {
 			return nil, err
 		}
 		inner, ok := mappingPairs(kv.Value)
@@ -536,7 +792,7 @@ func readCaseLines(file, at string, n ast.Node) (caseLines, error) {
 			continue
 		}
 		for _, p := range inner {
-			if err := lines.add(file, at, key+"."+p.Key.GetToken().Value, p.Key); err != nil {
+			if err := lines.add(file, at, key+"."+keyName(p), p); err != nil {
 				return nil, err
 			}
 		}
@@ -544,24 +800,34 @@ func readCaseLines(file, at string, n ast.Node) (caseLines, error) {
 	return lines, nil
 }
 
-func (l caseLines) add(file, at, key string, n ast.Node) error {
+// add records where key is, refusing it if it is given twice or if it
+// takes an integer and kv's value is none.
+func (l caseLines) add(file, at, key string, kv *ast.MappingValueNode) error {
 	if _, dup := l[key]; dup {
-		return manifestError(file, nodeLine(n), at+"."+key, "given twice")
+		return manifestError(file, nodePos(kv.Key), at+"."+key, "given twice")
 	}
-	l[key] = nodeLine(n)
+	l[key] = nodePos(kv.Key)
+	switch v := kv.Value.(type) {
+	case *ast.IntegerNode, *ast.NullNode:
+	default:
+		if integerKeys[key] {
+			return manifestError(file, nodePos(kv.Value), at+"."+key, "%s is not an integer", v)
+		}
+	}
 	return nil
 }
 
-// parseCase decodes and validates one case; at names it ("cases[2]").
-func parseCase(file, at string, n ast.Node, reg *specs.Registry) ([]*regressCase, error) {
-	lines, err := readCaseLines(file, at, n)
+// parseCase decodes and validates one case, n, written at casePos; at
+// names it ("cases[2]").
+func parseCase(file, at string, n ast.Node, casePos pos, reg *specs.Registry) ([]*regressCase, error) {
+	lines, err := readCaseLines(file, at, n, casePos)
 	if err != nil {
 		return nil, err
 	}
 	errAt := func(key, format string, args ...any) error {
 		line, given := lines[key]
 		if !given {
-			line = lines[""] // a missing key: the case's line
+			line = lines[""] // a missing key: the case's place
 		}
 		field := at
 		if key != "" {
@@ -587,7 +853,7 @@ func parseCase(file, at string, n ast.Node, reg *specs.Registry) ([]*regressCase
 		}
 		return nil, errAt("spec", "%v", errors.Unwrap(err))
 	}
-	c := &regressCase{spec: spec.Name, line: lines[""], name: mc.Name, errAt: errAt, keys: lines}
+	c := &regressCase{spec: spec.Name, name: mc.Name, errAt: errAt, keys: lines}
 	cases := []*regressCase{c}
 	params, err := mc.params(spec, errAt)
 	if err != nil {
@@ -619,7 +885,7 @@ func parseCase(file, at string, n ast.Node, reg *specs.Registry) ([]*regressCase
 // spec (a built-in name or a .ring file), expecting the verdict ringcheck
 // finds where it differs from the paper's, and the paper's otherwise; a
 // claim out of reach of any search is left out.
-func claimCases(file string, reg *specs.Registry, mc *manifestCase, lines map[string]int, errAt func(key, format string, args ...any) error) ([]*regressCase, error) {
+func claimCases(file string, reg *specs.Registry, mc *manifestCase, lines caseLines, errAt errAtFunc) ([]*regressCase, error) {
 	for _, key := range caseKeys {
 		if _, given := lines[key]; given && key != "claims" {
 			return nil, errAt(key, "a case with claims takes no other key: it is one case per claim of the spec")
@@ -659,7 +925,6 @@ func claimCases(file string, reg *specs.Registry, mc *manifestCase, lines map[st
 			spec:   spec.Name,
 			req:    req,
 			expect: []expectation{{property: invariants.Property(cl.Property), verdict: invariants.Verdict(verdict)}},
-			line:   lines[""],
 			errAt:  errAt,
 			keys:   lines,
 		})
@@ -668,22 +933,27 @@ func claimCases(file string, reg *specs.Registry, mc *manifestCase, lines map[st
 }
 
 // decodeError turns a decoding error into a manifest error at the key
-// whose value has the wrong type.
+// whose value has the wrong type: the last key before the place the
+// decoder stopped at, on its line.
 func decodeError(file, at string, lines caseLines, err error) error {
-	line, key := 0, ""
+	where, key := pos{}, ""
 	var ye yaml.Error
-	if errors.As(err, &ye) && ye.GetToken() != nil && ye.GetToken().Position != nil {
-		line = ye.GetToken().Position.Line
+	if !errors.As(err, &ye) {
+		return manifestError(file, lines[""], at, "%v", err)
 	}
-	for k, l := range lines {
-		if l == line && k != "" && (key == "" || len(k) < len(key)) {
+	if tk := ye.GetToken(); tk != nil && tk.Position != nil {
+		where = pos{tk.Position.Line, tk.Position.Column}
+	}
+	for k, p := range lines {
+		// The last key before where the decoder stopped, on its line.
+		if k != "" && p.line == where.line && p.col <= where.col && (key == "" || p.col > lines[key].col) {
 			key = k
 		}
 	}
 	if key == "" {
-		return manifestError(file, line, at, "%s", strings.TrimSpace(ye.GetMessage()))
+		return manifestError(file, where, at, "%s", strings.TrimSpace(ye.GetMessage()))
 	}
-	return manifestError(file, line, at+"."+key, "has the wrong type (see 'ringcheck regress --help')")
+	return manifestError(file, lines[key], at+"."+key, "has the wrong type (see 'ringcheck regress --help')")
 }
 
 type errAtFunc func(key, format string, args ...any) error

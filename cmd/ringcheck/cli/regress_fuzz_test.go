@@ -16,6 +16,7 @@ func FuzzParseManifest(f *testing.F) {
 	f.Add([]byte("cases: []\n"))
 	f.Add([]byte("cases:\n  - spec: dijkstra\n    expect:\n      deadlok: holds\n"))
 	f.Add([]byte("\tnot: [yaml"))
+	f.Add([]byte("cases:\n  - &c {spec: dijkstra, expect: {safety: holds}}\n  - *c\n  - {<<: *c, max_states: 1.5}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		cases, err := parseManifest(context.Background(), "m.yaml", data)
 		if err != nil {

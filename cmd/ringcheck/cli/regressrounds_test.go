@@ -105,40 +105,40 @@ func TestParseRoundsCase(t *testing.T) {
 }
 
 // TestRoundsCaseErrors: a malformed rounds case is one line naming the
-// manifest's line and the field at fault.
+// manifest's line and column and the field at fault.
 func TestRoundsCaseErrors(t *testing.T) {
 	const head = "cases:\n  - spec: kl-ddhl\n"
 	tests := []struct{ name, body, want string }{
 		{"unknown key", "    rounds:\n      runs: 10\n      bound: 4n\n      expect: violated\n      sead: 3\n",
-			"m.yaml:7: cases[0].rounds.sead: unknown field (known: links, cs_rounds, order, seed, runs, run, round_limit, bound, expect, most_rounds, beyond_bound, not_reached)"},
+			"m.yaml:7:7: cases[0].rounds.sead: unknown field (known: links, cs_rounds, order, seed, runs, run, round_limit, bound, expect, most_rounds, beyond_bound, not_reached)"},
 		{"run and runs", "    rounds:\n      runs: 10\n      run: 4\n      bound: 4n\n      expect: violated\n",
-			"m.yaml:5: cases[0].rounds.run: runs and run both given: a case measures a batch of runs or replays one run"},
+			"m.yaml:5:7: cases[0].rounds.run: runs and run both given: a case measures a batch of runs or replays one run"},
 		{"neither run nor runs", "    rounds:\n      bound: 4n\n      expect: violated\n",
-			"m.yaml:3: cases[0].rounds: needs runs (a batch of runs 0..runs-1) or run (the one run to replay)"},
+			"m.yaml:3:5: cases[0].rounds: needs runs (a batch of runs 0..runs-1) or run (the one run to replay)"},
 		{"bound not parsing", "    rounds:\n      runs: 10\n      bound: 4m\n      expect: violated\n",
-			`m.yaml:5: cases[0].rounds.bound: "4m" is not a bound in rounds, as 4n or 12`},
+			`m.yaml:5:7: cases[0].rounds.bound: "4m" is not a bound in rounds, as 4n or 12`},
 		{"bound zero", "    rounds:\n      runs: 10\n      bound: 0\n      expect: violated\n",
-			`m.yaml:5: cases[0].rounds.bound: "0" is not a bound in rounds, as 4n or 12`},
+			`m.yaml:5:7: cases[0].rounds.bound: "0" is not a bound in rounds, as 4n or 12`},
 		{"bound missing", "    rounds:\n      runs: 10\n      expect: violated\n",
-			"m.yaml:3: cases[0].rounds.bound: missing: the bound in rounds the runs are held to, as 4n or 12"},
+			"m.yaml:3:5: cases[0].rounds.bound: missing: the bound in rounds the runs are held to, as 4n or 12"},
 		{"holds is not a rounds verdict", "    rounds:\n      runs: 10\n      bound: 4n\n      expect: holds\n",
-			`m.yaml:6: cases[0].rounds.expect: verdict "holds" is not one of violated, within-sampled`},
+			`m.yaml:6:7: cases[0].rounds.expect: verdict "holds" is not one of violated, within-sampled`},
 		{"expect missing", "    rounds:\n      runs: 10\n      bound: 4n\n",
-			"m.yaml:3: cases[0].rounds.expect: missing: violated (a run beyond the bound) or within-sampled (every run within it)"},
+			"m.yaml:3:5: cases[0].rounds.expect: missing: violated (a run beyond the bound) or within-sampled (every run within it)"},
 		{"links", "    rounds:\n      links: flaky\n      runs: 10\n      bound: 4n\n      expect: violated\n",
-			`m.yaml:4: cases[0].rounds.links: "flaky" is not reliable or lossy`},
+			`m.yaml:4:7: cases[0].rounds.links: "flaky" is not reliable or lossy`},
 		{"order", "    rounds:\n      order: sideways\n      runs: 10\n      bound: 4n\n      expect: violated\n",
-			`m.yaml:4: cases[0].rounds.order: unknown sweep order "sideways" (want backward or shuffled)`},
+			`m.yaml:4:7: cases[0].rounds.order: unknown sweep order "sideways" (want backward or shuffled)`},
 		{"negative run", "    rounds:\n      run: -1\n      bound: 4n\n      expect: violated\n",
-			"m.yaml:4: cases[0].rounds.run: must not be negative (runs are numbered from 0)"},
+			"m.yaml:4:7: cases[0].rounds.run: must not be negative (runs are numbered from 0)"},
 		{"a check key beside rounds", "    from: all\n    rounds:\n      runs: 10\n      bound: 4n\n      expect: violated\n",
-			"m.yaml:3: cases[0].from: a case with rounds measures rounds, it runs no check: it takes only name, spec, params, finding, reading, budget, rounds"},
+			"m.yaml:3:5: cases[0].from: a case with rounds measures rounds, it runs no check: it takes only name, spec, params, finding, reading, budget, rounds"},
 		{"wrong type", "    rounds:\n      runs: many\n      bound: 4n\n      expect: violated\n",
-			"m.yaml:4: cases[0].rounds.runs: has the wrong type (see 'ringcheck regress --help')"},
+			"m.yaml:4:13: cases[0].rounds.runs: many is not an integer"},
 		{"finding without reading", "    finding: f\n    rounds:\n      runs: 10\n      bound: 4n\n      expect: violated\n",
-			"m.yaml:3: cases[0].finding: needs reading: the reading of the text the case decides"},
+			"m.yaml:3:5: cases[0].finding: needs reading: the reading of the text the case decides"},
 		{"not a mapping", "    rounds:\n",
-			"m.yaml:3: cases[0].rounds: must be a mapping: links, cs_rounds, order, seed, runs or run, bound, expect and the figures"},
+			"m.yaml:3:5: cases[0].rounds: must be a mapping: links, cs_rounds, order, seed, runs or run, bound, expect and the figures"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -155,7 +155,7 @@ func TestRoundsCaseErrors(t *testing.T) {
 	// reliable ones.
 	for _, tc := range []struct{ manifest, want string }{
 		{"cases:\n  - spec: dijkstra\n    rounds:\n      links: lossy\n      runs: 1\n      bound: 3\n      expect: violated\n",
-			"m.yaml:4: cases[0].rounds.links: spec dijkstra has no reliable links to run on or replace; its channels are as it declares them"},
+			"m.yaml:4:7: cases[0].rounds.links: spec dijkstra has no reliable links to run on or replace; its channels are as it declares them"},
 	} {
 		_, err := parseManifest(context.Background(), "m.yaml", []byte(tc.manifest))
 		if err == nil || err.Error() != tc.want {

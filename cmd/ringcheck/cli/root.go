@@ -28,11 +28,12 @@ configuration space, channel contents included (--from all).
 Exit status: 0 every checked property holds and the search was complete;
 1 a property is violated; 2 bad usage, unknown spec or bad parameter;
 3 a bound (--max-depth, --max-states, --time-limit, the memory budget,
-Ctrl-C) stopped the search, or an analysis after it, before any violation
-was found: the verdicts it did not decide are "unknown".`,
-		SilenceUsage:  true,
-		SilenceErrors: true,
-		Version:       buildVersion(debug.ReadBuildInfo()),
+Ctrl-C or SIGTERM) stopped the search, or an analysis after it, before
+any violation was found: the verdicts it did not decide are "unknown".`,
+		SilenceUsage:      true,
+		SilenceErrors:     true,
+		Version:           buildVersion(debug.ReadBuildInfo()),
+		PersistentPreRunE: refuseEmptyFiles,
 	}
 	root.SetVersionTemplate("{{.Name}} {{.Version}}\n")
 	root.Flags().BoolP("version", "v", false, "print the version of ringcheck and the revision it was built from")
@@ -47,6 +48,18 @@ was found: the verdicts it did not decide are "unknown".`,
 	root.CompletionOptions.DisableDefaultCmd = true
 	registerCompletions(root)
 	return root
+}
+
+// refuseEmptyFiles refuses a flag that names a file to read or write
+// given an empty name (--trace ""), which would otherwise read or write
+// nothing and say nothing.
+func refuseEmptyFiles(cmd *cobra.Command, _ []string) error {
+	for _, name := range []string{"trace", "graph", "junit", "start"} {
+		if f := cmd.Flags().Lookup(name); f != nil && f.Changed && f.Value.String() == "" {
+			return usageError("--%s needs a file name, not an empty one", name)
+		}
+	}
+	return nil
 }
 
 func newVersionCmd() *cobra.Command {

@@ -80,7 +80,7 @@ Exit status: 0 no run exceeded the paper's bound or deadlocked (and, for a
 spec with no bound, every run reached L); 1 a run exceeded the bound,
 deadlocked outside L or, on lossy links, overflowed a channel whose policy
 is error; 2 bad usage,
-unknown spec or bad parameter; 3 Ctrl-C stopped the search, or a run of a
+unknown spec or bad parameter; 3 Ctrl-C or SIGTERM stopped the search, or a run of a
 spec with no bound did not reach L within --max-rounds.`,
 		Example: `  ringcheck rounds kl-ddhl --runs 10000
   ringcheck rounds kl-dhv -p MaxSeq=20 --order shuffled --trace slow.json`,

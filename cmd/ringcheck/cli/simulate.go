@@ -61,7 +61,7 @@ fault left. --seed makes the runs reproducible: the same seed and flags
 give the same runs.
 
 Exit status: 0 no run found a violation or a deadlock; 1 one did; 2 bad
-usage, unknown spec or bad parameter; 3 Ctrl-C stopped the simulation
+usage, unknown spec or bad parameter; 3 Ctrl-C or SIGTERM stopped the simulation
 before any violation was found.`,
 		Example: `  ringcheck simulate dijkstra -p n=12 -p K=12 --steps 10000 --runs 100
   ringcheck simulate dijkstra -p n=8 -p K=8 --fault-at 100 --steps 1000
@@ -180,6 +180,9 @@ func runSimulate(cmd *cobra.Command, specName string, f *simFlags) error {
 			Kind: invariants.Path, States: v.States, Steps: v.Steps,
 		})
 		stampSpecFile(trace, plan.spec)
+		if !v.Deadlock && v.Name != runs.ChannelBound && v.Name != runs.RangeFault {
+			trace.Invariant = v.Name
+		}
 		switch {
 		case v.AfterFault:
 			trace.Start = "fault"

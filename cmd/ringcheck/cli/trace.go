@@ -47,10 +47,18 @@ with its parameters: every value in its domain, the first state initial
 unless the trace says it starts elsewhere, every step an enabled action
 of the processes it names leading to the next state, a lasso closing
 where it says. The first state or step that fails is reported, and
-nothing is rendered.
+nothing is rendered. Then the execution must show what the trace claims:
+for safety, the invariant it names (or some invariant) false in its last
+state, or a last step that overflows a channel whose policy is error;
+for a deadlock, no step enabled in its last state; for a lasso
+(starvation, leads-to, convergence), a loop fair under the trace's
+fairness; for convergence, no legitimate state; for a witness of
+stabilization, a path that ends in L. A trace that does not is refused,
+with what it claims and what is wrong.
 
-Exit status: 0 the trace replays; 1 it does not; 2 the file is not a
-trace, or its spec cannot be found.`,
+Exit status: 0 the trace replays and shows what it claims; 1 it does
+not replay; 2 the file is not a trace, its spec cannot be found, or it
+does not show what it claims.`,
 		Example: "  ringcheck check kl-naive --check deadlock --trace t.json\n  ringcheck trace t.json\n  ringcheck trace t.json --format svg > t.svg",
 		Args:    exactArgs(1, "trace needs exactly one FILE"),
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -1,0 +1,85 @@
+package explore
+
+import (
+	"cmp"
+	"slices"
+)
+
+// CountDistinct returns how many distinct values keys (the successors of
+// one state, by rank) hold. A few are compared pairwise; more are sorted
+// in place first.
+func CountDistinct[T cmp.Ordered](keys []T) int {
+	if len(keys) <= 16 {
+		n := 0
+		for i, k := range keys {
+			if !slices.Contains(keys[:i], k) {
+				n++
+			}
+		}
+		return n
+	}
+	slices.Sort(keys)
+	n := 1
+	for i := 1; i < len(keys); i++ {
+		if keys[i] != keys[i-1] {
+			n++
+		}
+	}
+	return n
+}
+
+// successorSet gathers the successors of one state, packed, with their
+// hashes, to count the distinct ones: two steps that lead to the same
+// successor count once.
+type successorSet struct {
+	words  int
+	packed []uint64 // words each
+	hash   []uint64
+	order  []int32
+}
+
+// reset empties the set for the next state, of words words a successor.
+func (s *successorSet) reset(words int) {
+	s.words, s.packed, s.hash = words, s.packed[:0], s.hash[:0]
+}
+
+// add gathers a successor, packed, of hash h.
+func (s *successorSet) add(packed []uint64, h uint64) {
+	s.packed = append(s.packed, packed...)
+	s.hash = append(s.hash, h)
+}
+
+// distinct is the number of distinct successors gathered: those of equal
+// hashes are compared word for word.
+func (s *successorSet) distinct() int {
+	n := len(s.hash)
+	if n < 2 {
+		return n
+	}
+	s.order = s.order[:0]
+	for i := range n {
+		s.order = append(s.order, int32(i))
+	}
+	slices.SortFunc(s.order, func(a, b int32) int { return cmp.Compare(s.hash[a], s.hash[b]) })
+	count := 0
+	for lo := 0; lo < n; {
+		hi := lo + 1
+		for hi < n && s.hash[s.order[hi]] == s.hash[s.order[lo]] {
+			hi++
+		}
+		// A run of equal hashes: each member counts unless an earlier
+		// one of the run has the same words.
+		for i := lo; i < hi; i++ {
+			if !slices.ContainsFunc(s.order[lo:i], func(j int32) bool { return slices.Equal(s.at(j), s.at(s.order[i])) }) {
+				count++
+			}
+		}
+		lo = hi
+	}
+	return count
+}
+
+// at is successor i's packed words.
+func (s *successorSet) at(i int32) []uint64 {
+	return s.packed[int(i)*s.words : (int(i)+1)*s.words]
+}

@@ -1,0 +1,91 @@
+package explore
+
+import (
+	"context"
+	"testing"
+
+	"github.com/ringcheck/ringcheck/internal/testsys"
+)
+
+// noMonitor judges nothing and never decides.
+type noMonitor struct{}
+
+func (noMonitor) Observe(*Visit) {}
+func (noMonitor) Decided() bool  { return false }
+
+// TestWorkersAreCapped: a search asked for more than MaxWorkers runs
+// MaxWorkers, and fewer than one runs one.
+func TestWorkersAreCapped(t *testing.T) {
+	for _, tc := range []struct{ asked, runs int }{
+		{-3, 1}, {0, 1}, {1, 1}, {7, 7}, {MaxWorkers, MaxWorkers}, {MaxWorkers + 1, MaxWorkers}, {100000, MaxWorkers},
+	} {
+		if got := workers(Options{Workers: tc.asked}); got != tc.runs {
+			t.Errorf("Workers %d: %d goroutines, want %d", tc.asked, got, tc.runs)
+		}
+	}
+}
+
+// TestMergeWorkIsLinear: whatever the number of workers, a parallel merge
+// runs at most one goroutine per shard of the visited set, and each of
+// its phases looks at each candidate once: the work grows with the
+// candidates, not with the candidates times the workers. The searches
+// find the same states, a 25-state grid with 100,000 workers asked
+// included.
+func TestMergeWorkIsLinear(t *testing.T) {
+	for _, tc := range []struct {
+		size int
+		fp   bool
+	}{{5, false}, {60, false}, {60, true}} {
+		sys, _, _ := testsys.Grid(t, tc.size)
+		for _, asked := range []int{2, 3, 64, 65, MaxWorkers, 100000} {
+			opts := Options{Workers: asked, Fingerprints: tc.fp}
+			e := &bfs{sys: sys, mon: noMonitor{}, opts: opts, clk: newClock(context.Background(), opts)}
+			res, err := e.run()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.States != int64(tc.size*tc.size) || !res.Complete() {
+				t.Fatalf("grid %d, %d workers: %d states, stop %v", tc.size, asked, res.States, res.Stop)
+			}
+			m := &e.merge
+			phases, goroutines := m.phases.Load(), m.goroutines.Load()
+			candidates, visits := m.candidates.Load(), m.visits.Load()
+			perPhase := int64(min(asked, MaxWorkers, numShards))
+			if phases == 0 || goroutines > phases*perPhase {
+				t.Errorf("grid %d, %d workers: %d goroutines in %d phases, want at most %d a phase", tc.size, asked, goroutines, phases, perPhase)
+			}
+			// Two phases look at the candidates with the exact store
+			// (claim, settle), one with fingerprints.
+			looks := int64(2)
+			if tc.fp {
+				looks = 1
+			}
+			if visits != looks*candidates {
+				t.Errorf("grid %d, %d workers: the phases looked at candidates %d times for %d candidates, want %d", tc.size, asked, visits, candidates, looks*candidates)
+			}
+		}
+	}
+}
+
+// TestMergeStopsAtTheClock: a merge whose search must stop (here its
+// context is cancelled before it starts) keeps none of the round's
+// candidates, stops in its first phase, and the search says why.
+func TestMergeStopsAtTheClock(t *testing.T) {
+	sys, _, _ := testsys.Grid(t, 20)
+	for _, fp := range []bool{false, true} {
+		opts := Options{Workers: 4, Fingerprints: fp}
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		e := &bfs{sys: sys, mon: noMonitor{}, opts: opts, clk: newClock(ctx, opts)}
+		res, err := e.run()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Stop != Interrupted || res.States != 1 {
+			t.Fatalf("fingerprints %v: %d states, stop %v; want the initial state alone, interrupted", fp, res.States, res.Stop)
+		}
+		if !e.merge.stopped.Load() || e.merge.phases.Load() != 1 {
+			t.Fatalf("fingerprints %v: stopped %v after %d phases; want stopped in the first", fp, e.merge.stopped.Load(), e.merge.phases.Load())
+		}
+	}
+}
