@@ -80,10 +80,11 @@ func Check(ctx context.Context, sys *model.System, opts Options) (*Report, error
 		return nil, err
 	}
 	if opts.From == FromStart && len(opts.Start) == 0 {
-		var err error
-		if opts.Start, err = startConfigurations(sys); err != nil {
-			return nil, err
+		starts, stopped, err := startConfigurations(ctx, sys, opts)
+		if stopped != nil || err != nil {
+			return stopped, err
 		}
+		opts.Start = starts
 	}
 	switch opts.From {
 	case FromRandom:

@@ -1,26 +1,55 @@
 package invariants
 
 import (
+	"context"
 	"fmt"
 
+	"github.com/ringcheck/ringcheck/explore"
 	"github.com/ringcheck/ringcheck/model"
 )
 
 // maxStartSpace bounds the configurations a start predicate is evaluated
 // over: the full configuration space, swept once.
-const maxStartSpace = 1 << 24
+const maxStartSpace = 1 << 28
 
 // startConfigurations returns every configuration where sys's start
-// predicate holds.
-func startConfigurations(sys *model.System) ([]*model.State, error) {
+// predicate holds, found by sweeping the full configuration space. The
+// configurations kept are charged to the memory budget, and ctx is
+// polled; a bound that stops the sweep returns a report whose every
+// property is unknown instead.
+func startConfigurations(ctx context.Context, sys *model.System, opts Options) ([]*model.State, *Report, error) {
 	if sys.Start == nil {
-		return nil, fmt.Errorf("spec %s declares no start predicate", sys.Name)
+		return nil, nil, fmt.Errorf("spec %s declares no start predicate", sys.Name)
 	}
-	states, err := sys.Satisfying(sys.Start.Holds, maxStartSpace)
-	if err != nil {
-		return nil, fmt.Errorf("spec %s: the start predicate: %w", sys.Name, err)
+	count, ok := sys.Configurations()
+	if !ok || count > maxStartSpace {
+		return nil, nil, fmt.Errorf("spec %s: the start predicate is found by sweeping the full configuration space, here about 10^%.0f configurations, more than %d", sys.Name, sys.ConfigurationsLog10(), maxStartSpace)
 	}
-	return states, nil
+	st := sys.NewState()
+	// A configuration's slices, and its pointer in the list.
+	size := uint64(4*len(st.Vars)+4*len(st.Msgs)+4*len(st.Lens)) + 80
+	const chunk = 1024
+	var out []*model.State
+	for i := uint64(0); ; i++ {
+		if i%(1<<16) == 0 && ctx.Err() != nil {
+			return nil, stoppedStability(opts, explore.Interrupted, ctx.Err(), nil), nil
+		}
+		if sys.Start.Holds(st) {
+			if len(out)%chunk == 0 {
+				if err := opts.Search.Memory.Grow(chunk * size); err != nil {
+					return nil, stoppedStability(opts, explore.MemoryBound, err, nil), nil
+				}
+			}
+			out = append(out, st.Clone())
+		}
+		if !sys.NextRank(st) {
+			break
+		}
+	}
+	if len(out) == 0 {
+		return nil, nil, fmt.Errorf("spec %s: the start predicate: %w", sys.Name, model.ErrNoneSatisfies)
+	}
+	return out, nil, nil
 }
 
 // startHolds is the outcome of convergence from start when no execution

@@ -30,6 +30,10 @@ type CheckResult struct {
 	// Symbolic is present when the symbolic engine ran the check and
 	// counted the configurations.
 	Symbolic *SymbolicStats `json:"symbolic,omitempty"`
+	// Skipped, in a sweep, says why this value of the swept parameter was
+	// not checked (the spec's requirement fails for it); only spec and
+	// params are then set.
+	Skipped string `json:"skipped,omitempty"`
 }
 
 // MemoryStop is the request the memory budget refused, in bytes: the
@@ -51,12 +55,17 @@ type PhaseResult struct {
 // StabilizationResult is the measured worst case of a converging spec.
 // WorstCaseSteps is null when Unbounded: unfair cycles outside L let
 // executions take arbitrarily many steps, although every fair one
-// converges. WorstCaseRounds is null when it was not computed, and
-// RoundsNote then says why.
+// converges. WorstCaseMoves is the worst case in moves (one process
+// executing one action; a step of the distributed or synchronous daemon
+// may make several), absent when it was not computed (unbounded, or the
+// symbolic engine under another daemon than the central one).
+// WorstCaseRounds is null when it was not computed, and RoundsNote then
+// says why.
 type StabilizationResult struct {
 	Configurations  uint64 `json:"configurations"`
 	Legitimate      uint64 `json:"legitimate"`
 	WorstCaseSteps  *int   `json:"worst_case_steps"`
+	WorstCaseMoves  *int   `json:"worst_case_moves,omitempty"`
 	Unbounded       bool   `json:"unbounded,omitempty"`
 	WorstCaseRounds *int   `json:"worst_case_rounds"`
 	RoundsNote      string `json:"rounds_note,omitempty"`
@@ -66,8 +75,11 @@ type StabilizationResult struct {
 
 // CheckOptions records how the check was run.
 type CheckOptions struct {
-	From   string `json:"from"`
-	Daemon string `json:"daemon"`
+	From string `json:"from"`
+	// StartPredicate, from start, says what the spec's start predicate
+	// is: its doc, or "the start predicate" (NewCheckResult sets it).
+	StartPredicate string `json:"start_predicate,omitempty"`
+	Daemon         string `json:"daemon"`
 	// Links is "reliable" when the spec ran on its paper's reliable
 	// links (channels enlarged; a configuration from which a send can
 	// overflow one decides nothing), empty on its own links.
@@ -100,14 +112,23 @@ type SymbolicStats struct {
 	Layers         []string `json:"layers,omitempty"`
 }
 
-// Stats are the search's figures. StoreBytes is the memory held by the
-// state store and visited set (0 for a full-space sweep, which keeps none).
+// Stats are the search's figures. Transitions counts the steps taken from
+// the states expanded, one per action (and choice, and set of moving
+// processes) enabled; DistinctTransitions counts the distinct pairs of a
+// state and its successor among them, less when two steps from a state
+// lead to the same successor. Legitimate counts the configurations of L
+// when an analysis of every configuration (closure or convergence from
+// all, with the explicit engine) swept them all. StoreBytes is the
+// memory held by the state store and visited set (0 for a full-space
+// sweep, which keeps none).
 type Stats struct {
 	// CollisionProbability, for a search that kept fingerprints, bounds
 	// the probability that a state was missed.
 	CollisionProbability float64 `json:"fingerprint_collision_probability,omitempty"`
 	States               int64   `json:"states"`
 	Transitions          int64   `json:"transitions"`
+	DistinctTransitions  int64   `json:"distinct_transitions"`
+	Legitimate           *uint64 `json:"legitimate,omitempty"`
 	MaxDepth             int     `json:"max_depth"`
 	Seconds              float64 `json:"seconds"`
 	StatesPerSecond      float64 `json:"states_per_second"`
@@ -117,9 +138,13 @@ type Stats struct {
 
 // PropertyResult is the verdict on one property.
 type PropertyResult struct {
-	Name       string   `json:"name"`
-	Verdict    string   `json:"verdict"`
-	Reason     string   `json:"reason,omitempty"`
+	Name    string `json:"name"`
+	Verdict string `json:"verdict"`
+	Reason  string `json:"reason,omitempty"`
+	// Stuck, for convergence violated over every configuration, counts
+	// the configurations from which some execution (some fair one) never
+	// reaches L, in decimal, with either engine.
+	Stuck      string   `json:"stuck,omitempty"`
 	Invariants []string `json:"invariants,omitempty"`
 	Trace      *Trace   `json:"trace,omitempty"`
 	// TraceFile is where --trace wrote the trace (text summary only).
@@ -152,16 +177,24 @@ func NewCheckResult(r Run) *CheckResult {
 		Stop:     res.Stop.String(),
 		Symbolic: r.Symbolic,
 		Stats: Stats{
-			States:        res.States,
-			Transitions:   res.Transitions,
-			MaxDepth:      res.MaxDepth,
-			Seconds:       roundTo(secs, 6),
-			PeakHeapBytes: r.PeakHeapBytes,
-			StoreBytes:    res.StoreBytes,
+			States:              res.States,
+			Transitions:         res.Transitions,
+			DistinctTransitions: res.DistinctTransitions,
+			Legitimate:          r.Report.Legitimate,
+			MaxDepth:            res.MaxDepth,
+			Seconds:             roundTo(secs, 6),
+			PeakHeapBytes:       r.PeakHeapBytes,
+			StoreBytes:          res.StoreBytes,
 		},
 	}
 	if secs > 0 {
 		out.Stats.StatesPerSecond = roundTo(float64(res.States)/secs, 0)
+	}
+	if out.Options.From == "start" && r.System.Start != nil {
+		out.Options.StartPredicate = r.System.Start.Doc
+		if out.Options.StartPredicate == "" {
+			out.Options.StartPredicate = "the start predicate"
+		}
 	}
 	if res.Fingerprints {
 		// Never 0, so that the field says the search kept fingerprints.
@@ -174,7 +207,7 @@ func NewCheckResult(r Run) *CheckResult {
 		out.Phases = append(out.Phases, PhaseResult{Name: ph.Name, Done: ph.Done, Total: ph.Total})
 	}
 	for _, o := range r.Report.Outcomes {
-		pr := PropertyResult{Name: string(o.Property), Verdict: string(o.Verdict), Reason: o.Reason, Invariants: o.Invariants}
+		pr := PropertyResult{Name: string(o.Property), Verdict: string(o.Verdict), Reason: o.Reason, Stuck: o.Stuck, Invariants: o.Invariants}
 		if o.Counterexample != nil {
 			pr.Trace = NewTrace(r.System, r.Params, string(o.Property), o.Counterexample)
 			pr.Trace.Invariant = o.Invariant
@@ -182,7 +215,7 @@ func NewCheckResult(r Run) *CheckResult {
 				pr.Trace.Fairness = r.Options.Fairness
 			}
 			switch r.Options.From {
-			case "given", "random", "all", "empty-channels":
+			case "given", "random", "all", "empty-channels", "start":
 				pr.Trace.Start = r.Options.From
 			}
 		}
@@ -193,6 +226,10 @@ func NewCheckResult(r Run) *CheckResult {
 		if !st.Unbounded {
 			steps := st.WorstSteps
 			sr.WorstCaseSteps = &steps
+		}
+		if st.MovesComputed {
+			moves := st.WorstMoves
+			sr.WorstCaseMoves = &moves
 		}
 		if st.RoundsComputed {
 			rounds := st.WorstRounds
@@ -233,7 +270,11 @@ func WriteCheckText(w io.Writer, c *CheckResult) error {
 	if c.Options.Links != "" {
 		links = ", " + c.Options.Links + " links"
 	}
-	p.printf("%s  %s  from %s, %s daemon%s\n", c.Spec, paramString(c.Params), c.Options.From, c.Options.Daemon, links)
+	from := c.Options.From
+	if c.Options.StartPredicate != "" {
+		from += " (" + c.Options.StartPredicate + ")"
+	}
+	p.printf("%s  %s  from %s, %s daemon%s\n", c.Spec, paramString(c.Params), from, c.Options.Daemon, links)
 	search := "complete"
 	switch {
 	case c.Complete:
@@ -250,7 +291,7 @@ func WriteCheckText(w io.Writer, c *CheckResult) error {
 		p.printf("  %s engine: %s\n", c.Options.Engine, search)
 		p.printf("  %s, peak heap %s\n", durationString(c.Stats.Seconds), bytesString(c.Stats.PeakHeapBytes))
 	default:
-		p.printf("  %d states, %d transitions, depth %d: %s\n", c.Stats.States, c.Stats.Transitions, c.Stats.MaxDepth, search)
+		p.printf("  %d states, %d transitions%s, depth %d: %s\n", c.Stats.States, c.Stats.Transitions, distinctText(c.Stats), c.Stats.MaxDepth, search)
 		p.printf("  %s, %.0f states/s, peak heap %s\n", durationString(c.Stats.Seconds), c.Stats.StatesPerSecond, bytesString(c.Stats.PeakHeapBytes))
 	}
 	if pr := c.Stats.CollisionProbability; pr > 0 {
@@ -290,6 +331,9 @@ func WriteCheckText(w io.Writer, c *CheckResult) error {
 		switch {
 		case st.WorstCaseSteps != nil:
 			p.printf("    worst case  %d steps", *st.WorstCaseSteps)
+			if st.WorstCaseMoves != nil && c.Options.Daemon != "central" {
+				p.printf(" (%d moves)", *st.WorstCaseMoves)
+			}
 		default:
 			p.printf("    worst case  unbounded steps (unfair cycles outside L; every fair execution converges)")
 		}
@@ -315,6 +359,15 @@ func WriteCheckText(w io.Writer, c *CheckResult) error {
 		p.err = WriteTraceText(w, st.Witness)
 	}
 	return p.err
+}
+
+// distinctText is what the summary adds to the transitions when some
+// steps from a state lead to the same successor: " (N distinct pairs)".
+func distinctText(s Stats) string {
+	if s.DistinctTransitions == s.Transitions {
+		return ""
+	}
+	return fmt.Sprintf(" (%d distinct pairs)", s.DistinctTransitions)
 }
 
 func durationString(seconds float64) string {

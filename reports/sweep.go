@@ -4,21 +4,33 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 )
 
-// SweepRow is the result of a sweep for one value of the swept parameter.
+// SweepRow is the result of a sweep for one value of the swept parameter
+// (a result whose Skipped is set for a value not checked).
 type SweepRow struct {
 	Value  int
 	Result *CheckResult
 }
 
-// WriteSweepJSON writes the results as a JSON array of check results.
+// WriteSweepJSON writes the results as a JSON array of check results; a
+// skipped value's is an object of spec, params and skipped (the note)
+// alone.
 func WriteSweepJSON(w io.Writer, rows []SweepRow) error {
-	results := make([]*CheckResult, len(rows))
+	type skippedResult struct {
+		Spec    string         `json:"spec"`
+		Params  map[string]int `json:"params"`
+		Skipped string         `json:"skipped"`
+	}
+	results := make([]any, len(rows))
 	for i, r := range rows {
 		results[i] = r.Result
+		if c := r.Result; c.Skipped != "" {
+			results[i] = skippedResult{Spec: c.Spec, Params: c.Params, Skipped: c.Skipped}
+		}
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
@@ -26,13 +38,16 @@ func WriteSweepJSON(w io.Writer, rows []SweepRow) error {
 }
 
 // WriteSweepText writes one table row per value of the swept parameter:
-// the verdict of each check, states, worst-case steps and rounds, seconds;
-// then every counterexample, headed by its value.
+// the verdict of each check, states (the configurations, for the symbolic
+// engine), legitimate configurations (when counted), worst-case steps and
+// rounds, seconds; a skipped value's row gives its note instead. Then
+// every counterexample, headed by its value.
 func WriteSweepText(w io.Writer, param string, rows []SweepRow) error {
-	if len(rows) == 0 {
+	i := slices.IndexFunc(rows, func(r SweepRow) bool { return r.Result.Skipped == "" })
+	if i < 0 {
 		return nil
 	}
-	first := rows[0].Result
+	first := rows[i].Result
 	p := &printer{w: w}
 	p.printf("%s, sweeping %s, from %s, %s daemon", first.Spec, param, first.Options.From, first.Options.Daemon)
 	if first.Options.Links != "" {
@@ -47,11 +62,16 @@ func WriteSweepText(w io.Writer, param string, rows []SweepRow) error {
 	for _, pr := range first.Properties {
 		head = append(head, pr.Name)
 	}
-	head = append(head, "states", "worst steps", "worst rounds", "seconds")
+	head = append(head, "states", "legitimate", "worst steps", "worst rounds", "seconds")
 	fmt.Fprintln(tw, strings.Join(head, "\t"))
 	for _, r := range rows {
 		c := r.Result
 		cells := []string{fmt.Sprint(r.Value)}
+		if c.Skipped != "" {
+			// The note is the row's last text, which no column aligns.
+			fmt.Fprintln(tw, strings.Join(append(cells, "skipped: "+c.Skipped), "\t"))
+			continue
+		}
 		for _, pr := range c.Properties {
 			cells = append(cells, pr.Verdict)
 		}
@@ -67,7 +87,14 @@ func WriteSweepText(w io.Writer, param string, rows []SweepRow) error {
 				rounds = "n/c"
 			}
 		}
-		cells = append(cells, fmt.Sprint(c.Stats.States), steps, rounds, fmt.Sprintf("%.3f", c.Stats.Seconds))
+		states, legitimate := fmt.Sprint(c.Stats.States), "-"
+		if l := c.Stats.Legitimate; l != nil {
+			legitimate = fmt.Sprint(*l)
+		}
+		if sym := c.Symbolic; sym != nil {
+			states, legitimate = sym.Configurations, sym.Legitimate
+		}
+		cells = append(cells, states, legitimate, steps, rounds, fmt.Sprintf("%.3f", c.Stats.Seconds))
 		fmt.Fprintln(tw, strings.Join(cells, "\t"))
 	}
 	if err := tw.Flush(); err != nil {

@@ -118,6 +118,8 @@ func startName(start string) string {
 		return "a configuration of the full space"
 	case "empty-channels":
 		return "a configuration whose channels are empty"
+	case "start":
+		return "a configuration where the start predicate holds"
 	}
 	return "initial"
 }

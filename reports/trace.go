@@ -37,7 +37,8 @@ type Trace struct {
 	// ('ringcheck rounds'), "given" for one given to start from ('check
 	// --start'), "all" for any configuration of the full space ('check
 	// --from all'), "empty-channels" for one whose channels are empty
-	// ('check --from empty-channels').
+	// ('check --from empty-channels'), "start" for one where the spec's
+	// start predicate holds ('check --from start').
 	Start string `json:"start,omitempty"`
 	// Daemon is the scheduler the execution ran under, when it is not the
 	// central daemon; Overflow the overflow policy that replaced every
@@ -627,9 +628,9 @@ func (t *Trace) Validate() error {
 		}
 	}
 	switch t.Start {
-	case "", "fault", "random", "given", "all", "empty-channels":
+	case "", "fault", "random", "given", "all", "empty-channels", "start":
 	default:
-		return fmt.Errorf(`"start" %q is not fault, random, given, all or empty-channels`, t.Start)
+		return fmt.Errorf(`"start" %q is not fault, random, given, all, empty-channels or start`, t.Start)
 	}
 	if t.Process != nil && (*t.Process < 0 || *t.Process >= len(shape.Processes)) {
 		return fmt.Errorf(`"process" %d does not exist`, *t.Process)

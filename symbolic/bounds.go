@@ -373,14 +373,27 @@ func (k *kernel) Equiv(n1, n2 rudd.Node) rudd.Node { k.poll(); return k.BDD.Equi
 // Ite is rudd's Ite, polled.
 func (k *kernel) Ite(f, g, h rudd.Node) rudd.Node { k.poll(); return k.BDD.Ite(f, g, h) }
 
-// AndExist is rudd's AndExist (the relational product), polled.
+// AndExist is rudd's AndExist (the relational product), polled. An empty
+// varset (the constant true, as Makeset builds it from no variable: a
+// process that declares no variable and touches no channel) quantifies
+// nothing, which rudd refuses: the product is then the conjunction.
 func (k *kernel) AndExist(varset, n1, n2 rudd.Node) rudd.Node {
 	k.poll()
+	if k.BDD.Equal(varset, k.BDD.True()) {
+		return k.BDD.And(n1, n2)
+	}
 	return k.BDD.AndExist(varset, n1, n2)
 }
 
-// Exist is rudd's Exist, polled.
-func (k *kernel) Exist(n, varset rudd.Node) rudd.Node { k.poll(); return k.BDD.Exist(n, varset) }
+// Exist is rudd's Exist, polled; over an empty varset (see AndExist) it
+// returns n.
+func (k *kernel) Exist(n, varset rudd.Node) rudd.Node {
+	k.poll()
+	if k.BDD.Equal(varset, k.BDD.True()) {
+		return n
+	}
+	return k.BDD.Exist(n, varset)
+}
 
 // Replace is rudd's Replace, polled.
 func (k *kernel) Replace(n rudd.Node, r rudd.Replacer) rudd.Node {

@@ -314,7 +314,7 @@ func (e *Encoding) plus(x, y cases) cases {
 // received is field k of the message an action receives.
 func (e *Encoding) received(in env, k int) (cases, error) {
 	r := in.recv
-	if r == nil || k < 0 || k >= len(r.msg.Fields) {
+	if r == nil || r.msg == nil || k < 0 || k >= len(r.msg.Fields) {
 		return nil, fmt.Errorf("a received field with no message received: %w", ErrUnsupported)
 	}
 	return e.fieldAt(r.ch, 0, r.msg, k), nil

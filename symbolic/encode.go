@@ -15,8 +15,8 @@
 //
 // The engine covers state-reading specs under the central, distributed and
 // synchronous daemons, and message-passing specs (FIFO channels, each slot
-// of a channel beside its endpoints in the order) under the central
-// daemon.
+// of a channel beside its endpoints in the order) and atomic actions
+// (which assign their peers' variables) under the central daemon.
 package symbolic
 
 import (
@@ -92,8 +92,14 @@ func Supports(spec *ir.Spec, opts Options) error {
 		// daemon only.
 		return fmt.Errorf("spec %s passes messages: the %s daemon: %w (the central daemon only)", spec.Name, opts.Daemon, ErrUnsupported)
 	}
+	if err := atomicDaemon(spec, opts.Daemon); err != nil {
+		return err
+	}
 	if spec.Legitimate == nil {
 		return fmt.Errorf("spec %s declares no legitimacy predicate: closure and convergence mean nothing for it", spec.Name)
+	}
+	if opts.Start && spec.Start == nil {
+		return fmt.Errorf("spec %s declares no start predicate (start: EXPR) to start from", spec.Name)
 	}
 	return nil
 }
@@ -383,6 +389,10 @@ func (e *Encoding) eval(x ir.Expr, in env) (cases, error) {
 		return e.received(in, x.Index)
 	case *ir.ChanLen, *ir.ChanPos, *ir.HeadField:
 		return e.channelExpr(x, in)
+	case *ir.MsgQuant:
+		return e.msgQuant(x, in)
+	case *ir.MsgField:
+		return e.msgField(x, in)
 	case *ir.VarRef:
 		p := in.self
 		if x.Proc != nil {

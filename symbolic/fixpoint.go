@@ -36,6 +36,10 @@ type Result struct {
 	// back to the first.
 	Violation []Configuration
 	Cycle     bool
+	// Stem, with Options.Start, is a shortest path from a start
+	// configuration to Violation's first configuration, that one
+	// excluded (empty when it is a start configuration).
+	Stem []Configuration
 	// Layers[h] counts the configurations outside L whose longest
 	// execution to L takes h+1 steps, among those from which every
 	// execution reaches L (under no fairness). When Convergence holds and
@@ -84,6 +88,9 @@ func (e *Encoding) Analyse(ctx context.Context) (*Result, error) {
 	var res *Result
 	err := w.run(func() (err error) {
 		res, err = a.run()
+		if err == nil {
+			err = a.stem(res)
+		}
 		if e.b.Errored() {
 			return e.bddError()
 		}
@@ -120,6 +127,9 @@ type analysis struct {
 func (a *analysis) run() (*Result, error) {
 	e, b := a.e, a.b
 	a.res = &Result{}
+	if err := a.fromStart(); err != nil {
+		return nil, err
+	}
 	a.w.report(Progress{Phase: "counting the configurations"})
 	res := &Result{Configurations: e.count(e.valid), Legitimate: e.count(e.legitimate)}
 	a.res = res
@@ -165,10 +175,11 @@ func (a *analysis) run() (*Result, error) {
 		return res, nil
 	}
 	hasDead := !b.Equal(dead, b.False())
-	if hasDead && !e.opts.fair() {
+	if hasDead && len(e.constraints()) == 0 {
 		// A dead configuration outside L violates convergence under every
-		// fairness; under none, what does not converge is what the least
-		// fixpoint left out, cycles or not.
+		// fairness; under none, with no finite or timeout action to
+		// oblige, what does not converge is what the least fixpoint left
+		// out, cycles or not.
 		res.Violation, res.Stuck = []Configuration{e.pick(dead)}, e.count(unfair)
 		return res, nil
 	}

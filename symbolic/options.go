@@ -47,6 +47,10 @@ type Options struct {
 	// beside the process's variables, which WorstRounds needs: the
 	// central daemon only.
 	Rounds bool
+	// Start restricts Analyse to the configurations reachable from those
+	// where the spec's start predicate holds (start.go): every count,
+	// closure and convergence are then about them.
+	Start bool
 }
 
 // Progress is where a computation stands.
@@ -75,6 +79,9 @@ func (o Options) validate() error {
 	}
 	if o.Rounds && o.Daemon != model.Central {
 		return fmt.Errorf("rounds under the %s daemon: %w (the central daemon only)", o.Daemon, ErrUnsupported)
+	}
+	if o.Rounds && o.Start {
+		return fmt.Errorf("rounds from the start configurations: %w (from every configuration only)", ErrUnsupported)
 	}
 	switch o.Fairness {
 	case "", invariants.NoFairness:

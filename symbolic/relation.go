@@ -54,14 +54,18 @@ type local struct {
 	same rudd.Node
 }
 
-// ownFields is every field of process p's share: its variables and the
-// channels it sends or receives on.
+// ownFields is every field of process p's share: its variables, the
+// variables of its peers its atomic actions may assign (peerWrites), and
+// the channels it sends or receives on.
 func (e *Encoding) ownFields(p int) []*field {
 	var out []*field
 	for _, f := range e.fields[p] {
 		if f != nil {
 			out = append(out, f)
 		}
+	}
+	for _, w := range e.peerWrites(p) {
+		out = append(out, e.fields[w.proc][w.v.ID])
 	}
 	for _, ch := range e.incident[p] {
 		out = append(out, ch.fields()...)
@@ -136,7 +140,11 @@ func (e *Encoding) locals() error {
 						return fmt.Errorf("action %s of process %d: %w", a.Name, p, err)
 					}
 					in.recv = &receiving{ch: ch, msg: a.Recv.Msg}
-					head = b.And(head, e.holds(ch, 0, a.Recv.Msg))
+					if a.Recv.Any {
+						head = b.And(head, e.anyHead(ch, a.Recv))
+					} else {
+						head = b.And(head, e.holds(ch, 0, a.Recv.Msg))
+					}
 				}
 				guard, err := e.boolean(a.Guard, in)
 				if err != nil {
@@ -250,22 +258,34 @@ type effectState struct {
 	written            map[int]cases
 	chans              map[*channel]*chanWrite
 	blocked, overflows rudd.Node
+	// others holds the next values of the peers' variables an atomic
+	// action assigns, by process and variable; at, where each variable
+	// (by process and variable) is assigned so far, to refuse a second
+	// assignment in one step.
+	others map[int]map[int]cases
+	at     map[[2]int]rudd.Node
 }
 
 // step is the relation between a configuration where guard holds and the
 // next values of process p's bits that action a's effects make (after
-// the receive, if the action receives): each variable p writes takes its
-// new value, read in the configuration before the step, each channel
-// receives what p sends, and everything else of p keeps its value.
+// the receive, if the action receives): each variable p writes (its own,
+// and its peers' in p's share, for an atomic action) takes its new
+// value, read in the configuration before the step, each channel
+// receives what p sends, and everything else of p's share keeps its
+// value.
 // blocked is where a send to a full channel blocks the step, overflows
 // where one overflows a channel whose policy is error.
 func (e *Encoding) step(a *ir.Action, p int, in env, guard rudd.Node) (rel, blocked, overflows rudd.Node, err error) {
 	b := e.b
-	st := &effectState{written: map[int]cases{}, chans: map[*channel]*chanWrite{}, blocked: b.False(), overflows: b.False()}
+	st := &effectState{written: map[int]cases{}, chans: map[*channel]*chanWrite{}, blocked: b.False(), overflows: b.False(), others: map[int]map[int]cases{}, at: map[[2]int]rudd.Node{}}
 	if err := e.effects(a.Effects, p, in, guard, st); err != nil {
 		return nil, nil, nil, err
 	}
-	rel = b.True()
+	peers, err := e.peersAssigned(p, guard, st)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	rel = peers
 	for id, f := range e.fields[p] {
 		if f == nil {
 			continue
@@ -321,7 +341,14 @@ func (e *Encoding) effects(stmts []ir.Stmt, p int, in env, cond rudd.Node, st *e
 			if err != nil {
 				return err
 			}
+			if err := e.once(st, p, p, s.Var, cond); err != nil {
+				return err
+			}
 			e.assign(s.Var, p, val, cond, st.written)
+		case *ir.AssignAt:
+			if err := e.assignAt(s, p, in, cond, st); err != nil {
+				return err
+			}
 		case *ir.AssignElem:
 			idx, err := e.eval(s.Index, in)
 			if err != nil {
@@ -335,6 +362,9 @@ func (e *Encoding) effects(stmts []ir.Stmt, p int, in env, cond rudd.Node, st *e
 				v := s.Array.Elem(i)
 				if v == nil || e.fields[p][v.ID] == nil {
 					return fmt.Errorf("it may set entry %d of %s, which process %d lacks: %w", i, s.Array.Name, p, ErrUnsupported)
+				}
+				if err := e.once(st, p, p, v, b.And(cond, m)); err != nil {
+					return err
 				}
 				e.assign(v, p, val, b.And(cond, m), st.written)
 			}
