@@ -27,7 +27,8 @@ const (
 	EngineExplicit Engine = "explicit"
 	// EngineSymbolic computes fixpoints over BDDs (package symbolic): a
 	// spec written in the ring language, closure and convergence from
-	// every configuration (channel contents included), under no fairness
+	// every configuration (channel contents included), and convergence
+	// from the configurations of its start predicate, under no fairness
 	// or weak or strong fairness (per process or per action).
 	EngineSymbolic Engine = "symbolic"
 	// EngineAuto is the symbolic engine where it applies and the explicit
@@ -86,8 +87,8 @@ func (r *Request) symbolicApplies(res *Result) error {
 			return fmt.Errorf("it decides closure and convergence, not %s", p)
 		}
 	}
-	if opts.From != invariants.FromAll {
-		return fmt.Errorf("it decides from every configuration, not from %s", opts.From)
+	if opts.From != invariants.FromAll && opts.From != invariants.FromStart {
+		return fmt.Errorf("it decides from every configuration or from start, not from %s", opts.From)
 	}
 	if r.MaxDepth > 0 || r.MaxStates > 0 || r.Fingerprints {
 		return errors.New("it has no depth or state bound and keeps no fingerprints")
@@ -118,7 +119,7 @@ func (r *Request) instance(res *Result) (*ir.Spec, error) {
 
 // symbolicOptions are the symbolic engine's options for the check.
 func (r *Request) symbolicOptions(opts invariants.Options) symbolic.Options {
-	return symbolic.Options{Daemon: r.Daemon, Fairness: opts.Fairness, Memory: opts.Search.Memory, Rounds: r.SymbolicRounds}
+	return symbolic.Options{Daemon: r.Daemon, Fairness: opts.Fairness, Memory: opts.Search.Memory, Rounds: r.SymbolicRounds, Start: opts.From == invariants.FromStart}
 }
 
 // SymbolicRoundsNotAsked is the note on rounds of a symbolic check that
@@ -290,7 +291,7 @@ func (r *Request) symbolicReport(res *Result, out *symbolic.Result, rounds *symb
 			}
 		case invariants.Convergence:
 			if !out.Convergence {
-				ce, err := symbolic.Execution(sys, out.Violation, out.Cycle)
+				ce, err := symbolic.StartedExecution(sys, out.Stem, out.Violation, out.Cycle)
 				if err != nil {
 					return fmt.Errorf("the symbolic engine's convergence witness: %w", err)
 				}
@@ -299,7 +300,8 @@ func (r *Request) symbolicReport(res *Result, out *symbolic.Result, rounds *symb
 				if out.Cycle {
 					o.Reason = invariants.FairCycle(res.Options.Fairness, false)
 				}
-				o.Reason += fmt.Sprintf("; %s configurations do not converge", out.Stuck)
+				o.Stuck = out.Stuck.String()
+				o.Reason += "; " + invariants.DoNotConverge(o.Stuck)
 				o, _ = invariants.LeavingTheModel(o, out.Faulty.String())
 				break
 			}
@@ -310,6 +312,11 @@ func (r *Request) symbolicReport(res *Result, out *symbolic.Result, rounds *symb
 				continue
 			}
 			st := &invariants.Stabilization{Unbounded: out.Unbounded, WorstSteps: len(out.Layers), RoundsNote: roundsNote}
+			if r.Daemon == model.Central && !out.Unbounded {
+				// A step is one move; the engine does not weigh the
+				// steps of the other daemons.
+				st.WorstMoves, st.MovesComputed = st.WorstSteps, true
+			}
 			if out.Unbounded {
 				st.RoundsNote = "unfair cycles outside L: rounds are not computed on a graph with cycles"
 			}

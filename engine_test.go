@@ -47,7 +47,7 @@ func TestSymbolicEngineRules(t *testing.T) {
 		{"safety", ringcheck.Request{Spec: ring, Properties: props(invariants.Safety)},
 			"Engine symbolic: it decides closure and convergence, not safety"},
 		{"from random", ringcheck.Request{Spec: ring, Properties: convergence, From: invariants.FromRandom},
-			"Engine symbolic: it decides from every configuration, not from random"},
+			"Engine symbolic: it decides from every configuration or from start, not from random"},
 		{"strong fairness, distributed daemon", ringcheck.Request{Spec: ring, Properties: convergence, Fairness: invariants.StrongFairness, Daemon: model.Distributed},
 			"Engine symbolic: strong fairness under the distributed daemon: not supported by the symbolic engine (the central daemon only)"},
 		{"weak fairness, distributed daemon", ringcheck.Request{Spec: ring, Properties: convergence, Fairness: invariants.WeakFairness, Daemon: model.Distributed},

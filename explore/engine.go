@@ -141,7 +141,9 @@ func (r StopReason) String() string {
 // taken from the states expanded (one per action, choice and set of
 // moving processes enabled); DistinctTransitions counts the distinct
 // pairs of a state and a successor among them: two steps from a state
-// that lead to the same successor count once.
+// that lead to the same successor count once. It is -1 where they were
+// not counted: a sweep of every configuration counts each one's steps
+// without building its successors.
 type Result struct {
 	States              int64
 	Transitions         int64

@@ -118,7 +118,7 @@ func Sweep(ctx context.Context, sys *model.System, mon Monitor, opts Options) (*
 	return &Result{
 		States:              sw.done.Load(),
 		Transitions:         sw.trans.Load(),
-		DistinctTransitions: sw.distinct.Load(),
+		DistinctTransitions: -1,
 		Elapsed:             time.Since(clk.start),
 		Stop:                stop,
 		Exceeded:            exceeded,
@@ -138,9 +138,6 @@ type sweep struct {
 	// next is the first rank of the round not claimed yet.
 	next        atomic.Uint64
 	done, trans atomic.Int64
-	// distinct counts the distinct pairs of a configuration and a
-	// successor among the transitions.
-	distinct atomic.Int64
 	// halt is a StopReason + 1 once the sweep must stop; the workers
 	// claim no more ranks then.
 	halt     atomic.Int32
@@ -158,26 +155,6 @@ type sweep struct {
 type sweeper struct {
 	ex *model.Expander
 	st *model.State
-	// For yield: the rank of st, the ranks of its successors (to count
-	// the distinct ones), and its first faulty step.
-	rank     uint64
-	ranks    []uint64
-	overflow *model.Step
-	yield    func(*model.Step, *model.State) bool
-}
-
-// newSweeper returns a worker's expander and state for sys.
-func newSweeper(sys *model.System) *sweeper {
-	w := &sweeper{ex: sys.NewExpander(), st: sys.NewState()}
-	w.yield = func(step *model.Step, next *model.State) bool {
-		if step.Faulty() && w.overflow == nil {
-			c := step.Clone()
-			w.overflow = &c
-		}
-		w.ranks = append(w.ranks, sys.RankFrom(w.rank, w.st, next))
-		return true
-	}
-	return w
 }
 
 // start starts the workers, which wait for rounds.
@@ -188,7 +165,7 @@ func (sw *sweep) start() {
 		sw.rounds[i] = ch
 		go func() {
 			for hi := range ch {
-				sw.work(newSweeper(sw.sys), hi)
+				sw.work(&sweeper{ex: sw.sys.NewExpander(), st: sw.sys.NewState()}, hi)
 				sw.ended.Done()
 			}
 		}()
@@ -246,28 +223,26 @@ func (sw *sweep) work(w *sweeper, hi uint64) {
 	}
 }
 
-// visit visits ranks [lo, hi), reporting each in v. It expands each
-// configuration and ranks its successors, to count the distinct ones.
+// visit visits ranks [lo, hi), reporting each in v. It counts each
+// configuration's steps without building its successors, so it does not
+// count distinct pairs.
 func (sw *sweep) visit(w *sweeper, v *Visit, lo, hi uint64) error {
 	sys, st := sw.sys, w.st
 	if err := sys.Unrank(lo, st); err != nil {
 		return err
 	}
-	var t, d int64
+	var t int64
 	for r := lo; r < hi; r++ {
-		w.rank, w.ranks, w.overflow = r, w.ranks[:0], nil
-		n, err := w.ex.Expand(st, w.yield)
+		n, overflow, err := w.ex.Count(st)
 		if err != nil {
 			return fmt.Errorf("expanding configuration %d: %w", r, err)
 		}
 		t += int64(n)
-		d += int64(CountDistinct(w.ranks))
-		*v = Visit{ID: StateID(r), State: st, Successors: n, Overflow: w.overflow}
+		*v = Visit{ID: StateID(r), State: st, Successors: n, Overflow: overflow}
 		sw.mon.Observe(v)
 		sys.NextRank(st)
 	}
 	sw.trans.Add(t)
-	sw.distinct.Add(d)
 	sw.done.Add(int64(hi - lo))
 	return nil
 }

@@ -215,7 +215,11 @@ func convergenceFromRandom(ctx context.Context, sys *model.System, opts Options)
 		res := rep.Search
 		total.States += res.States
 		total.Transitions += res.Transitions
-		total.DistinctTransitions += res.DistinctTransitions
+		if total.DistinctTransitions >= 0 && res.DistinctTransitions >= 0 {
+			total.DistinctTransitions += res.DistinctTransitions
+		} else {
+			total.DistinctTransitions = -1
+		}
 		total.Elapsed += res.Elapsed
 		total.MaxDepth = max(total.MaxDepth, res.MaxDepth)
 		total.StoreBytes = max(total.StoreBytes, res.StoreBytes)

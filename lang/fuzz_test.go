@@ -15,6 +15,8 @@ import (
 func FuzzBuild(f *testing.F) {
 	seeds, _ := filepath.Glob("../specs/ring/*.ring")
 	more, _ := filepath.Glob("testdata/errors/*.ring")
+	examples, _ := filepath.Glob("../examples/*.ring")
+	more = append(more, examples...)
 	for _, path := range append(seeds, more...) {
 		src, err := os.ReadFile(path)
 		if err != nil {

@@ -85,6 +85,11 @@ type Ctx struct {
 	// entry is valid while its epoch is the context's.
 	epoch uint64
 	memo  []memoEntry
+	// logging is set during the effect of an atomic action, whose
+	// assignments are logged in written (flat indices), to refuse a
+	// variable assigned twice in one step (atomic.go).
+	logging bool
+	written []int32
 }
 
 // memoEntry is a value kept by SetMemo, and the epoch it belongs to.
@@ -270,7 +275,10 @@ func (c *Ctx) Field(m Msg, i int) int { return c.sys.Field(m, i) }
 // effect runs alternative k of act, reporting a fault of the spec (a value
 // set outside its domain, a bad channel) as an error.
 func (c *Ctx) effect(act *Action, k int) error {
+	c.logging = act.Atomic
+	c.written = c.written[:0]
 	act.Effect(c, k)
+	c.logging = false
 	if c.badSet {
 		c.setFault()
 	}
@@ -387,6 +395,12 @@ func (e *Expander) Count(st *State) (n int, overflow *Step, err error) {
 				continue
 			}
 			for k := 0; k < act.Choices; k++ {
+				if !c.allows(act, k) {
+					if c.err != nil {
+						return n, nil, e.wrap(c.err)
+					}
+					continue
+				}
 				c.rangeFault = ""
 				if err := c.effect(act, k); err != nil {
 					return n, nil, e.wrap(err)
@@ -466,6 +480,12 @@ func (e *Expander) central(st *State, yield func(*Step, *State) bool) (int, erro
 				continue
 			}
 			for k := 0; k < act.Choices; k++ {
+				if !c.allows(act, k) {
+					if c.err != nil {
+						return count, e.wrap(c.err)
+					}
+					continue
+				}
 				e.next.CopyFrom(st)
 				c.blocked, c.overflow, c.rangeFault = false, false, ""
 				if err := c.effect(act, k); err != nil {
@@ -513,6 +533,12 @@ func (e *Expander) concurrent(st *State, yield func(*Step, *State) bool) (int, e
 				continue
 			}
 			for k := 0; k < act.Choices; k++ {
+				if !c.allows(act, k) {
+					if c.err != nil {
+						return 0, e.wrap(c.err)
+					}
+					continue
+				}
 				e.enabled[p] = append(e.enabled[p], Move{Proc: int32(p), Action: int32(a), Choice: int32(k)})
 			}
 			if proc.FirstEnabledOnly && act.Kind != Environment {

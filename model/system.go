@@ -93,6 +93,17 @@ type Action struct {
 	ChoiceLabel func(choice int) string
 	Guard       func(c *Ctx) bool
 	Effect      func(c *Ctx, choice int)
+	// Allows, when set, says which alternatives are steps where Guard
+	// holds: alternative choice is one only where Allows holds too (a
+	// guard that depends on the choice; Guard then holds where some
+	// alternative is allowed). Nil: every alternative.
+	Allows func(c *Ctx, choice int) bool
+	// Atomic marks an action whose effect may assign variables of the
+	// executing process's peers (Ctx.SetOf) in the same step as its own:
+	// the whole effect is one step, in which no process's variable is
+	// assigned twice. Such an action is defined under the central daemon
+	// only.
+	Atomic bool
 }
 
 // Label names alternative choice of the action, as "request(k=2)".
@@ -259,6 +270,10 @@ type System struct {
 	// configuration space is too large to sweep (see
 	// Builder.LegitimateConfigurations).
 	LegitimateConfigurations Enumerator
+	// Start is the start predicate of a check from start: it starts from
+	// every configuration in which it holds (nil: the spec declares none;
+	// see Builder.Start).
+	Start *Predicate
 	// ValidEnd marks the states in which having no enabled action is not a
 	// deadlock (nil: there are none).
 	ValidEnd *Predicate
@@ -526,6 +541,9 @@ func (b *Builder) Build() (*System, error) {
 	if len(sys.Channels) > 0 && sys.Daemon != Central {
 		errs = append(errs, fmt.Errorf("the %s daemon is defined for the state-reading model only; a system with channels is an asynchronous interleaving (central daemon)", sys.Daemon))
 	}
+	if a := sys.atomicAction(); a != "" && sys.Daemon != Central {
+		errs = append(errs, atomicDaemonError(a, sys.Daemon))
+	}
 	n := len(sys.Processes)
 	seen := make(map[[2]int]bool)
 	for _, c := range sys.Channels {
@@ -606,6 +624,9 @@ func (s *System) WithDaemon(d Daemon) (*System, error) {
 	}
 	if len(s.Channels) > 0 && d != Central {
 		return nil, fmt.Errorf("system %s: the %s daemon is defined for the state-reading model only; a system with channels is an asynchronous interleaving (central daemon)", s.Name, d)
+	}
+	if a := s.atomicAction(); a != "" && d != Central {
+		return nil, fmt.Errorf("system %s: %w", s.Name, atomicDaemonError(a, d))
 	}
 	c := *s
 	c.Daemon = d

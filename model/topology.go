@@ -13,6 +13,10 @@ const (
 	BiRing
 	// Complete: every process is linked with every other in both directions.
 	Complete
+	// Line: process i is linked with i-1 and i+1 in both directions where
+	// they exist; process 0 (the bottom) has no predecessor and process
+	// N-1 (the top) no successor.
+	Line
 )
 
 // String returns the topology's name as used in reports.
@@ -24,6 +28,8 @@ func (k TopologyKind) String() string {
 		return "bidirectional-ring"
 	case Complete:
 		return "complete-graph"
+	case Line:
+		return "line"
 	}
 	return fmt.Sprintf("topology(%d)", int(k))
 }
@@ -34,10 +40,12 @@ type Topology struct {
 	N    int
 }
 
-// Succ is process p's successor on a ring: (p+1) mod N.
+// Succ is process p's successor on a ring: (p+1) mod N (on a line, the
+// top's Succ is the bottom, to which it has no link).
 func (t Topology) Succ(p int) int { return (p + 1) % t.N }
 
-// Pred is process p's predecessor on a ring: (p-1) mod N.
+// Pred is process p's predecessor on a ring: (p-1) mod N (on a line, the
+// bottom's Pred is the top, to which it has no link).
 func (t Topology) Pred(p int) int { return (p + t.N - 1) % t.N }
 
 // Linked reports whether the topology has a directed link from p to q, the
@@ -53,6 +61,8 @@ func (t Topology) Linked(p, q int) bool {
 		return q == t.Succ(p) || q == t.Pred(p)
 	case Complete:
 		return true
+	case Line:
+		return q == p+1 || q == p-1
 	}
 	return false
 }

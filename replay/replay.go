@@ -66,6 +66,9 @@ func Check(sys *model.System, t *reports.Trace) error {
 	if t.Start == "" && !slices.ContainsFunc(sys.Initial(), states[0].Equal) {
 		return &Failure{State: 0, Step: -1, Reason: "not an initial configuration of " + sys.Name + " (the trace does not say it starts elsewhere)"}
 	}
+	if t.Start == "start" && (sys.Start == nil || !sys.Start.Holds(states[0])) {
+		return &Failure{State: 0, Step: -1, Reason: "the trace starts from a configuration where the start predicate holds, but " + sys.Name + " has no start predicate or it does not hold there"}
+	}
 	if t.Start == "empty-channels" {
 		for _, ch := range t.States[0].Channels {
 			if len(ch.Messages) > 0 {

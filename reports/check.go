@@ -116,7 +116,8 @@ type SymbolicStats struct {
 // the states expanded, one per action (and choice, and set of moving
 // processes) enabled; DistinctTransitions counts the distinct pairs of a
 // state and its successor among them, less when two steps from a state
-// lead to the same successor. Legitimate counts the configurations of L
+// lead to the same successor (nil where the search did not count them: a
+// sweep of every configuration for safety and deadlock). Legitimate counts the configurations of L
 // when an analysis of every configuration (closure or convergence from
 // all, with the explicit engine) swept them all. StoreBytes is the
 // memory held by the state store and visited set (0 for a full-space
@@ -127,7 +128,7 @@ type Stats struct {
 	CollisionProbability float64 `json:"fingerprint_collision_probability,omitempty"`
 	States               int64   `json:"states"`
 	Transitions          int64   `json:"transitions"`
-	DistinctTransitions  int64   `json:"distinct_transitions"`
+	DistinctTransitions  *int64  `json:"distinct_transitions,omitempty"`
 	Legitimate           *uint64 `json:"legitimate,omitempty"`
 	MaxDepth             int     `json:"max_depth"`
 	Seconds              float64 `json:"seconds"`
@@ -179,7 +180,7 @@ func NewCheckResult(r Run) *CheckResult {
 		Stats: Stats{
 			States:              res.States,
 			Transitions:         res.Transitions,
-			DistinctTransitions: res.DistinctTransitions,
+			DistinctTransitions: distinctPairs(res.DistinctTransitions),
 			Legitimate:          r.Report.Legitimate,
 			MaxDepth:            res.MaxDepth,
 			Seconds:             roundTo(secs, 6),
@@ -361,13 +362,22 @@ func WriteCheckText(w io.Writer, c *CheckResult) error {
 	return p.err
 }
 
+// distinctPairs is a search's count of distinct pairs for Stats: nil
+// where it was not counted (-1).
+func distinctPairs(n int64) *int64 {
+	if n < 0 {
+		return nil
+	}
+	return &n
+}
+
 // distinctText is what the summary adds to the transitions when some
 // steps from a state lead to the same successor: " (N distinct pairs)".
 func distinctText(s Stats) string {
-	if s.DistinctTransitions == s.Transitions {
+	if s.DistinctTransitions == nil || *s.DistinctTransitions == s.Transitions {
 		return ""
 	}
-	return fmt.Sprintf(" (%d distinct pairs)", s.DistinctTransitions)
+	return fmt.Sprintf(" (%d distinct pairs)", *s.DistinctTransitions)
 }
 
 func durationString(seconds float64) string {

@@ -13,6 +13,10 @@ import (
 // peers, those whose peer i is).
 func (c *checker) array(d *syntax.VarDecl, t *ir.Type, init int, procs []int) {
 	a := &ir.Array{Name: d.Name.Name, Type: t, Doc: d.Doc, Pos: d.Pos}
+	if d.Index.Chan {
+		c.errorf(d.Index.Pos, "an array is indexed by peers or lo..hi, not by a channel's messages")
+		d = &syntax.VarDecl{Name: d.Name, Index: &syntax.Set{Peers: true}, Doc: d.Doc, Pos: d.Pos}
+	}
 	if d.Index.Peers {
 		if d.Index.Of != nil {
 			c.errorf(d.Index.Of.ExprPos(), "an array over peers is indexed by each process's own peers: write %s[peers]", a.Name)
@@ -72,6 +76,10 @@ func (s boundSet) local(name string) *ir.Local {
 
 // set checks what a quantifier or a for loop ranges over.
 func (c *checker) set(s *syntax.Set, sc *scope) boundSet {
+	if s.Chan {
+		c.errorf(s.Pos, "chan(...) is the messages of a channel: only a quantifier ranges over it (count m in chan(p, q): ...)")
+		return boundSet{&ir.Set{}, 0, 0}
+	}
 	if s.Peers {
 		out := &ir.Set{Peers: c.spec.Peers}
 		if s.Of == nil {

@@ -26,6 +26,9 @@ func (c *checker) call(e *syntax.CallExpr, sc *scope) ir.Expr {
 		}
 		of := c.procExpr(e.Args[0], sc)
 		off := map[string]int{"pred": -1, "succ": 1}[name]
+		if !c.neighborOnLine(of, off, e.Fun.Pos, name, sc) {
+			return poison{}
+		}
 		if k, ok := of.(*ir.Const); ok {
 			return &ir.Const{Value: ir.Offset(k.Value, off, c.spec.N), T: ir.IntType()}
 		}
@@ -135,6 +138,15 @@ func (c *checker) call(e *syntax.CallExpr, sc *scope) ir.Expr {
 // selector checks head(p, q).field: a field of the message at the head of
 // a channel.
 func (c *checker) selector(e *syntax.SelectorExpr, sc *scope) ir.Expr {
+	if id, ok := e.X.(*syntax.Ident); ok {
+		if x, _, found := sc.lookup(id.Name); found {
+			if b, msg := x.(msgBinding); msg {
+				return c.msgField(e, b)
+			}
+		}
+		c.errorf(e.X.ExprPos(), "only a message has fields: %s is not one a quantifier over a channel binds (count m in chan(p, q): m.%s ...)", id.Name, e.Field.Name)
+		return poison{}
+	}
 	call, ok := e.X.(*syntax.CallExpr)
 	head := ok && call.Fun.Name == "head" && len(call.Args) == 2
 	first := ok && call.Fun.Name == "first" && len(call.Args) == 3

@@ -89,6 +89,9 @@ type checker struct {
 	invariants map[string]syntax.Pos
 	// checks are the properties of the file's check lists.
 	checks []*syntax.Ident
+	// groups holds the names declared by several process blocks or held
+	// fixed by one (groups.go); such a name is not in vars.
+	groups map[string]*varGroup
 }
 
 // defUse is a use of a def or predicate, by name, at a place in the file.
@@ -172,6 +175,8 @@ type scope struct {
 	acting  bool
 	timeout bool
 	init    bool
+	// atomic: in an atomic action, which may assign its peers' variables.
+	atomic bool
 	// dead: in an effect a constant condition never runs, whose
 	// constants are not held to the domains.
 	dead bool

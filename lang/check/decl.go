@@ -92,6 +92,9 @@ func (c *checker) declarations(values map[string]int) {
 			for _, v := range d.Vars {
 				c.variable(v, procs)
 			}
+			for _, k := range d.Consts {
+				c.fixedValue(k, procs)
+			}
 		}
 	}
 	for _, d := range decls {
@@ -118,6 +121,7 @@ func (c *checker) declarations(values map[string]int) {
 		}
 	}
 	c.checkList()
+	c.setRules()
 	if c.spec.Channels == nil {
 		for _, m := range c.spec.Messages {
 			c.errorf(m.Pos, "message %s is declared but there are no channels (channels capacity C)", m.Name)
@@ -135,7 +139,8 @@ func (c *checker) taken(name string) bool {
 	_, d := c.defs[name]
 	_, r := c.arrays[name]
 	_, p := c.preds[name]
-	return a || b || v || m || d || r || p
+	_, g := c.groups[name]
+	return a || b || v || m || d || r || p || g
 }
 
 func (c *checker) define(id *syntax.Ident, v int, t *ir.Type) {
@@ -189,8 +194,10 @@ func (c *checker) topology(d *syntax.TopologyDecl) {
 		c.spec.Topology = model.BiRing
 	case "complete":
 		c.spec.Topology = model.Complete
+	case "line":
+		c.spec.Topology = model.Line
 	default:
-		c.errorf(d.Kind.Pos, "unknown topology %q (ring, biring or complete)", d.Kind.Name)
+		c.errorf(d.Kind.Pos, "unknown topology %q (ring, biring, complete or line)", d.Kind.Name)
 	}
 	n, ok := c.constIntOK(d.N, "the number of processes")
 	if ok && (n < 1 || n > 64) {
@@ -234,7 +241,11 @@ func (c *checker) procSet(d *syntax.ProcessDecl) []int {
 	if !ok {
 		return nil
 	}
-	if lo < 0 || hi >= c.spec.N || lo > hi {
+	if lo > hi {
+		// An empty range: a block of no process.
+		return []int{}
+	}
+	if lo < 0 || hi >= c.spec.N {
 		c.errorf(d.Lo.ExprPos(), "process set %d..%d is not within 0..%d", lo, hi, c.spec.N-1)
 		return nil
 	}
@@ -304,6 +315,9 @@ func tooWide(lo, hi, limit int) bool {
 }
 
 func (c *checker) variable(d *syntax.VarDecl, procs []int) {
+	if c.taken(d.Name.Name) && procs != nil && c.declarePart(d, procs) {
+		return
+	}
 	if c.taken(d.Name.Name) {
 		c.errorf(d.Name.Pos, "%s is declared twice", d.Name.Name)
 		_, v := c.vars[d.Name.Name]

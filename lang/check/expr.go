@@ -166,6 +166,9 @@ func (c *checker) expr(e syntax.Expr, sc *scope) ir.Expr {
 		}
 		return &ir.Cond{C: cond, X: x, Y: y}
 	case *syntax.QuantExpr:
+		if e.Over != nil && e.Over.Chan {
+			return c.msgQuant(e, sc)
+		}
 		var over *ir.Set
 		l := &ir.Local{Name: e.Var.Name, Type: &ir.Type{Kind: ir.Int, Lo: 0, Hi: c.spec.N - 1}, Lo: 0, Hi: c.spec.N - 1}
 		if e.Over != nil {
@@ -174,12 +177,13 @@ func (c *checker) expr(e syntax.Expr, sc *scope) ir.Expr {
 		}
 		inner := sc.with(e.Var.Name, &ir.LocalRef{Local: l})
 		var body ir.Expr
+		kind := e.Kind
 		if e.Kind == "sum" {
-			body = c.intExpr(e.Body, inner, "the body of sum")
+			body, kind = c.sumBody(e.Body, inner)
 		} else {
 			body = c.boolExpr(e.Body, inner, "the body of "+e.Kind)
 		}
-		return &ir.Quant{Kind: e.Kind, Var: l, Over: over, Body: body, Pos: e.Pos}
+		return &ir.Quant{Kind: kind, Var: l, Over: over, Body: body, Pos: e.Pos}
 	}
 	c.errorf(e.ExprPos(), "unexpected expression")
 	return poison{}
@@ -235,6 +239,10 @@ func sameType(a, b *ir.Type) bool {
 
 func (c *checker) ident(e *syntax.Ident, sc *scope) ir.Expr {
 	if x, size, ok := sc.lookup(e.Name); ok {
+		if _, msg := x.(msgBinding); msg {
+			c.errorf(e.Pos, "%s is a message of a channel: read its fields (%s.f)", e.Name, e.Name)
+			return poison{}
+		}
 		// The name's expression is copied here: as many nodes more.
 		c.count(size-1, e.Pos)
 		return x
@@ -249,7 +257,11 @@ func (c *checker) ident(e *syntax.Ident, sc *scope) ir.Expr {
 		if !sc.acting {
 			c.errorf(e.Pos, "%s is a neighbour of the acting process: only actions and init have one (write %s(p))", e.Name, e.Name)
 		}
-		return &ir.Neighbor{Of: &ir.Self{}, Offset: map[string]int{"pred": -1, "succ": 1}[e.Name]}
+		off := map[string]int{"pred": -1, "succ": 1}[e.Name]
+		if sc.acting && !c.neighborOnLine(&ir.Self{}, off, e.Pos, e.Name, sc) {
+			return poison{}
+		}
+		return &ir.Neighbor{Of: &ir.Self{}, Offset: off}
 	}
 	if k, ok := c.consts[e.Name]; ok {
 		if k.typ == invalidType {
@@ -260,6 +272,9 @@ func (c *checker) ident(e *syntax.Ident, sc *scope) ir.Expr {
 	if a, ok := c.arrays[e.Name]; ok {
 		c.errorf(e.Pos, "%s is an array: index it (%s[i], or %s[p][i] for process p's)", a.Name, a.Name, a.Name)
 		return &ir.Const{Value: a.Type.Lo, T: a.Type}
+	}
+	if g, ok := c.groups[e.Name]; ok {
+		return c.groupIdent(g, e, sc)
 	}
 	if v, ok := c.vars[e.Name]; ok {
 		if !sc.acting {
@@ -358,6 +373,9 @@ func (c *checker) enter(name string, pos syntax.Pos, body syntax.Expr, params ma
 func (c *checker) index(e *syntax.IndexExpr, sc *scope) ir.Expr {
 	if a, ok := c.arrays[e.Var.Name]; ok {
 		return c.elem(e, a, sc)
+	}
+	if g, ok := c.groups[e.Var.Name]; ok {
+		return c.groupIndex(g, e, sc)
 	}
 	v, ok := c.vars[e.Var.Name]
 	if !ok {

@@ -90,6 +90,8 @@ func (c *checker) predicate(d *syntax.PredicateDecl) {
 			c.errorf(d.Pos, "a second valid_end predicate")
 		}
 		c.spec.ValidEnd = &ir.Predicate{Name: "valid-end", Doc: d.Doc, Body: c.boolExpr(d.Body, sc, "the valid end predicate")}
+	case "start", "init":
+		c.setPredicate(d)
 	case "predicate":
 		l := &ir.Local{Name: d.Param.Name, Type: &ir.Type{Kind: ir.Int, Lo: 0, Hi: c.spec.N - 1}, Lo: 0, Hi: c.spec.N - 1}
 		body := c.boolExpr(d.Body, sc.with(d.Param.Name, &ir.LocalRef{Local: l}), "a process predicate")
@@ -113,8 +115,8 @@ func (c *checker) claim(d *syntax.ClaimDecl) {
 	}
 	if d.From != nil {
 		cl.From = d.From.Name
-		if cl.From != "init" && cl.From != "all" {
-			c.errorf(d.From.Pos, "a claim is from init or from all, not %q", cl.From)
+		if cl.From != "init" && cl.From != "all" && cl.From != "start" {
+			c.errorf(d.From.Pos, "a claim is from init, all or start, not %q", cl.From)
 		}
 	}
 	if d.Fairness != nil {

@@ -31,7 +31,7 @@ func (c *checker) action(d *syntax.ActionDecl, procs []int) {
 			c.actionFor(d, fmt.Sprintf("%s(%d)", d.Name.Name, j), with, &ir.Const{Value: j, T: ir.IntType()})
 		}
 	}
-	if !declared {
+	if !declared && len(procs) > 0 {
 		c.errorf(d.Peer.Pos, "no process of the block has a peer: %s(%s in peers) declares no action", d.Name.Name, d.Peer.Name)
 	}
 }
@@ -46,28 +46,17 @@ func (c *checker) actionFor(d *syntax.ActionDecl, name string, procs []int, peer
 	case d.Timeout:
 		a.Kind = model.Timeout
 	}
-	if d.Role != nil {
-		if d.Role.Name == "finite" {
-			a.Liveness = model.Finite
-		} else {
-			a.Liveness = model.Optional
-		}
-	}
-	sc := &scope{procs: procs, acting: true, timeout: d.Timeout, access: &a.Reads}
+	a.Liveness = c.role(d)
+	a.Atomic = d.Atomic != nil
+	sc := &scope{procs: procs, acting: true, timeout: d.Timeout, atomic: a.Atomic, access: &a.Reads}
 	if peer != nil {
 		if c.taken(d.Peer.Name) {
 			c.errorf(d.Peer.Pos, "%s is already declared: name the peer differently", d.Peer.Name)
 		}
 		sc = sc.with(d.Peer.Name, peer)
 	}
-	if d.Recv != nil {
-		a.Recv = c.receive(d.Recv, sc)
-	}
-	if d.Guard != nil {
-		a.Guard = c.boolExpr(d.Guard, sc, "a guard")
-	} else {
-		a.Guard = &ir.Const{Value: 1, T: ir.BoolType()}
-	}
+	// The choice is bound before the guard, which may read it: each
+	// alternative is enabled where the guard holds for it.
 	if d.Choice != nil {
 		lo, okLo := c.bound(d.ChoiceLo, "a choice's bound")
 		hi, okHi := c.bound(d.ChoiceHi, "a choice's bound")
@@ -84,6 +73,14 @@ func (c *checker) actionFor(d *syntax.ActionDecl, name string, procs []int, peer
 		a.Choice = &ir.Local{Name: d.Choice.Name, Type: &ir.Type{Kind: ir.Int, Lo: lo, Hi: hi}, Lo: lo, Hi: hi}
 		sc = sc.with(d.Choice.Name, &ir.LocalRef{Local: a.Choice})
 	}
+	if d.Recv != nil {
+		a.Recv = c.receive(d.Recv, sc)
+	}
+	if d.Guard != nil {
+		a.Guard = c.boolExpr(d.Guard, sc, "a guard")
+	} else {
+		a.Guard = &ir.Const{Value: 1, T: ir.BoolType()}
+	}
 	sc.access = &a.Reads
 	sc.writes = &a.Writes
 	a.Effects = c.stmts(d.Effects, sc, assignments{})
@@ -91,6 +88,9 @@ func (c *checker) actionFor(d *syntax.ActionDecl, name string, procs []int, peer
 }
 
 func (c *checker) receive(r *syntax.Receive, sc *scope) *ir.Receive {
+	if r.Any {
+		return c.receiveAny(r, sc)
+	}
 	m, ok := c.messages[r.Msg.Name]
 	if !ok {
 		c.errorf(r.Msg.Pos, "unknown message %s", r.Msg.Name)
@@ -201,12 +201,27 @@ func (c *checker) stmt(s syntax.Stmt, sc *scope, assigned assignments) []ir.Stmt
 			return nil
 		}
 		v, ok := c.vars[s.Var.Name]
+		if g := c.groups[s.Var.Name]; g != nil {
+			if v, ok = c.assignedPart(g, s, sc); !ok {
+				return nil
+			}
+		}
 		if !ok {
 			c.errorf(s.Var.Pos, "%s is not a process variable", s.Var.Name)
 			return nil
 		}
 		if s.Index != nil {
-			c.errorf(s.Index.ExprPos(), "a process assigns only its own variables: write %s := ..., not %s[...] := ...", v.Name, v.Name)
+			if sc.atomic {
+				if st := c.assignAt(s, v, sc, assigned); st != nil {
+					return []ir.Stmt{st}
+				}
+				return nil
+			}
+			c.errorf(s.Index.ExprPos(), "a process assigns only its own variables: write %s := ..., not %s[...] := ... (an atomic action assigns its peers' variables too: atomic action ...)", v.Name, v.Name)
+			// Not recorded: another process's variable is no second
+			// assignment of the acting process's.
+			c.expr(s.Value, sc)
+			return nil
 		}
 		if len(sc.loops) > 0 {
 			c.errorf(s.Pos, "for assigns %s once per member: in a for loop only an array's entry indexed by the loop's name may be assigned", v.Name)
@@ -217,7 +232,7 @@ func (c *checker) stmt(s syntax.Stmt, sc *scope, assigned assignments) []ir.Stmt
 				break
 			}
 		}
-		c.record(assigned, v, v.Name, s.Pos)
+		c.recordOwn(assigned, v, sc, s.Pos)
 		return []ir.Stmt{c.assign(v, s.Value, sc)}
 	case *syntax.SendStmt:
 		if st := c.send(s, sc); st != nil {
@@ -350,8 +365,12 @@ func assignedNames(assigned assignments) []string {
 			names = append(names, k.Name)
 		case *ir.Array:
 			names = append(names, k.Name)
+		case target:
+			names = append(names, k.v.Name)
 		}
 	}
+	slices.Sort(names)
+	names = slices.Compact(names)
 	sort.Strings(names)
 	return names
 }

@@ -29,7 +29,7 @@ func (b bindings) with(l *ir.Local, v int) bindings {
 }
 
 func (c *compiler) action(a *ir.Action) model.Action {
-	act := model.Action{Name: a.Name, Kind: a.Kind, Liveness: a.Liveness}
+	act := model.Action{Name: a.Name, Kind: a.Kind, Liveness: a.Liveness, Atomic: a.Atomic}
 	lo := 0
 	if a.Choice != nil {
 		lo = a.Choice.Lo
@@ -46,6 +46,10 @@ func (c *compiler) action(a *ir.Action) model.Action {
 	cx.guard = false
 	effects := cx.stmts(a.Effects, nil)
 	r := a.Recv
+	if perChoice := a.Choice != nil && reads(a.Guard, a.Choice); perChoice || (r != nil && r.Any) {
+		cx.general(&act, guard, effects, in, lo, perChoice)
+		return act
+	}
 	if r == nil {
 		act.Guard = func(ctx *model.Ctx) bool { return guard(ctx, 0) != 0 }
 		act.Effect = func(ctx *model.Ctx, i int) { effects(ctx, frame(lo+i, 0)) }
@@ -151,6 +155,10 @@ func (cx *actionCtx) stmt(s ir.Stmt, b bindings) effect {
 	switch s := s.(type) {
 	case *ir.Assign:
 		id := cx.vars[s.Var.ID]
+		if cx.action.Atomic {
+			val := cx.expr(s.Value, b)
+			return func(c *model.Ctx, k int) { c.SetLogged(id, val(c, k)) }
+		}
 		if l, ok := cx.asLeaf(s.Value, b); ok {
 			// A copy of a variable or a constant, read inline.
 			return func(c *model.Ctx, _ int) { c.Set(id, l.get(c)) }
@@ -190,6 +198,8 @@ func (cx *actionCtx) stmt(s ir.Stmt, b bindings) effect {
 		}
 	case *ir.AssignElem:
 		return cx.assignElem(s, b)
+	case *ir.AssignAt:
+		return cx.assignAt(s, b)
 	case *ir.For:
 		return cx.forLoop(s, b)
 	case *ir.Repeat:

@@ -196,6 +196,9 @@ func (cx *actionCtx) assignElem(s *ir.AssignElem, b bindings) effect {
 		if v := a.Elem(i); v != nil {
 			id := cx.vars[v.ID]
 			if isSubset(cx.action.Procs, v.Procs) {
+				if cx.action.Atomic {
+					return func(c *model.Ctx, k int) { c.SetLogged(id, val(c, k)) }
+				}
 				return func(c *model.Ctx, k int) { c.Set(id, val(c, k)) }
 			}
 		}
@@ -207,6 +210,10 @@ func (cx *actionCtx) assignElem(s *ir.AssignElem, b bindings) effect {
 		i := index(c, k) - a.Lo
 		if i < 0 || i >= len(ids) || has[i]>>c.P&1 == 0 {
 			missing(c, k)
+			return
+		}
+		if cx.action.Atomic {
+			c.SetLogged(ids[i], val(c, k))
 			return
 		}
 		c.Set(ids[i], val(c, k))

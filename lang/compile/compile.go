@@ -154,7 +154,7 @@ func (c *compiler) build() (*model.System, error) {
 	c.b = model.NewBuilder(spec.Name, spec.Topology, spec.N)
 	c.b.ReportRangeFaults()
 	for _, v := range spec.Vars {
-		c.vars = append(c.vars, c.b.Var(v.Name, v.Type.Domain(), v.Procs...))
+		c.vars = append(c.vars, c.b.VarIn(v.Name, v.Type.Domain(), v.Procs))
 	}
 	for _, m := range spec.Messages {
 		fields := make([]model.Var, len(m.Fields))
@@ -174,6 +174,10 @@ func (c *compiler) build() (*model.System, error) {
 	// such action, and the search does not try it.
 	var actions []*ir.Action
 	for _, a := range spec.Actions {
+		if len(a.Procs) == 0 {
+			// An action of a block of no process.
+			continue
+		}
 		if k, ok := a.Guard.(*ir.Const); !ok || k.Value != 0 {
 			actions = append(actions, a)
 		}
@@ -206,6 +210,7 @@ func (c *compiler) build() (*model.System, error) {
 		c.b.ValidEnd(mp)
 		preds = append(preds, cp)
 	}
+	initSet := c.setPredicates(&preds)
 	for _, pp := range spec.ProcessPredicates {
 		mp, cps := c.processPredicate(pp)
 		c.b.ProcessPredicate(mp)
@@ -251,6 +256,11 @@ func (c *compiler) build() (*model.System, error) {
 		return nil, fmt.Errorf("spec %s: %w", spec.Name, err)
 	}
 	c.prepare(sys)
+	if initSet != nil {
+		if sys, err = c.initialSet(sys, initSet); err != nil {
+			return nil, err
+		}
+	}
 	// A predicate that fails on the initial configuration is reported
 	// now, with the file's other problems.
 	if c.faults != nil {

@@ -127,6 +127,10 @@ func (cx *actionCtx) compute(e ir.Expr, b bindings) actionFn {
 		return func(c *model.Ctx, k int) int {
 			return cx.chanPos(c.Config(), from(c, k), to(c, k), e.Msg)
 		}
+	case *ir.MsgQuant:
+		return cx.msgQuant(e, b)
+	case *ir.MsgField:
+		return cx.msgField(e, b)
 	}
 	return cx.fault(fmt.Sprintf("an expression of type %T", e))
 }

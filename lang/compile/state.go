@@ -167,6 +167,10 @@ func (c *compiler) state(e ir.Expr, b bindings, self int) stateFn {
 		return func(s *stateEval) int {
 			return c.chanPos(s.State, ((from(s)%n)+n)%n, ((to(s)%n)+n)%n, e.Msg)
 		}
+	case *ir.MsgQuant:
+		return c.stateMsgQuant(e, b, self)
+	case *ir.MsgField:
+		return c.stateMsgField(e, b, self)
 	case *ir.HeadField:
 		if f := c.constFirstField(e, b, self); f != nil {
 			return f

@@ -103,6 +103,15 @@ func (b *Bounds) compute(e Expr) bound {
 	case *Cond:
 		x, y := b.of(e.X).iv, b.of(e.Y).iv
 		return bound{iv: Interval{min(x.Lo, y.Lo), max(x.Hi, y.Hi)}}
+	case *MsgField:
+		return bound{iv: with0(Interval{e.T.Lo, e.T.Hi})}
+	case *MsgQuant:
+		// As a quantifier over as many members as a channel holds.
+		capacity := 0
+		if b.spec.Channels != nil {
+			capacity = b.spec.Channels.Capacity
+		}
+		return b.compute(&Quant{Kind: e.Kind, Var: e.Var, Over: &Set{Lo: 0, Hi: capacity - 1}, Body: e.Body, Pos: e.Pos})
 	case *Quant:
 		switch e.Kind {
 		case "forall", "exists":

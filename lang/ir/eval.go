@@ -359,6 +359,15 @@ func eval(e Expr, env Env) int {
 			}
 			return fields[e.Index[m.ID]]
 		}
+	case *MsgQuant:
+		return evalMsgQuant(e, env)
+	case *MsgField:
+		from, to := chanEnds(e.Quant, env)
+		m, fields, ok := env.At(from, to, env.Local(e.Quant.Var))
+		if !ok || e.Index[m.ID] < 0 {
+			return 0
+		}
+		return fields[e.Index[m.ID]]
 	}
 	panic(evalFault(fmt.Sprintf("unknown expression node %T", e)))
 }

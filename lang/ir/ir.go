@@ -45,10 +45,16 @@ type Spec struct {
 	FirstEnabled []int
 	// Inits are the initial effects, per declaration, applied in order to
 	// the configuration where every variable holds its initial value.
-	Inits             []*Init
-	Invariants        []*Predicate
-	Legitimate        *Predicate
-	ValidEnd          *Predicate
+	Inits      []*Init
+	Invariants []*Predicate
+	Legitimate *Predicate
+	ValidEnd   *Predicate
+	// Start is the start predicate (nil: none): a check from start
+	// starts from every configuration where it holds.
+	Start *Predicate
+	// InitSet, when set, replaces the initial configuration: the
+	// initial configurations are every configuration where it holds.
+	InitSet           *Predicate
 	ProcessPredicates []*ProcessPredicate
 	Claims            []Claim
 	// Checks are the properties checked by default.
@@ -199,6 +205,9 @@ type Action struct {
 	Effects []Stmt
 	// Reads and Writes are what the guard and effects read and write.
 	Reads, Writes Access
+	// Atomic: the action may assign its peers' variables (AssignAt); the
+	// whole action is one step.
+	Atomic bool
 }
 
 // Local is a name bound in an expression: a choice parameter, a
@@ -212,10 +221,27 @@ type Local struct {
 
 // Receive is the head of an action's guard: the channel from From to the
 // process holds a message of type Msg at its head; the action receives it.
-// Its fields are read by FieldRef expressions.
+// Its fields are read by FieldRef expressions. With Any set, Msg is nil
+// and the head may be of any type but those of Except.
 type Receive struct {
-	Msg  *Message
-	From Expr
+	Msg    *Message
+	From   Expr
+	Any    bool
+	Except []*Message
+}
+
+// Accepts reports whether the receive takes a message of type m at the
+// head of its channel.
+func (r *Receive) Accepts(m *Message) bool {
+	if !r.Any {
+		return m == r.Msg
+	}
+	for _, x := range r.Except {
+		if x == m {
+			return false
+		}
+	}
+	return true
 }
 
 // Access is a set of variables read or written, and of channels, by the

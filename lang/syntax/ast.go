@@ -49,8 +49,8 @@ type RequireDecl struct {
 	Msg  string
 }
 
-// TopologyDecl is `topology ring(N)`, `topology biring(N)` or `topology
-// complete(N)`.
+// TopologyDecl is `topology ring(N)`, `topology biring(N)`, `topology
+// complete(N)` or `topology line(N)`.
 type TopologyDecl struct {
 	Pos  Pos
 	Kind *Ident
@@ -86,14 +86,21 @@ type VarDecl struct {
 }
 
 // Set is what a name ranges over: `peers` (the processes linked to the
-// acting process in either direction), `peers(P)` (to process P), or a
-// range `LO..HI` of integers.
+// acting process in either direction), `peers(P)` (to process P), a
+// range `LO..HI` of integers, or, for a quantifier, `chan(P, Q)` (the
+// messages in the channel from P to Q, head first) or `chan(M, P, Q)`
+// (those of type M).
 type Set struct {
 	Pos   Pos
 	Peers bool
 	Of    Expr // peers(P): P; nil for the acting process's peers
 	Lo    Expr // a range's bounds
 	Hi    Expr
+	// Chan is set for chan(...): the channel from From to To, and the
+	// message type Msg (nil: every type).
+	Chan     bool
+	Msg      *Ident
+	From, To Expr
 }
 
 // MessageDecl is `message NAME[(FIELD: TYPE, ...)]`.
@@ -119,29 +126,40 @@ type ChannelsDecl struct {
 }
 
 // ProcessDecl is `process SET [first_enabled] { ... }`: the variables,
-// actions and initial effects of the processes of SET (all, one process,
-// or LO..HI).
+// fixed values, actions and initial effects of the processes of SET (all,
+// one process, or LO..HI; a range whose HI is below its LO is empty).
 type ProcessDecl struct {
 	Pos          Pos
 	All          bool
 	Lo, Hi       Expr // Hi nil: the single process Lo
 	FirstEnabled bool
 	Vars         []*VarDecl
-	Actions      []*ActionDecl
-	Inits        []*InitDecl
+	// Consts are `const NAME = EXPR` in the block: a value the block's
+	// processes hold fixed, read as a variable of theirs.
+	Consts  []*ConstDecl
+	Actions []*ActionDecl
+	Inits   []*InitDecl
 }
 
-// ActionDecl is `[environment|timeout] [finite|optional] action NAME[(K in
-// LO..HI)] : GUARD -> EFFECTS`.
+// ActionDecl is `[environment|timeout] [atomic] [ROLE [if COND else
+// ROLE]] action NAME[(K in LO..HI)] : GUARD -> EFFECTS`.
 type ActionDecl struct {
 	Pos         Pos
 	Name        *Ident
 	Environment bool
 	Timeout     bool
-	Role        *Ident // finite or optional; nil: scheduled
-	Choice      *Ident // the choice parameter, or nil
-	ChoiceLo    Expr
-	ChoiceHi    Expr
+	// Atomic marks an action that may assign its peers' variables: the
+	// whole action is one step.
+	Atomic *Ident
+	Role   *Ident // finite or optional; nil: scheduled
+	// RoleIf, when set, makes Role the role where this constant condition
+	// holds, and RoleElse (finite, optional or scheduled) the role where
+	// it does not.
+	RoleIf   Expr
+	RoleElse *Ident
+	Choice   *Ident // the choice parameter, or nil
+	ChoiceLo Expr
+	ChoiceHi Expr
 	// Peer, with `(J in peers)`, makes the declaration a family of
 	// actions, one per peer J of the acting process.
 	Peer    *Ident
@@ -152,12 +170,16 @@ type ActionDecl struct {
 
 // Receive is the head of a guard, `recv M[(a, b)] from Q`: the action is
 // enabled only when the channel from Q holds a message of type M at its
-// head, receives it, and binds its fields to a, b.
+// head, receives it, and binds its fields to a, b. With Any (`recv any
+// [except M, ...] from Q`), Msg is nil and the head may be of any type
+// but those of Except; no field is bound.
 type Receive struct {
 	Pos    Pos
 	Msg    *Ident
 	Fields []*Ident
 	From   Expr
+	Any    bool
+	Except []*Ident
 }
 
 // InitDecl is `init: EFFECTS` in a process block: effects applied, for each
@@ -230,19 +252,21 @@ type DefDecl struct {
 //	legitimate ["doc"] : EXPR
 //	valid_end ["doc"] : EXPR
 //	predicate NAME(p) ["doc"] : EXPR
+//	start ["doc"] : EXPR
+//	init ["doc"] : EXPR
 //
 // Kind is the keyword; Param is the process parameter of a per-process
 // predicate.
 type PredicateDecl struct {
 	Pos   Pos
 	Kind  string
-	Name  *Ident // nil for legitimate and valid_end
+	Name  *Ident // nil for legitimate, valid_end, start and init
 	Param *Ident
 	Doc   string
 	Body  Expr
 }
 
-// ClaimDecl is `claim PROPERTY VERDICT [from init|all] [fairness F] [with
+// ClaimDecl is `claim PROPERTY VERDICT [from init|all|start] [fairness F] [with
 // NAME = INT, ...] ["source"]`: a verdict the paper predicts.
 type ClaimDecl struct {
 	Pos      Pos

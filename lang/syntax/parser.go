@@ -120,7 +120,7 @@ func children(e Expr) []Expr {
 		return []Expr{e.Cond, e.X, e.Y}
 	case *QuantExpr:
 		if e.Over != nil {
-			return []Expr{e.Body, e.Over.Of, e.Over.Lo, e.Over.Hi}
+			return []Expr{e.Body, e.Over.Of, e.Over.Lo, e.Over.Hi, e.Over.From, e.Over.To}
 		}
 		return []Expr{e.Body}
 	case *ParenExpr:
@@ -256,7 +256,7 @@ func (p *parser) decl() Decl {
 		p.s.next()
 		d := &TopologyDecl{Pos: pos}
 		if p.s.tok != IdentTok {
-			p.failf(p.s.pos, "expected ring, biring or complete after topology, found %s", p.found())
+			p.failf(p.s.pos, "expected ring, biring, complete or line after topology, found %s", p.found())
 		}
 		d.Kind = &Ident{Pos: p.s.pos, Name: p.s.lit}
 		p.s.next()
@@ -314,7 +314,7 @@ func (p *parser) decl() Decl {
 		p.expect(Define, "after the def's name")
 		d.Body = p.expr()
 		return d
-	case "invariant", "legitimate", "valid_end", "predicate":
+	case "invariant", "legitimate", "valid_end", "predicate", "start", "init":
 		p.s.next()
 		d := &PredicateDecl{Pos: pos, Kind: kw}
 		if kw == "invariant" || kw == "predicate" {
@@ -341,10 +341,10 @@ func (p *parser) decl() Decl {
 			}
 		}
 		return d
-	case "environment", "timeout", "finite", "optional", "action":
+	case "environment", "timeout", "atomic", "finite", "optional", "action":
 		p.failf(pos, "an action belongs in a process block (process all { action ... })")
 	}
-	p.failf(pos, "unknown declaration %q (spec, source, param, const, require, topology, type, var, message, channels, process, def, invariant, legitimate, valid_end, predicate, claim, check)", p.s.lit)
+	p.failf(pos, "unknown declaration %q (spec, source, param, const, require, topology, type, var, message, channels, process, def, invariant, legitimate, valid_end, predicate, start, init, claim, check)", p.s.lit)
 	return nil
 }
 
@@ -459,6 +459,13 @@ func (p *parser) processDecl() *ProcessDecl {
 			p.failf(p.s.pos, "the process block opened at %s is not closed", pos)
 		case p.isWord("var"):
 			d.Vars = append(d.Vars, p.varDecl())
+		case p.isWord("const"):
+			cpos := p.s.pos
+			p.s.next()
+			c := &ConstDecl{Pos: cpos, Name: p.ident("after const")}
+			p.expect(Define, "after the fixed value's name (const up = true)")
+			c.Value = p.expr()
+			d.Consts = append(d.Consts, c)
 		case p.isWord("init"):
 			ipos := p.s.pos
 			p.s.next()
@@ -479,16 +486,31 @@ func (p *parser) actionDecl() *ActionDecl {
 			d.Environment = true
 		case p.isWord("timeout"):
 			d.Timeout = true
+		case p.isWord("atomic"):
+			d.Atomic = &Ident{Pos: p.s.pos, Name: p.s.lit}
 		case p.isWord("finite"), p.isWord("optional"):
 			if d.Role != nil {
 				p.failf(p.s.pos, "an action has one role: %s or %s", d.Role.Name, p.s.lit)
 			}
 			d.Role = &Ident{Pos: p.s.pos, Name: p.s.lit}
+			p.s.next()
+			if p.gotWord("if") {
+				// finite if COND else optional: the role depends on the
+				// parameters.
+				d.RoleIf = p.expr()
+				p.expectWord("else", "after the role's condition (finite if c else optional)")
+				if !p.isWord("finite") && !p.isWord("optional") && !p.isWord("scheduled") {
+					p.failf(p.s.pos, "expected finite, optional or scheduled after else, found %s", p.found())
+				}
+				d.RoleElse = &Ident{Pos: p.s.pos, Name: p.s.lit}
+				p.s.next()
+			}
+			continue
 		case p.isWord("action"):
 			p.s.next()
 			goto name
 		default:
-			p.failf(p.s.pos, "expected var, init or an action in a process block, found %s", p.found())
+			p.failf(p.s.pos, "expected var, const, init or an action in a process block, found %s", p.found())
 		}
 		p.s.next()
 	}
@@ -514,10 +536,19 @@ name:
 	if p.isWord("recv") {
 		r := &Receive{Pos: p.s.pos}
 		p.s.next()
-		r.Msg = p.ident("after recv")
-		if p.got(LParen) {
-			r.Fields = p.identList("for a received field")
-			p.expect(RParen, "after the received fields")
+		if p.gotWord("any") {
+			// recv any [except M, ...] from Q: a message of any type but
+			// those named, whose fields are not bound.
+			r.Any = true
+			if p.gotWord("except") {
+				r.Except = p.identList("of a message type after except")
+			}
+		} else {
+			r.Msg = p.ident("after recv")
+			if p.got(LParen) {
+				r.Fields = p.identList("for a received field")
+				p.expect(RParen, "after the received fields")
+			}
 		}
 		p.expectWord("from", "after the received message (recv token from pred)")
 		r.From = p.expr()
@@ -625,6 +656,36 @@ func (p *parser) set(what string) *Set {
 			p.expect(RParen, "after peers' process")
 		}
 		return s
+	}
+	if p.isWord("chan") {
+		save := *p.s
+		p.s.next()
+		if p.got(LParen) {
+			// chan(P, Q) or chan(M, P, Q): the messages of a channel.
+			s.Chan = true
+			var args []Expr
+			for {
+				args = append(args, p.expr())
+				if !p.got(Comma) {
+					break
+				}
+			}
+			p.expect(RParen, "after the channel's processes (chan(p, q) or chan(M, p, q))")
+			switch len(args) {
+			case 2:
+				s.From, s.To = args[0], args[1]
+			case 3:
+				id, ok := args[0].(*Ident)
+				if !ok {
+					p.failf(args[0].ExprPos(), "the first of three arguments of chan is a message type (chan(M, p, q))")
+				}
+				s.Msg, s.From, s.To = id, args[1], args[2]
+			default:
+				p.failf(s.Pos, "chan takes the channel's processes, and optionally a message type first: chan(p, q) or chan(M, p, q)")
+			}
+			return s
+		}
+		*p.s = save
 	}
 	if p.s.tok == EOF || p.s.tok == LBrace || p.s.tok == RBrack || p.s.tok == Colon {
 		p.failf(p.s.pos, "expected %s, found %s", what, p.found())
@@ -852,6 +913,10 @@ func (p *parser) primary() Expr {
 				return &SelectorExpr{X: c, Field: p.ident("after '.'")}
 			}
 			return c
+		case Dot:
+			// m.f: a field of a message a quantifier over a channel binds.
+			p.s.next()
+			return &SelectorExpr{X: id, Field: p.ident("after '.'")}
 		}
 		return id
 	}

@@ -225,8 +225,8 @@ func planCheck(ctx context.Context, specName string, f *checkFlags, extra map[st
 			return nil, usageError("%s: %v", out[0], err)
 		}
 	}
-	if f.graphPath != "" && (req.Start != nil || req.From == invariants.FromRandom || req.From == invariants.FromEmptyChannels) {
-		return nil, usageError("--graph draws the graph from init or from all; not with --start, --from random or --from empty-channels")
+	if f.graphPath != "" && (req.Start != nil || req.From == invariants.FromRandom || req.From == invariants.FromEmptyChannels || req.From == invariants.FromStart) {
+		return nil, usageError("--graph draws the graph from init or from all; not with --start, --from random, --from empty-channels or --from start")
 	}
 	if err := req.Validate(); err != nil {
 		return nil, requestError(err)

@@ -1,0 +1,55 @@
+package compile
+
+import (
+	"fmt"
+
+	"github.com/ringcheck/ringcheck/model"
+)
+
+// maxInitialSet bounds the configurations an init predicate is evaluated
+// over when a model is built: its full configuration space.
+const maxInitialSet = 1 << 24
+
+// setPredicates compiles the start predicate into the model's, and
+// returns the init predicate compiled (nil when the spec has none). Both
+// join preds, the predicates checked on the initial configurations.
+func (c *compiler) setPredicates(preds *[]compiledPredicate) *compiledPredicate {
+	spec := c.spec
+	if spec.Start != nil {
+		mp, cp := c.predicate(spec.Start, "the start predicate")
+		c.b.Start(mp)
+		*preds = append(*preds, cp)
+	}
+	if spec.InitSet == nil {
+		return nil
+	}
+	_, cp := c.predicate(spec.InitSet, "the init predicate")
+	*preds = append(*preds, cp)
+	return &cp
+}
+
+// initialSet returns sys with every configuration where the init
+// predicate p holds as its initial configurations, in the order of
+// model.System.Unrank. A space too large to enumerate, a predicate that
+// holds nowhere, and one whose evaluation fails are errors.
+func (c *compiler) initialSet(sys *model.System, p *compiledPredicate) (*model.System, error) {
+	var fault error
+	states, err := sys.Satisfying(func(st *model.State) bool {
+		if fault != nil {
+			return false
+		}
+		v, err := c.evaluate(p.fn, st)
+		if err != nil {
+			fault = err
+			return false
+		}
+		return v != 0
+	}, maxInitialSet)
+	if fault != nil {
+		return nil, fault
+	}
+	if err != nil {
+		return nil, fmt.Errorf("spec %s: the init predicate: %w", c.spec.Name, err)
+	}
+	return sys.WithInitial(states)
+}
