@@ -31,7 +31,7 @@ func TestCustomModule(t *testing.T) {
 			t.Fatalf("check %s: %v\n%s", spec, err, out)
 		}
 		for _, want := range []string{
-			"  243 states, 621 transitions, depth 0: complete\n",
+			"  243 states, 621 transitions (540 distinct pairs), depth 0: complete\n",
 			"  convergence  holds\n",
 			"  stabilization from 243 configurations (45 legitimate):\n",
 			"    worst case  22 steps, 6 rounds\n",
