@@ -51,8 +51,9 @@ func TestArithmeticFaults(t *testing.T) {
 		name:   "a legitimacy predicate that wraps to true everywhere but all-zero, symbolic",
 		src:    ring + step + "legitimate: x[0] * 65536 * 65536 * 65536 * 65536 == 0\n",
 		engine: ringcheck.EngineSymbolic, props: stabilizes,
-		// The case the engine meets first: x[0] is 1, 2 or 3.
-		err: "s.ring:8:42: integer overflow: ",
+		// The least case that overflows, x[0] = 1: the engine meets the
+		// values in increasing order.
+		err: "s.ring:8:42: integer overflow: 281474976710656 * 65536 is outside int64",
 	}, {
 		name:   "a sum whose running total overflows, explicit",
 		src:    ring + step + "legitimate: (sum p: x[p] * 1073741824 * 1073741824 * 2) == 0\n",

@@ -23,7 +23,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math/bits"
+	"slices"
 
 	"github.com/dalzilio/rudd"
 
@@ -283,6 +285,13 @@ func (e *Encoding) unchanged(f *field) rudd.Node {
 // it may take, the configurations where it takes it (never false).
 type cases map[int]rudd.Node
 
+// values returns the values c has a case for, in increasing order, so
+// that what is computed over them (and the first fault met) does not
+// depend on the map's order.
+func (c cases) values() []int {
+	return slices.Sorted(maps.Keys(c))
+}
+
 // env is what an expression is evaluated in: the acting process (-1 in a
 // predicate of the configuration), the values of the locals bound by the
 // enclosing quantifiers and of the choice parameter.
@@ -442,7 +451,8 @@ func (e *Encoding) eval(x ir.Expr, in env) (cases, error) {
 			return e.fromTruth(b.Not(e.truth(c))), nil
 		}
 		out := cases{}
-		for v, m := range c {
+		for _, v := range c.values() {
+			m := c[v]
 			w, ok := ir.Neg(v)
 			if !ok {
 				return nil, e.arithFault(&ir.ArithError{Fault: ir.Overflow, Pos: x.Pos, Op: fmt.Sprintf("-(%d)", v)})
@@ -502,9 +512,10 @@ func (e *Encoding) binary(x *ir.Binary, in env) (cases, error) {
 		return nil, err
 	}
 	out := cases{}
-	for u, mu := range l {
-		for v, mv := range r {
-			m := b.And(mu, mv)
+	for _, u := range l.values() {
+		mu := l[u]
+		for _, v := range r.values() {
+			m := b.And(mu, r[v])
 			if b.Equal(m, b.False()) {
 				continue
 			}
@@ -577,9 +588,10 @@ func (e *Encoding) quant(x *ir.Quant, in env) (cases, error) {
 			body = e.fromTruth(e.truth(body))
 		}
 		next := cases{}
-		for u, mu := range acc {
-			for v, mv := range body {
-				if m := b.And(mu, mv); !b.Equal(m, b.False()) {
+		for _, u := range acc.values() {
+			mu := acc[u]
+			for _, v := range body.values() {
+				if m := b.And(mu, body[v]); !b.Equal(m, b.False()) {
 					w, ok := ir.Add(u, v)
 					if !ok {
 						return nil, e.arithFault(&ir.ArithError{Fault: ir.Overflow, Pos: x.Pos, Op: "sum " + ir.BinaryText(syntax.Plus, u, v)})
