@@ -5,9 +5,10 @@
 // atomic step that clears its own bit and sets the neighbour's; a token
 // passed to a process that holds one merges with it. Random walks make
 // the tokens meet with probability 1; ringcheck's daemon is not random,
-// so two tokens that move the same way forever keep convergence from
-// holding (and so does the configuration with no token, which has no
-// step), and closure holds: one token stays one token.
+// so two tokens that it keeps apart keep convergence from holding, from
+// every configuration with at least one token (the start predicate) as
+// from every configuration (where the one with no token has no step);
+// closure holds: one token stays one token.
 spec israeli-jalfon "Israeli-Jalfon token passing: tokens walk the ring and merge"
 source "A. Israeli, M. Jalfon, Token management schemes and random walks yield self-stabilizing mutual exclusion, PODC 1990"
 
@@ -31,9 +32,14 @@ process 0 {
 def tokens = count p: q[p]
 invariant one_token "exactly one token, from the initial configuration": tokens == 1
 legitimate "exactly one token": tokens == 1
+// The paper's claim is about every configuration with at least one
+// token (the configuration with none has no step): checks start there
+// with --from start.
+start "at least one token": tokens >= 1
 valid_end "no token (the configurations with none have no step)": tokens == 0
 
 check safety, deadlock
 claim safety holds from init with N = 4 "a token is moved, never duplicated: one token stays one"
 claim closure holds from all with N = 4 "passing the only token leaves exactly one"
 claim convergence violated from all with N = 4 "no token: no step; two tokens walking the same way never meet under an adversarial daemon (random walks meet with probability 1)"
+claim convergence violated from start with N = 4 "two tokens that the daemon keeps apart never merge, under every fairness (random walks meet with probability 1)"
