@@ -16,12 +16,7 @@ import (
 // channel's messages: for each small spec, its initial configuration and
 // every step from it (or the fault the first expansion reports).
 func TestClassicsSemantics(t *testing.T) {
-	for _, tc := range []struct {
-		name, src string
-		initial   string
-		steps     []string // "process action: configuration after"
-		fault     string   // the error Expand reports, if any
-	}{{
+	runStepCases(t, []stepCase{{
 		name: "an atomic action clears its bit and sets its successor's in one step",
 		src: `topology ring(3)
 var q: 0..1
@@ -125,36 +120,7 @@ var s: 0..1
 process 0 { action a: !(exists m in chan(pred, self): m.v >= 0) -> s := 1 }`,
 		initial: "s=0 | s=0",
 		steps:   []string{"0 a: s=1 | s=0"},
-	}} {
-		t.Run(tc.name, func(t *testing.T) {
-			f, err := lang.Parse("case.ring", []byte("spec case \"a case\"\n"+tc.src+"\n"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			sys, err := f.Build(nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			init := sys.Initial()[0]
-			if got := render(sys, init); got != tc.initial {
-				t.Errorf("initial configuration\n got  %s\n want %s", got, tc.initial)
-			}
-			var got []string
-			_, err = sys.NewExpander().Expand(init, func(s *model.Step, next *model.State) bool {
-				got = append(got, fmt.Sprintf("%d %s: %s", s.Procs()[0], sys.Label(s), render(sys, next)))
-				return true
-			})
-			switch {
-			case tc.fault != "" && (err == nil || !strings.Contains(err.Error(), tc.fault)):
-				t.Fatalf("Expand: %v, want an error with %q", err, tc.fault)
-			case tc.fault == "" && err != nil:
-				t.Fatal(err)
-			}
-			if tc.fault == "" && strings.Join(got, "\n") != strings.Join(tc.steps, "\n") {
-				t.Errorf("steps\n got  %q\n want %q", got, tc.steps)
-			}
-		})
-	}
+	}})
 }
 
 // TestMessagePredicates evaluates a quantifier over a channel's messages

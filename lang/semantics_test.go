@@ -42,12 +42,7 @@ func render(sys *model.System, st *model.State) string {
 // and for loops over sets, and of action families per peer: for each
 // small spec, its initial configuration and every step from it.
 func TestArraysSetsAndFamilies(t *testing.T) {
-	for _, tc := range []struct {
-		name, src string
-		initial   string
-		steps     []string // "process action: configuration after"
-		fault     string   // the error Expand reports, if any
-	}{{
+	runStepCases(t, []stepCase{{
 		name: "an array over peers has an entry per peer, at its initial value",
 		src: `topology ring(3)
 var x[peers]: 0..5 = 1`,
@@ -105,7 +100,25 @@ var i: 0..1
 process all { action a: true -> x[i] := 1 }`,
 		initial: "x[1]=0 i=0 | x[0]=0 i=0",
 		fault:   "action a: case.ring:5:35: process 0 has no entry 0 of x",
-	}} {
+	}})
+}
+
+// stepCase is a case of the language's semantics: a spec's source (what
+// follows its spec line), its initial configuration as render gives it,
+// and the steps from there ("process action: configuration after"), or
+// the error Expand reports (fault).
+type stepCase struct {
+	name, src string
+	initial   string
+	steps     []string
+	fault     string
+}
+
+// runStepCases builds each case's spec and checks its initial
+// configuration and the steps from it, or the fault.
+func runStepCases(t *testing.T, cases []stepCase) {
+	t.Helper()
+	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			f, err := lang.Parse("case.ring", []byte("spec case \"a case\"\n"+tc.src+"\n"))
 			if err != nil {

@@ -79,18 +79,39 @@ type Result struct {
 // if it stopped before those were. It returns a nil result if the BDD
 // failed.
 func (e *Encoding) Analyse(ctx context.Context) (*Result, error) {
+	var res *Result
+	a, err := e.watched(ctx, nil, func(a *analysis) (err error) {
+		res, err = a.run()
+		if err == nil {
+			err = a.stem(res)
+		}
+		return err
+	})
+	if stopped := (*Stopped)(nil); errors.As(err, &stopped) && a != nil {
+		a.w.mu.Lock()
+		defer a.w.mu.Unlock()
+		return a.w.partial, err
+	}
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// watched runs f, an analysis of e with result res so far, on the worker
+// of a watch over ctx and the memory budget (see watch). A BDD failure is
+// its error; a computation abandoned inside a BDD operation spends the
+// encoding, whose later computations return that error at once (and a
+// nil analysis, as when it was already spent).
+func (e *Encoding) watched(ctx context.Context, res *Result, f func(*analysis) error) (*analysis, error) {
 	if e.spent != nil {
 		return nil, e.spent
 	}
 	w := newWatch(ctx, e.opts.Memory, e.opts.Progress)
 	e.b.w = w
-	a := &analysis{e: e, b: e.b, w: w}
-	var res *Result
-	err := w.run(func() (err error) {
-		res, err = a.run()
-		if err == nil {
-			err = a.stem(res)
-		}
+	a := &analysis{e: e, b: e.b, w: w, res: res}
+	err := w.run(func() error {
+		err := f(a)
 		if e.b.Errored() {
 			return e.bddError()
 		}
@@ -102,15 +123,7 @@ func (e *Encoding) Analyse(ctx context.Context) (*Result, error) {
 	} else {
 		e.b.w = nil
 	}
-	if stopped != nil {
-		w.mu.Lock()
-		defer w.mu.Unlock()
-		return w.partial, err
-	}
-	if err != nil {
-		return nil, err
-	}
-	return res, nil
+	return a, err
 }
 
 // analysis is one run of Analyse (or of WorstRounds).

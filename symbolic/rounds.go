@@ -49,26 +49,11 @@ func (e *Encoding) WorstRounds(ctx context.Context) (*Rounds, error) {
 	if len(e.pending) == 0 {
 		return nil, fmt.Errorf("spec %s: the encoding has no pending bits: %w (Options.Rounds)", e.spec.Name, ErrUnsupported)
 	}
-	if e.spent != nil {
-		return nil, e.spent
-	}
-	w := newWatch(ctx, e.opts.Memory, e.opts.Progress)
-	e.b.w = w
-	a := &analysis{e: e, b: e.b, w: w, res: &Result{}}
 	var r *Rounds
-	err := w.run(func() (err error) {
+	a, err := e.watched(ctx, &Result{}, func(a *analysis) (err error) {
 		r, err = a.worstRounds()
-		if e.b.Errored() {
-			return e.bddError()
-		}
 		return err
 	})
-	var stopped *Stopped
-	if errors.As(err, &stopped) && stopped.Abandoned {
-		e.spent = stopped
-	} else {
-		e.b.w = nil
-	}
 	if err != nil {
 		return nil, err
 	}
