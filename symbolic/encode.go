@@ -325,6 +325,14 @@ func (e *Encoding) add(c cases, x int, n rudd.Node) {
 	c[x] = n
 }
 
+// impossible reports whether m holds in no configuration whose values
+// are within their domains: an index a two-dimensional array's reads
+// give outside its ranges only for encodings of no value (2 bits for
+// 0..2 also encode 3, where the test of its range is false).
+func (e *Encoding) impossible(m rudd.Node) bool {
+	return e.b.Equal(e.b.And(m, e.valid), e.b.False())
+}
+
 // truth is the BDD of the configurations where c is not 0.
 func (e *Encoding) truth(c cases) rudd.Node {
 	n := e.b.False()
@@ -430,8 +438,11 @@ func (e *Encoding) eval(x ir.Expr, in env) (cases, error) {
 		out := cases{}
 		for i, cond := range idx {
 			v := x.Array.Elem(i)
+			if v == nil && e.impossible(cond) {
+				continue
+			}
 			if v == nil {
-				return nil, fmt.Errorf("array %s may be read at %d, which it lacks: %w", x.Array.Name, i, ErrUnsupported)
+				return nil, fmt.Errorf("array %s may be read where it has no entry (%s): %w", x.Array.Name, x.Array.EntryName(i), ErrUnsupported)
 			}
 			elem, err := e.eval(&ir.VarRef{Var: v, Proc: x.Proc}, in)
 			if err != nil {

@@ -360,8 +360,11 @@ func (e *Encoding) effects(stmts []ir.Stmt, p int, in env, cond rudd.Node, st *e
 			}
 			for i, m := range idx {
 				v := s.Array.Elem(i)
+				if v == nil && e.impossible(m) {
+					continue
+				}
 				if v == nil || e.fields[p][v.ID] == nil {
-					return fmt.Errorf("it may set entry %d of %s, which process %d lacks: %w", i, s.Array.Name, p, ErrUnsupported)
+					return fmt.Errorf("it may set an entry of %s that process %d lacks (%s): %w", s.Array.Name, p, s.Array.EntryName(i), ErrUnsupported)
 				}
 				if err := e.once(st, p, p, v, b.And(cond, m)); err != nil {
 					return err

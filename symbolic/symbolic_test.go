@@ -55,6 +55,10 @@ var agreements = []agreement{
 	// Weak fairness per action: every action its own constraint. busy.ring
 	// converges under it and not under weak fairness per process.
 	{"testdata/busy.ring", model.Central, invariants.NoFairness, []map[string]int{{"n": 2}, {"n": 3}}},
+	// A two-dimensional array: entries at constant and dynamic indices.
+	{"testdata/grid.ring", model.Central, invariants.NoFairness, []map[string]int{{"n": 2}, {"n": 3}}},
+	{"testdata/grid.ring", model.Central, invariants.WeakFairness, []map[string]int{{"n": 2}, {"n": 3}}},
+	{"testdata/grid.ring", model.Distributed, invariants.NoFairness, []map[string]int{{"n": 2}, {"n": 3}}},
 	{"testdata/busy.ring", model.Central, invariants.WeakFairness, []map[string]int{{"n": 2}, {"n": 3}}},
 	{"testdata/busy.ring", model.Central, invariants.WeakActionFairness, []map[string]int{{"n": 2}, {"n": 3}}},
 	{"../specs/ring/dijkstra.ring", model.Central, invariants.WeakActionFairness, []map[string]int{{"n": 3, "K": 2}, {"n": 4, "K": 2}, {"n": 4, "K": 4}}},

@@ -12,6 +12,10 @@ import (
 // NAME[i], declared in the processes that have entry i (for an array over
 // peers, those whose peer i is).
 func (c *checker) array(d *syntax.VarDecl, t *ir.Type, init int, procs []int) {
+	if d.Index2 != nil {
+		c.array2(d, t, init, procs)
+		return
+	}
 	a := &ir.Array{Name: d.Name.Name, Type: t, Doc: d.Doc, Pos: d.Pos}
 	if d.Index.Chan {
 		c.errorf(d.Index.Pos, "an array is indexed by peers or lo..hi, not by a channel's messages")
@@ -108,6 +112,13 @@ func (c *checker) set(s *syntax.Set, sc *scope) boundSet {
 // elem checks a read of an array's entry: a[i] of the acting process, or
 // a[p][i] of process p.
 func (c *checker) elem(e *syntax.IndexExpr, a *ir.Array, sc *scope) ir.Expr {
+	if a.Cols != nil {
+		return c.elem2(e, a, sc)
+	}
+	if e.Elem2 != nil {
+		c.errorf(e.Elem2.ExprPos(), "%s has one index: %s[i] is the acting process's entry, %s[p][i] process p's", a.Name, a.Name, a.Name)
+		return poison{}
+	}
 	var proc ir.Expr
 	index := e.Index
 	if e.Elem != nil {
@@ -165,7 +176,7 @@ func (c *checker) notSelf(a *ir.Array, i ir.Expr, pos syntax.Pos) {
 func (c *checker) owns(v *ir.Var, pos syntax.Pos, sc *scope) {
 	for _, p := range sc.procs {
 		if !slices.Contains(v.Procs, p) {
-			c.errorf(pos, "process %d has no entry %d of %s (a process's peers exclude itself)", p, v.Index, v.Array.Name)
+			c.errorf(pos, "process %d has no entry %s of %s (a process's peers exclude itself)", p, v.Array.EntryName(v.Index), v.Array.Name)
 			return
 		}
 	}
@@ -174,6 +185,13 @@ func (c *checker) owns(v *ir.Var, pos syntax.Pos, sc *scope) {
 // assignElem checks an assignment to an entry of the acting process's
 // array a.
 func (c *checker) assignElem(s *syntax.AssignStmt, a *ir.Array, sc *scope, assigned assignments) ir.Stmt {
+	if a.Cols != nil {
+		return c.assignElem2(s, a, sc, assigned)
+	}
+	if s.Index2 != nil {
+		c.errorf(s.Index2.ExprPos(), "%s has one index: assign an entry (%s[i] := ...)", a.Name, a.Name)
+		return nil
+	}
 	if s.Index == nil {
 		c.errorf(s.Var.Pos, "%s is an array: assign an entry (%s[i] := ...)", a.Name, a.Name)
 		return nil
@@ -197,10 +215,16 @@ func (c *checker) assignElem(s *syntax.AssignStmt, a *ir.Array, sc *scope, assig
 		c.record(assigned, v, v.Name, s.Pos)
 		return c.assign(v, s.Value, sc)
 	}
+	return c.assignDynamic(s, a, i, s.Index.ExprPos(), sc, assigned)
+}
+
+// assignDynamic checks an assignment to the entry of a at index i, not a
+// constant, written at pos.
+func (c *checker) assignDynamic(s *syntax.AssignStmt, a *ir.Array, i ir.Expr, pos syntax.Pos, sc *scope, assigned assignments) ir.Stmt {
 	c.record(assigned, a, a.Name+"[...]", s.Pos)
 	x := c.expr(s.Value, sc)
 	if invalid(x) || a.Type == invalidType {
-		return &ir.AssignElem{Array: a, Index: i, Value: x, Pos: s.Index.ExprPos()}
+		return &ir.AssignElem{Array: a, Index: i, Value: x, Pos: pos}
 	}
 	if !assignable(a.Type, x.Type()) {
 		c.errorf(s.Value.ExprPos(), "cannot assign %s to %s of type %s", typeName(x.Type()), a.Name, typeName(a.Type))
@@ -215,5 +239,5 @@ func (c *checker) assignElem(s *syntax.AssignStmt, a *ir.Array, sc *scope, assig
 			}
 		}
 	}
-	return &ir.AssignElem{Array: a, Index: i, Value: x, Pos: s.Index.ExprPos()}
+	return &ir.AssignElem{Array: a, Index: i, Value: x, Pos: pos}
 }

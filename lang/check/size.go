@@ -70,6 +70,9 @@ func (c *checker) inlined(e syntax.Expr, params map[string]int, expanding map[st
 		if e.Elem != nil {
 			n = addSat(n, c.inlined(e.Elem, params, expanding))
 		}
+		if e.Elem2 != nil {
+			n = addSat(n, c.inlined(e.Elem2, params, expanding))
+		}
 		return n
 	case *syntax.CallExpr:
 		n := 1

@@ -210,6 +210,11 @@ func (c *checker) stmt(s syntax.Stmt, sc *scope, assigned assignments) []ir.Stmt
 			c.errorf(s.Var.Pos, "%s is not a process variable", s.Var.Name)
 			return nil
 		}
+		if s.Index2 != nil {
+			c.errorf(s.Index2.ExprPos(), "%s is not an array: %s[i][j] := ... assigns a two-dimensional array's entry", v.Name, v.Name)
+			c.expr(s.Value, sc)
+			return nil
+		}
 		if s.Index != nil {
 			if sc.atomic {
 				if st := c.assignAt(s, v, sc, assigned); st != nil {

@@ -183,7 +183,7 @@ func (cx *actionCtx) procOf(e ir.Expr, b bindings) actionFn {
 func (cx *actionCtx) noEntry(a *ir.Array, pos syntax.Pos, index actionFn) actionFn {
 	fault := cx.faultAt(pos)
 	return func(c *model.Ctx, k int) int {
-		c.Fail(fault("process %d has no entry %d of %s", c.P, index(c, k), a.Name))
+		c.Fail(fault("%s", a.Missing(c.P, index(c, k))))
 		return 0
 	}
 }

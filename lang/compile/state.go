@@ -589,7 +589,7 @@ func (c *compiler) runInit(ss []ir.Stmt, env *stateEnv, next *model.State) error
 			}
 			v := st.Array.Elem(i)
 			if v == nil || !slices.Contains(v.Procs, env.self) {
-				return fmt.Errorf("init sets entry %d of %s, which process %d has not", i, st.Array.Name, env.self)
+				return fmt.Errorf("init: %s", st.Array.Missing(env.self, i))
 			}
 			if err := c.runInit([]ir.Stmt{&ir.Assign{Var: v, Value: st.Value}}, env, next); err != nil {
 				return err

@@ -243,7 +243,7 @@ func eval(e Expr, env Env) int {
 		i := eval(e.Index, env)
 		v := e.Array.Elem(i)
 		if v == nil || !slices.Contains(v.Procs, p) {
-			panic(evalFault(fmt.Sprintf("process %d has no entry %d of %s", p, i, e.Array.Name)))
+			panic(evalFault(e.Array.Missing(p, i)))
 		}
 		return env.Var(v, p)
 	case *LocalRef:

@@ -13,6 +13,8 @@
 package ir
 
 import (
+	"fmt"
+
 	"github.com/ringcheck/ringcheck/lang/syntax"
 	"github.com/ringcheck/ringcheck/model"
 )
@@ -127,11 +129,25 @@ type Array struct {
 	// Lo..Hi.
 	Peers  bool
 	Lo, Hi int
+	// Rows and Cols are the index ranges of a two-dimensional array
+	// (Cols nil: an array of one index). Its entry [r][c] has the index
+	// (r-Rows.Lo)*Cols.Len()+(c-Cols.Lo) in Lo..Hi, which is then 0 up
+	// to the number of entries less one.
+	Rows, Cols *Range
 	// Elems[i-Lo] is the entry of index i, nil when no process has one.
 	Elems []*Var
 	Doc   string
 	Pos   syntax.Pos
 }
+
+// Range is the integers Lo..Hi.
+type Range struct{ Lo, Hi int }
+
+// Len returns the number of integers in r.
+func (r *Range) Len() int { return r.Hi - r.Lo + 1 }
+
+// String returns r as LO..HI.
+func (r *Range) String() string { return fmt.Sprintf("%d..%d", r.Lo, r.Hi) }
 
 // Elem returns the entry of index i, or nil.
 func (a *Array) Elem(i int) *Var {
@@ -139,6 +155,33 @@ func (a *Array) Elem(i int) *Var {
 		return nil
 	}
 	return a.Elems[i-a.Lo]
+}
+
+// Missing describes process p's lack of the entry of index i of a, for
+// an error: "process 0 has no entry 3 of a", "process 0 has no entry
+// [1][2] of a", or, for an index of a two-dimensional array outside its
+// ranges, "process 0 has no entry of a outside [0..1][0..2]".
+func (a *Array) Missing(p, i int) string {
+	if a.Cols == nil {
+		return fmt.Sprintf("process %d has no entry %d of %s", p, i, a.Name)
+	}
+	if i < a.Lo || i > a.Hi {
+		return fmt.Sprintf("process %d has no entry of %s outside [%s][%s]", p, a.Name, a.Rows, a.Cols)
+	}
+	return fmt.Sprintf("process %d has no entry %s of %s", p, a.EntryName(i), a.Name)
+}
+
+// EntryName returns the index i of a as written in a file: "3", or
+// "[1][2]" for a two-dimensional array ("outside [0..1][0..2]" for an
+// index that is none of its entries).
+func (a *Array) EntryName(i int) string {
+	if a.Cols == nil {
+		return fmt.Sprint(i)
+	}
+	if i < a.Lo || i > a.Hi {
+		return fmt.Sprintf("outside [%s][%s]", a.Rows, a.Cols)
+	}
+	return fmt.Sprintf("[%d][%d]", a.Rows.Lo+i/a.Cols.Len(), a.Cols.Lo+i%a.Cols.Len())
 }
 
 // Set is what a quantifier or a for loop ranges over: the peers of a

@@ -80,9 +80,12 @@ type VarDecl struct {
 	// Index is the index set of an array (`var used[peers]: ...`,
 	// `var q[0..2]: ...`); nil for a variable that holds one value.
 	Index *Set
-	Type  *Type
-	Init  Expr // nil: the type's first value
-	Doc   string
+	// Index2 is the second index set of a two-dimensional array
+	// (`var used[0..A-1][0..2]: ...`), or nil.
+	Index2 *Set
+	Type   *Type
+	Init   Expr // nil: the type's first value
+	Doc    string
 }
 
 // Set is what a name ranges over: `peers` (the processes linked to the
@@ -193,12 +196,13 @@ type InitDecl struct {
 type Stmt interface{ stmtPos() Pos }
 
 // AssignStmt is `VAR := EXPR`, or `VAR[INDEX] := EXPR` for an entry of an
-// array.
+// array (`VAR[I][J] := EXPR` for a two-dimensional one).
 type AssignStmt struct {
-	Pos   Pos
-	Var   *Ident
-	Index Expr // nil: not an array's entry
-	Value Expr
+	Pos    Pos
+	Var    *Ident
+	Index  Expr // nil: not an array's entry
+	Index2 Expr // the second subscript, or nil
+	Value  Expr
 }
 
 // SendStmt is `send M[(args)] to Q`.
@@ -311,11 +315,13 @@ type BoolLit struct {
 
 // IndexExpr is `VAR[PROC]`: process PROC's variable (PROC taken modulo
 // n); for an array, `VAR[I]` is the acting process's entry I and
-// `VAR[PROC][I]` process PROC's.
+// `VAR[PROC][I]` process PROC's; for a two-dimensional array, `VAR[I][J]`
+// is the acting process's entry and `VAR[PROC][I][J]` process PROC's.
 type IndexExpr struct {
 	Var   *Ident
 	Index Expr
 	Elem  Expr // the second subscript, or nil
+	Elem2 Expr // the third subscript, or nil
 }
 
 // CallExpr is `NAME(ARGS)`: a def with parameters, a per-process

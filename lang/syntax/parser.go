@@ -107,7 +107,7 @@ func (p *parser) limitDepth(e Expr) {
 func children(e Expr) []Expr {
 	switch e := e.(type) {
 	case *IndexExpr:
-		return []Expr{e.Index, e.Elem}
+		return []Expr{e.Index, e.Elem, e.Elem2}
 	case *CallExpr:
 		return e.Args
 	case *SelectorExpr:
@@ -401,6 +401,10 @@ func (p *parser) varDecl() *VarDecl {
 	if p.got(LBrack) {
 		d.Index = p.set("an array's index set (var used[peers]: ... or var q[0..2]: ...)")
 		p.expect(RBrack, "after the array's index set")
+		if p.got(LBrack) {
+			d.Index2 = p.set("an array's second index set (var used[0..A-1][0..2]: ...)")
+			p.expect(RBrack, "after the array's second index set")
+		}
 	}
 	p.expect(Colon, "after the variable's name (var x: 0..K-1)")
 	d.Type = p.typ()
@@ -637,6 +641,10 @@ func (p *parser) stmt() Stmt {
 		if p.got(LBrack) {
 			s.Index = p.expr()
 			p.expect(RBrack, "after the array's index")
+			if p.got(LBrack) {
+				s.Index2 = p.expr()
+				p.expect(RBrack, "after the array's second index")
+			}
 		}
 		p.expect(Assign, "after the assigned variable (x := e)")
 		s.Value = p.expr()
@@ -895,6 +903,10 @@ func (p *parser) primary() Expr {
 			if p.got(LBrack) {
 				x.Elem = p.expr()
 				p.expect(RBrack, "to close the array's index")
+				if p.got(LBrack) {
+					x.Elem2 = p.expr()
+					p.expect(RBrack, "to close the array's second index")
+				}
 			}
 			return x
 		case LParen:
