@@ -52,7 +52,15 @@ func (c *compiler) action(a *ir.Action) model.Action {
 	}
 	if r == nil {
 		act.Guard = func(ctx *model.Ctx) bool { return guard(ctx, 0) != 0 }
+		if g := cx.leafGuard(a.Guard); g != nil && !c.noFused {
+			act.Guard = g
+		}
 		act.Effect = func(ctx *model.Ctx, i int) { effects(ctx, frame(lo+i, 0)) }
+		if lo == 0 && !c.noFused {
+			// frame(i, 0) is i: the effects run without a frame of their
+			// own.
+			act.Effect = effects
+		}
 		return act
 	}
 	// The head is read once: the guard and the effects find it in their
@@ -63,6 +71,9 @@ func (c *compiler) action(a *ir.Action) model.Action {
 		act.Guard = func(ctx *model.Ctx) bool {
 			m, ok := ctx.Head(ctx.In(ctx.Pred()))
 			return ok && ctx.TypeOf(m) == t && guard(ctx, frame(0, m)) != 0
+		}
+		if g := cx.recvGuard(a.Guard, r, t); g != nil && !c.noFused {
+			act.Guard = g
 		}
 		act.Effect = func(ctx *model.Ctx, i int) {
 			m := ctx.Receive(ctx.In(ctx.Pred()))
@@ -159,9 +170,15 @@ func (cx *actionCtx) stmt(s ir.Stmt, b bindings) effect {
 			val := cx.expr(s.Value, b)
 			return func(c *model.Ctx, k int) { c.SetLogged(id, val(c, k)) }
 		}
-		if l, ok := cx.asLeaf(s.Value, b); ok {
+		if l, ok := cx.asLeaf(s.Value, b); ok && !cx.noFused {
 			// A copy of a variable or a constant, read inline.
-			return func(c *model.Ctx, _ int) { c.Set(id, l.get(c)) }
+			return leafAssign(id, l)
+		}
+		if f, ok := s.Value.(*ir.FieldRef); ok && !cx.noFused {
+			// A field of the received message, read inline.
+			i, nf := f.Index, len(f.Recv.Msg.Fields)
+			t, post := cx.types[f.Recv.Msg.ID], cx.post
+			return func(c *model.Ctx, k int) { c.Set(id, post.field(frameMsg(k), t, i, nf)) }
 		}
 		val := cx.expr(s.Value, b)
 		return func(c *model.Ctx, k int) { c.Set(id, val(c, k)) }
@@ -230,4 +247,124 @@ func repeatCount(n int, fault func(format string, args ...any) error) error {
 		return fault("repeat %d times: a repeat runs at most %d times", n, MaxRepeat)
 	}
 	return nil
+}
+
+// leafAssign compiles the assignment of leaf l to the acting process's
+// variable id, with the read of l inline.
+func leafAssign(id model.VarID, l leaf) effect {
+	v := model.VarID(l.v)
+	switch l.kind {
+	case leafConst:
+		k := l.v
+		return func(c *model.Ctx, _ int) { c.Set(id, k) }
+	case leafOwn:
+		return func(c *model.Ctx, _ int) { c.Set(id, c.Get(v)) }
+	case leafPred:
+		return func(c *model.Ctx, _ int) { c.Set(id, c.Read(c.Pred(), v)) }
+	case leafSucc:
+		return func(c *model.Ctx, _ int) { c.Set(id, c.Read(c.Succ(), v)) }
+	}
+	return func(c *model.Ctx, _ int) { c.Set(id, l.get(c)) }
+}
+
+// leafGuard compiles a guard that compares the acting process's variable
+// with a constant, another of its variables or a neighbour's into the
+// action's Guard itself, one closure with every read inline; or returns
+// nil.
+func (cx *actionCtx) leafGuard(g ir.Expr) func(*model.Ctx) bool {
+	e, ok := g.(*ir.Binary)
+	if !ok {
+		return nil
+	}
+	if _, ok := constValue(e, nil, -1, cx.n); ok {
+		return nil
+	}
+	x, okx := cx.asLeaf(e.X, nil)
+	y, oky := cx.asLeaf(e.Y, nil)
+	m, okm := outcomesOf(e.Op)
+	if !okx || !oky || !okm || x.kind != leafOwn {
+		return nil
+	}
+	xv, yv, k := model.VarID(x.v), model.VarID(y.v), y.v
+	switch {
+	case e.Op == syntax.Eq && y.kind == leafPred:
+		return func(c *model.Ctx) bool { return c.Get(xv) == c.Read(c.Pred(), yv) }
+	case e.Op == syntax.Neq && y.kind == leafPred:
+		return func(c *model.Ctx) bool { return c.Get(xv) != c.Read(c.Pred(), yv) }
+	case e.Op == syntax.Eq && y.kind == leafSucc:
+		return func(c *model.Ctx) bool { return c.Get(xv) == c.Read(c.Succ(), yv) }
+	case e.Op == syntax.Neq && y.kind == leafSucc:
+		return func(c *model.Ctx) bool { return c.Get(xv) != c.Read(c.Succ(), yv) }
+	case e.Op == syntax.Eq && y.kind == leafOwn:
+		return func(c *model.Ctx) bool { return c.Get(xv) == c.Get(yv) }
+	case e.Op == syntax.Neq && y.kind == leafOwn:
+		return func(c *model.Ctx) bool { return c.Get(xv) != c.Get(yv) }
+	case e.Op == syntax.Eq && y.kind == leafConst:
+		return func(c *model.Ctx) bool { return c.Get(xv) == k }
+	case e.Op == syntax.Neq && y.kind == leafConst:
+		return func(c *model.Ctx) bool { return c.Get(xv) != k }
+	case y.kind == leafConst:
+		return func(c *model.Ctx) bool { return m.of(c.Get(xv), k) != 0 }
+	case y.kind == leafOwn:
+		return func(c *model.Ctx) bool { return m.of(c.Get(xv), c.Get(yv)) != 0 }
+	case y.kind == leafPred:
+		return func(c *model.Ctx) bool { return m.of(c.Get(xv), c.Read(c.Pred(), yv)) != 0 }
+	case y.kind == leafSucc:
+		return func(c *model.Ctx) bool { return m.of(c.Get(xv), c.Read(c.Succ(), yv)) != 0 }
+	}
+	return nil
+}
+
+// recvGuard compiles the guard of an action that receives from its
+// predecessor a message of type t, when it compares a field of the
+// message with the acting process's variable or a constant, into the
+// action's Guard itself: the head read, its type tested and the
+// comparison made in one closure. It returns nil for another guard.
+func (cx *actionCtx) recvGuard(g ir.Expr, r *ir.Receive, t model.MsgType) func(*model.Ctx) bool {
+	e, ok := g.(*ir.Binary)
+	if !ok {
+		return nil
+	}
+	m, ok := outcomesOf(e.Op)
+	if !ok {
+		return nil
+	}
+	f, ok := e.X.(*ir.FieldRef)
+	other := e.Y
+	if !ok {
+		// other op field: the outcomes of field against other swapped.
+		f, ok = e.Y.(*ir.FieldRef)
+		other = e.X
+		m = m.swapped()
+	}
+	if !ok || f.Recv != r {
+		return nil
+	}
+	l, ok := cx.asLeaf(other, nil)
+	if !ok || (l.kind != leafOwn && l.kind != leafConst) {
+		return nil
+	}
+	post, i, nf := cx.post, f.Index, len(r.Msg.Fields)
+	v, k := model.VarID(l.v), l.v
+	switch {
+	case l.kind == leafOwn && m == 0b010:
+		return func(c *model.Ctx) bool {
+			msg, ok := c.Head(c.In(c.Pred()))
+			return ok && c.TypeOf(msg) == t && post.field(msg, t, i, nf) == c.Get(v)
+		}
+	case l.kind == leafOwn && m == 0b101:
+		return func(c *model.Ctx) bool {
+			msg, ok := c.Head(c.In(c.Pred()))
+			return ok && c.TypeOf(msg) == t && post.field(msg, t, i, nf) != c.Get(v)
+		}
+	case l.kind == leafOwn:
+		return func(c *model.Ctx) bool {
+			msg, ok := c.Head(c.In(c.Pred()))
+			return ok && c.TypeOf(msg) == t && m.of(post.field(msg, t, i, nf), c.Get(v)) != 0
+		}
+	}
+	return func(c *model.Ctx) bool {
+		msg, ok := c.Head(c.In(c.Pred()))
+		return ok && c.TypeOf(msg) == t && m.of(post.field(msg, t, i, nf), k) != 0
+	}
 }

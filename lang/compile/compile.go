@@ -80,6 +80,10 @@ type compiler struct {
 	// none is kept, with noMemo).
 	plan   *memoPlan
 	noMemo bool
+	// noFused compiles every guard and assignment through the general
+	// closures, without the single-closure forms of actions.go
+	// (leafGuard, recvGuard, leafAssign).
+	noFused bool
 	// evals holds the contexts of state expressions' evaluations
 	// (*stateEval), one per evaluation running at a time.
 	evals sync.Pool

@@ -467,6 +467,9 @@ type outcomeMask uint
 // branch.
 func (m outcomeMask) of(a, b int) int { return int(m>>(b2i(a >= b)+b2i(a > b))) & 1 }
 
+// swapped is the comparison of b against a.
+func (m outcomeMask) swapped() outcomeMask { return m&0b010 | (m&0b001)<<2 | (m&0b100)>>2 }
+
 // outcomesOf returns comparison operator op as an outcome mask, or false
 // for another operator.
 func outcomesOf(op syntax.Token) (outcomeMask, bool) {
