@@ -50,11 +50,29 @@ func (s *successorSet) add(packed []uint64, h uint64) {
 }
 
 // distinct is the number of distinct successors gathered: those of equal
-// hashes are compared word for word.
+// hashes are compared word for word (a few pairwise, more after sorting
+// by hash).
 func (s *successorSet) distinct() int {
 	n := len(s.hash)
 	if n < 2 {
 		return n
+	}
+	if n <= 16 {
+		// A few: each against the earlier ones, without sorting.
+		count := 0
+		for i := range n {
+			dup := false
+			for j := range i {
+				if s.hash[j] == s.hash[i] && slices.Equal(s.at(int32(j)), s.at(int32(i))) {
+					dup = true
+					break
+				}
+			}
+			if !dup {
+				count++
+			}
+		}
+		return count
 	}
 	s.order = s.order[:0]
 	for i := range n {
