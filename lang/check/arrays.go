@@ -215,13 +215,14 @@ func (c *checker) assignElem(s *syntax.AssignStmt, a *ir.Array, sc *scope, assig
 		c.record(assigned, v, v.Name, s.Pos)
 		return c.assign(v, s.Value, sc)
 	}
-	return c.assignDynamic(s, a, i, s.Index.ExprPos(), sc, assigned)
+	return c.assignDynamic(s, a, a, i, s.Index.ExprPos(), sc, assigned)
 }
 
 // assignDynamic checks an assignment to the entry of a at index i, not a
-// constant, written at pos.
-func (c *checker) assignDynamic(s *syntax.AssignStmt, a *ir.Array, i ir.Expr, pos syntax.Pos, sc *scope, assigned assignments) ir.Stmt {
-	c.record(assigned, a, a.Name+"[...]", s.Pos)
+// constant, written at pos; key is what it records in assigned (a, or the
+// line of a two-dimensional array's entry).
+func (c *checker) assignDynamic(s *syntax.AssignStmt, a *ir.Array, key any, i ir.Expr, pos syntax.Pos, sc *scope, assigned assignments) ir.Stmt {
+	c.record(assigned, key, a.Name+"[...]", s.Pos)
 	x := c.expr(s.Value, sc)
 	if invalid(x) || a.Type == invalidType {
 		return &ir.AssignElem{Array: a, Index: i, Value: x, Pos: pos}

@@ -124,7 +124,20 @@ func (c *checker) assignElem2(s *syntax.AssignStmt, a *ir.Array, sc *scope, assi
 		c.record(assigned, v, v.Name, s.Pos)
 		return c.assign(v, s.Value, sc)
 	}
-	return c.assignDynamic(s, a, c.flatIndex(a, s.Index, s.Index2, sc), s.Index.ExprPos(), sc, assigned)
+	return c.assignDynamic(s, a, lineOf(a, r, col), c.flatIndex(a, s.Index, s.Index2, sc), s.Index.ExprPos(), sc, assigned)
+}
+
+// lineOf is the key of assignments for an entry of a at indices r, col,
+// not both constants: the line of the one that is (its row or its
+// column), or a itself when neither is.
+func lineOf(a *ir.Array, r, col ir.Expr) any {
+	if k, ok := r.(*ir.Const); ok && !invalid(r) {
+		return line{a: a, at: k.Value}
+	}
+	if k, ok := col.(*ir.Const); ok && !invalid(col) {
+		return line{a: a, col: true, at: k.Value}
+	}
+	return a
 }
 
 // isLocal reports whether x is the value of local l.

@@ -150,26 +150,84 @@ func staticProc(e ir.Expr, p, n int) (int, bool) {
 
 // assignments records what the effects of one step assign, to refuse a
 // second assignment: keys are a *ir.Var (a variable, or an array's entry
-// of constant index) or an *ir.Array (an entry of an index known only when
-// the step runs).
+// of constant index), an *ir.Array (an entry of an index known only when
+// the step runs) or a line (an entry of a two-dimensional array one of
+// whose indices is a constant and the other known only when the step
+// runs).
 type assignments map[any]syntax.Pos
+
+// line is the entries of a two-dimensional array with row at (col false)
+// or column at (col true).
+type line struct {
+	a   *ir.Array
+	col bool
+	at  int
+}
+
+// holds reports whether entry v of l's array lies on l.
+func (l line) holds(v *ir.Var) bool {
+	if v.Array != l.a {
+		return false
+	}
+	r, c := l.a.Rows.Lo+v.Index/l.a.Cols.Len(), l.a.Cols.Lo+v.Index%l.a.Cols.Len()
+	if l.col {
+		return c == l.at
+	}
+	return r == l.at
+}
+
+// meets reports whether lines l and o of one array share an entry.
+func (l line) meets(o line) bool {
+	return l.a == o.a && (l.col != o.col || l.at == o.at)
+}
+
+// overlaps reports whether keys k and o of assignments may name one
+// entry or variable.
+func overlaps(k, o any) bool {
+	if k == o {
+		return true
+	}
+	switch k := k.(type) {
+	case *ir.Var:
+		switch o := o.(type) {
+		case *ir.Array:
+			return k.Array == o
+		case line:
+			return o.holds(k)
+		}
+	case *ir.Array:
+		switch o := o.(type) {
+		case *ir.Var:
+			return o.Array == k
+		case line:
+			return o.a == k
+		}
+	case line:
+		switch o := o.(type) {
+		case *ir.Var:
+			return k.holds(o)
+		case *ir.Array:
+			return k.a == o
+		case line:
+			return k.meets(o)
+		}
+	}
+	return false
+}
+
+// earlier reports whether p comes before q in the file.
+func earlier(p, q syntax.Pos) bool {
+	return p.Line < q.Line || p.Line == q.Line && p.Col < q.Col
+}
 
 // record records an assignment at pos of key, named name, reporting one
 // that may assign what an earlier one did.
 func (c *checker) record(assigned assignments, key any, name string, pos syntax.Pos) {
 	at, twice := assigned[key]
 	if !twice {
-		switch k := key.(type) {
-		case *ir.Var:
-			if k.Array != nil {
-				at, twice = assigned[k.Array]
-			}
-		case *ir.Array:
-			for other, p := range assigned {
-				if v, ok := other.(*ir.Var); ok && v.Array == k {
-					at, twice = p, true
-					break
-				}
+		for other, p := range assigned {
+			if overlaps(key, other) && (!twice || earlier(p, at)) {
+				at, twice = p, true
 			}
 		}
 	}
