@@ -42,6 +42,13 @@ process 0 { action a: (forall i in 0..1: u[i][0] == 0) && u[pred][0][1] == 2 -> 
 		initial: "u[0][0]=0 u[0][1]=0 u[1][0]=0 u[1][1]=0 r=1 | u[0][0]=0 u[0][1]=2 u[1][0]=0 u[1][1]=0 r=1",
 		steps:   []string{"0 a: u[0][0]=0 u[0][1]=0 u[1][0]=1 u[1][1]=2 r=1 | u[0][0]=0 u[0][1]=2 u[1][0]=0 u[1][1]=0 r=1"},
 	}, {
+		name: "for loops over the second index assign distinct rows in one step",
+		src: `topology ring(2)
+var u[0..1][0..1]: 0..3
+process 0 { action a: u[0][0] == 0 -> for j in 0..1 { u[0][j] := 1 }, for j in 0..1 { u[1][j] := j + 2 } }`,
+		initial: "u[0][0]=0 u[0][1]=0 u[1][0]=0 u[1][1]=0 | u[0][0]=0 u[0][1]=0 u[1][0]=0 u[1][1]=0",
+		steps:   []string{"0 a: u[0][0]=1 u[0][1]=1 u[1][0]=2 u[1][1]=3 | u[0][0]=0 u[0][1]=0 u[1][0]=0 u[1][1]=0"},
+	}, {
 		name: "a second index outside its range, known only as the step runs, fails the step and is no other row's entry",
 		src: `topology ring(2)
 var u[0..1][0..1]: 0..3

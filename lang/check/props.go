@@ -79,7 +79,7 @@ func (c *checker) predicate(d *syntax.PredicateDecl) {
 			}
 			c.invariants[d.Name.Name] = d.Name.Pos
 		}
-		c.spec.Invariants = append(c.spec.Invariants, &ir.Predicate{Name: d.Name.Name, Doc: d.Doc, Body: c.boolExpr(d.Body, sc, "an invariant")})
+		c.spec.Invariants = append(c.spec.Invariants, &ir.Predicate{Name: d.Name.Name, Doc: d.Doc, Body: c.boolExpr(d.Body, sc, "an invariant"), Abstraction: d.Abstraction})
 	case "legitimate":
 		if c.spec.Legitimate != nil {
 			c.errorf(d.Pos, "a second legitimacy predicate")

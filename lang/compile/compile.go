@@ -201,6 +201,7 @@ func (c *compiler) build() (*model.System, error) {
 	var preds []compiledPredicate
 	for _, p := range spec.Invariants {
 		mp, cp := c.predicate(p, "invariant "+p.Name)
+		mp.Abstraction = p.Abstraction
 		c.b.Invariant(mp)
 		preds = append(preds, cp)
 	}

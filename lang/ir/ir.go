@@ -321,6 +321,9 @@ type Init struct {
 type Predicate struct {
 	Name, Doc string
 	Body      Expr
+	// Abstraction marks an invariant on which the model's abstraction of
+	// the algorithm rests (model.Predicate.Abstraction).
+	Abstraction bool
 }
 
 // ProcessPredicate is a named predicate of a process, Param.

@@ -252,7 +252,7 @@ type DefDecl struct {
 
 // PredicateDecl is one of
 //
-//	invariant NAME ["doc"] : EXPR
+//	[abstraction] invariant NAME ["doc"] : EXPR
 //	legitimate ["doc"] : EXPR
 //	valid_end ["doc"] : EXPR
 //	predicate NAME(p) ["doc"] : EXPR
@@ -260,14 +260,15 @@ type DefDecl struct {
 //	init ["doc"] : EXPR
 //
 // Kind is the keyword; Param is the process parameter of a per-process
-// predicate.
+// predicate; Abstraction marks an abstraction invariant.
 type PredicateDecl struct {
-	Pos   Pos
-	Kind  string
-	Name  *Ident // nil for legitimate, valid_end, start and init
-	Param *Ident
-	Doc   string
-	Body  Expr
+	Pos         Pos
+	Kind        string
+	Name        *Ident // nil for legitimate, valid_end, start and init
+	Param       *Ident
+	Doc         string
+	Body        Expr
+	Abstraction bool
 }
 
 // ClaimDecl is `claim PROPERTY VERDICT [from init|all|start] [fairness F] [with

@@ -314,9 +314,15 @@ func (p *parser) decl() Decl {
 		p.expect(Define, "after the def's name")
 		d.Body = p.expr()
 		return d
-	case "invariant", "legitimate", "valid_end", "predicate", "start", "init":
-		p.s.next()
-		d := &PredicateDecl{Pos: pos, Kind: kw}
+	case "abstraction", "invariant", "legitimate", "valid_end", "predicate", "start", "init":
+		abstraction := p.gotWord("abstraction")
+		if abstraction {
+			p.expectWord("invariant", "after abstraction (abstraction invariant NAME: ...)")
+			kw = "invariant"
+		} else {
+			p.s.next()
+		}
+		d := &PredicateDecl{Pos: pos, Kind: kw, Abstraction: abstraction}
 		if kw == "invariant" || kw == "predicate" {
 			d.Name = p.ident("after " + kw)
 		}
@@ -344,7 +350,7 @@ func (p *parser) decl() Decl {
 	case "environment", "timeout", "atomic", "finite", "optional", "action":
 		p.failf(pos, "an action belongs in a process block (process all { action ... })")
 	}
-	p.failf(pos, "unknown declaration %q (spec, source, param, const, require, topology, type, var, message, channels, process, def, invariant, legitimate, valid_end, predicate, start, init, claim, check)", p.s.lit)
+	p.failf(pos, "unknown declaration %q (spec, source, param, const, require, topology, type, var, message, channels, process, def, invariant, abstraction invariant, legitimate, valid_end, predicate, start, init, claim, check)", p.s.lit)
 	return nil
 }
 

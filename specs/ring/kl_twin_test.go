@@ -67,3 +67,37 @@ func TestRaynalTwin(t *testing.T) {
 		renamed:  map[string]string{"count": "ghost"},
 	})
 }
+
+func TestRaynalAndTwin(t *testing.T) {
+	// §6 with at most R demands: the Go spec's default instance (the
+	// claims'), two and three types on two processes, and channels too
+	// small (an overflow, with the same shortest length in both).
+	testTwin(t, twin{
+		file: "raynal-and.ring", spec: "raynal-and",
+		instances: []specs.Values{
+			{"n": 3, "types": 2, "M": 1, "K": 0, "requests": 1, "Cmax": 0},
+			{"n": 2, "types": 2, "M": 1, "K": 0, "requests": 1, "Cmax": 0},
+			{"n": 2, "types": 2, "M": 2, "K": 0, "requests": 1, "Cmax": 0},
+			{"n": 2, "types": 3, "M": 2, "K": 1, "requests": 2, "Cmax": 0},
+			{"n": 2, "types": 2, "M": 2, "K": 0, "requests": 2, "Cmax": 2},
+		},
+		fromInit: []invariants.Property{invariants.Safety, invariants.Deadlock, invariants.Starvation},
+		fairness: invariants.WeakFairness,
+	})
+}
+
+func TestRaynalAndRecurringTwin(t *testing.T) {
+	// §6 with recurring demands and modular clocks: the Go spec's claim
+	// instance (weak fairness per action), one type, and a window too
+	// small, where clock_window fails and starvation is not decided.
+	testTwin(t, twin{
+		file: "raynal-and.ring", spec: "raynal-and",
+		instances: []specs.Values{
+			{"n": 2, "types": 2, "M": 2, "K": 0, "requests": 0, "window": 0, "Cmax": 0},
+			{"n": 2, "types": 1, "M": 2, "K": 0, "requests": 0, "window": 2, "Cmax": 0},
+			{"n": 2, "types": 2, "M": 1, "K": 0, "requests": 0, "window": 1, "Cmax": 0},
+		},
+		fromInit: []invariants.Property{invariants.Safety, invariants.Deadlock, invariants.Starvation},
+		fairness: invariants.WeakActionFairness,
+	})
+}
