@@ -7,6 +7,7 @@ import (
 	"github.com/ringcheck/ringcheck/lang/check"
 	"github.com/ringcheck/ringcheck/lang/ir"
 	"github.com/ringcheck/ringcheck/lang/syntax"
+	"github.com/ringcheck/ringcheck/model"
 )
 
 const ring = `spec s
@@ -99,6 +100,12 @@ func TestCheck(t *testing.T) {
 		{"errors sorted by position",
 			"spec s\ntopology ring(3)\nvar x: 0..2\nprocess all { action A: x == 0 -> x := 7 }\nchannels capacity 0\nvar x: bool\n",
 			"s.ring:4:40: 7 is outside x's domain 0..2\ns.ring:5:19: channel capacity 0 is outside 1..255\ns.ring:6:5: x is declared twice"},
+		{"overflow policy's condition not constant",
+			ring + "message tok\nchannels capacity 1 overflow block if x[0] == 0 else error\n",
+			"s.ring:6:39: an overflow policy's condition is a boolean constant over the parameters (block if requests > 0 else error)"},
+		{"overflow policy misspelt after else",
+			ring + "message tok\nchannels capacity 1 overflow block if n > 2 else eror\n",
+			`s.ring:6:50: overflow policy "eror" is not one of block, drop, error`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -129,6 +136,27 @@ func TestClaimFairness(t *testing.T) {
 		_, parseErr := invariants.ParseFairness(f)
 		if (checkErr == nil) != (parseErr == nil) {
 			t.Errorf("fairness %s: the checker says %v, the engines %v", f, checkErr, parseErr)
+		}
+	}
+}
+
+// TestOverflowIf checks that a channels declaration's policy follows its
+// condition on the parameters.
+func TestOverflowIf(t *testing.T) {
+	for _, tc := range []struct {
+		n    int
+		want model.Overflow
+	}{{2, model.Block}, {3, model.Error}} {
+		f, err := syntax.Parse("s.ring", []byte(ring+"message tok\nchannels capacity 1 overflow block if n == 2 else error\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		spec, err := check.Check(f, map[string]int{"n": tc.n})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if spec.Channels.Overflow != tc.want {
+			t.Errorf("n=%d: overflow %v, want %v", tc.n, spec.Channels.Overflow, tc.want)
 		}
 	}
 }

@@ -402,11 +402,31 @@ func (c *checker) channels(d *syntax.ChannelsDecl) {
 		c.errorf(d.Capacity.ExprPos(), "channel capacity %d is outside 1..255", ch.Capacity)
 	}
 	if d.Overflow != nil {
-		o, err := model.ParseOverflow(d.Overflow.Name)
-		if err != nil {
-			c.errorf(d.Overflow.Pos, "%v", err)
+		policy := d.Overflow
+		if d.OverflowIf != nil {
+			x := c.expr(d.OverflowIf, &scope{global: true})
+			k, ok := x.(*ir.Const)
+			switch {
+			case invalid(x):
+			case !ok || k.T.Kind != ir.Bool:
+				c.errorf(d.OverflowIf.ExprPos(), "an overflow policy's condition is a boolean constant over the parameters (block if requests > 0 else error)")
+			case k.Value == 0:
+				policy = d.OverflowElse
+			}
 		}
-		ch.Overflow = o
+		// Both policies are checked, the one taken kept.
+		for _, id := range []*syntax.Ident{d.Overflow, d.OverflowElse} {
+			if id == nil {
+				continue
+			}
+			o, err := model.ParseOverflow(id.Name)
+			if err != nil {
+				c.errorf(id.Pos, "%v", err)
+			}
+			if id == policy {
+				ch.Overflow = o
+			}
+		}
 	}
 	for _, id := range d.Carry {
 		m, ok := c.messages[id.Name]

@@ -125,7 +125,11 @@ type ChannelsDecl struct {
 	Pos      Pos
 	Capacity Expr
 	Overflow *Ident // nil: block
-	Carry    []*Ident
+	// OverflowIf, when set, makes Overflow the policy where this constant
+	// condition holds, and OverflowElse the policy where it does not.
+	OverflowIf   Expr
+	OverflowElse *Ident
+	Carry        []*Ident
 }
 
 // ProcessDecl is `process SET [first_enabled] { ... }`: the variables,

@@ -297,6 +297,13 @@ func (p *parser) decl() Decl {
 		d.Capacity = p.expr()
 		if p.gotWord("overflow") {
 			d.Overflow = p.ident("after overflow (block, drop or error)")
+			if p.gotWord("if") {
+				// overflow block if COND else error: the policy depends on
+				// the parameters.
+				d.OverflowIf = p.expr()
+				p.expectWord("else", "after the policy's condition (block if c else error)")
+				d.OverflowElse = p.ident("after else (block, drop or error)")
+			}
 		}
 		if p.gotWord("carry") {
 			d.Carry = p.identList("after carry")

@@ -184,6 +184,10 @@ type naming struct {
 	// an instance (it declares them only for some parameters, where the
 	// file's hold trivially for the others).
 	absent func(values specs.Values) []string
+	// labels says that the file declares as integers some of the Go
+	// spec's enumerations: their values take the Go spec's labels, and
+	// the file reads them as integers.
+	labels bool
 }
 
 // rangeError reports whether err, the error of a Go spec's expansion, is
@@ -223,6 +227,9 @@ func (nm naming) toRing(rsys *model.System, snap model.Snapshot) model.Snapshot 
 				v = model.Value{Int: 0}
 			}
 			v.Name = name
+			if nm.labels && !rsys.Vars[id].Domain.IsEnum() {
+				v.Enum = false
+			}
 			rv.Vars = append(rv.Vars, v)
 		}
 		out.Processes = append(out.Processes, rv)
@@ -250,7 +257,11 @@ func (nm naming) toGo(gsys *model.System, snap model.Snapshot) (model.Snapshot, 
 		}
 		gv := model.ProcessView{ID: p}
 		for _, id := range gsys.Processes[p].Vars {
-			gv.Vars = append(gv.Vars, byName[gsys.Vars[id].Name])
+			v, d := byName[gsys.Vars[id].Name], gsys.Vars[id].Domain
+			if nm.labels && !v.Enum && d.IsEnum() {
+				v.Text, v.Enum = d.Format(v.Int), true
+			}
+			gv.Vars = append(gv.Vars, v)
 		}
 		out.Processes = append(out.Processes, gv)
 	}
