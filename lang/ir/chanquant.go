@@ -62,24 +62,9 @@ func evalMsgQuant(e *MsgQuant, env Env) int {
 			continue
 		}
 		qe.value = i
-		v := eval(e.Body, qe)
-		switch e.Kind {
-		case "count":
-			acc += b2i(v != 0)
-		case "sum":
-			s, ok := Add(acc, v)
-			if !ok {
-				panic(&ArithError{Fault: Overflow, Pos: e.Pos, Op: "sum " + BinaryText(syntax.Plus, acc, v)})
-			}
-			acc = s
-		case "forall":
-			if v == 0 {
-				return 0
-			}
-		case "exists":
-			if v != 0 {
-				return 1
-			}
+		var done bool
+		if acc, done = accumulate(e.Kind, acc, eval(e.Body, qe), e.Pos); done {
+			return acc
 		}
 	}
 }

@@ -293,24 +293,9 @@ func eval(e Expr, env Env) int {
 		qe := &quantEnv{Env: env, local: e.Var}
 		for _, p := range members(e.Over, env) {
 			qe.value = p
-			v := eval(e.Body, qe)
-			switch e.Kind {
-			case "count":
-				acc += b2i(v != 0)
-			case "sum":
-				s, ok := Add(acc, v)
-				if !ok {
-					panic(&ArithError{Fault: Overflow, Pos: e.Pos, Op: "sum " + BinaryText(syntax.Plus, acc, v)})
-				}
-				acc = s
-			case "forall":
-				if v == 0 {
-					return 0
-				}
-			case "exists":
-				if v != 0 {
-					return 1
-				}
+			var done bool
+			if acc, done = accumulate(e.Kind, acc, eval(e.Body, qe), e.Pos); done {
+				return acc
 			}
 		}
 		return acc
@@ -401,4 +386,30 @@ func (q *quantEnv) Local(l *Local) int {
 		return q.value
 	}
 	return q.Env.Local(l)
+}
+
+// accumulate adds v, the value of a quantifier's body for one member, to
+// acc, the quantifier's value so far, by kind (count, sum, forall,
+// exists); done is set when forall or exists is decided, acc then being
+// its value. A sum that overflows panics with an *ArithError at pos.
+func accumulate(kind string, acc, v int, pos syntax.Pos) (int, bool) {
+	switch kind {
+	case "count":
+		return acc + b2i(v != 0), false
+	case "sum":
+		s, ok := Add(acc, v)
+		if !ok {
+			panic(&ArithError{Fault: Overflow, Pos: pos, Op: "sum " + BinaryText(syntax.Plus, acc, v)})
+		}
+		return s, false
+	case "forall":
+		if v == 0 {
+			return 0, true
+		}
+	case "exists":
+		if v != 0 {
+			return 1, true
+		}
+	}
+	return acc, false
 }
