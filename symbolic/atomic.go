@@ -123,15 +123,9 @@ func (e *Encoding) peersAssigned(p int, guard rudd.Node, st *effectState) (rudd.
 			rel = b.And(rel, e.unchanged(f))
 			continue
 		}
-		v := b.False()
-		for x, m := range next {
-			if m = b.And(m, guard); b.Equal(m, b.False()) {
-				continue
-			}
-			if x < f.lo || x > f.hi {
-				return nil, fmt.Errorf("it may set %s of process %d to %d, outside %d..%d (a range fault, for the explicit engine): %w", w.v.Name, w.proc, x, f.lo, f.hi, ErrUnsupported)
-			}
-			v = b.Or(v, b.And(m, e.value(f, x, 1)))
+		v, bad, ok := e.newValue(f, next, guard)
+		if !ok {
+			return nil, fmt.Errorf("it may set %s of process %d to %d, outside %d..%d (a range fault, for the explicit engine): %w", w.v.Name, w.proc, bad, f.lo, f.hi, ErrUnsupported)
 		}
 		rel = b.And(rel, v)
 	}

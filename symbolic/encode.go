@@ -245,6 +245,26 @@ func bitsFor(size int) int {
 	return max(1, bits.Len(uint(size-1)))
 }
 
+// newValue is the relation of field f's next value to the cases of the
+// value an assignment gives it, where guard holds: a value outside f's
+// domain (a range fault, for the explicit engine) gives ok false and the
+// least such value.
+func (e *Encoding) newValue(f *field, next cases, guard rudd.Node) (v rudd.Node, bad int, ok bool) {
+	b := e.b
+	v = b.False()
+	for _, x := range next.values() {
+		m := b.And(next[x], guard)
+		if b.Equal(m, b.False()) {
+			continue
+		}
+		if x < f.lo || x > f.hi {
+			return nil, x, false
+		}
+		v = b.Or(v, b.And(m, e.value(f, x, 1)))
+	}
+	return v, 0, true
+}
+
 // value is the BDD of the configurations where field f holds x, over the
 // current bits (shift 0) or the next ones (shift 1).
 func (e *Encoding) value(f *field, x, shift int) rudd.Node {

@@ -297,15 +297,9 @@ func (e *Encoding) step(a *ir.Action, p int, in env, guard rudd.Node) (rel, bloc
 		}
 		// The new value, by cases; a value outside the domain is a range
 		// fault the explicit engine reports, not a step here.
-		v := b.False()
-		for x, m := range next {
-			if m = b.And(m, guard); b.Equal(m, b.False()) {
-				continue
-			}
-			if x < f.lo || x > f.hi {
-				return nil, nil, nil, fmt.Errorf("it may set %s to %d, outside %d..%d (a range fault, for the explicit engine): %w", e.spec.Vars[id].Name, x, f.lo, f.hi, ErrUnsupported)
-			}
-			v = b.Or(v, b.And(m, e.value(f, x, 1)))
+		v, bad, ok := e.newValue(f, next, guard)
+		if !ok {
+			return nil, nil, nil, fmt.Errorf("it may set %s to %d, outside %d..%d (a range fault, for the explicit engine): %w", e.spec.Vars[id].Name, bad, f.lo, f.hi, ErrUnsupported)
 		}
 		rel = b.And(rel, v)
 	}
