@@ -140,12 +140,27 @@ func (c *checker) run(values map[string]int) error {
 	return nil
 }
 
+// RequirementError is the problem of an instance whose parameters' values
+// fail one of the spec's require declarations: Err is the located error,
+// Reason the declaration's message (what the parameters must meet).
+type RequirementError struct {
+	Err    *syntax.Error
+	Reason string
+}
+
+// Error is Err's: "file:line:col: requirement fails for VALUES: REASON".
+func (e *RequirementError) Error() string { return e.Err.Error() }
+
+// Unwrap returns Err.
+func (e *RequirementError) Unwrap() error { return e.Err }
+
 // joined joins the errors found, sorted by position (those without one
 // first; the sort is stable, so problems at one place keep the order
 // they were found in).
 func (c *checker) joined() error {
 	pos := func(e error) syntax.Pos {
-		if se, ok := e.(*syntax.Error); ok {
+		var se *syntax.Error
+		if errors.As(e, &se) {
 			return se.Pos
 		}
 		return syntax.Pos{}

@@ -42,7 +42,11 @@ func (c *checker) declarations(values map[string]int) {
 				if d.Msg != "" {
 					msg = d.Msg
 				}
+				n := len(c.errs)
 				c.errorf(d.Pos, "requirement fails for %s: %s", specsValues(c.spec.Values), msg)
+				if len(c.errs) > n {
+					c.errs[n] = &RequirementError{Err: c.errs[n].(*syntax.Error), Reason: msg}
+				}
 			}
 		case *syntax.TopologyDecl:
 			if topo != nil {

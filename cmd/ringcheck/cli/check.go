@@ -22,7 +22,7 @@ import (
 	"github.com/ringcheck/ringcheck/explore"
 	"github.com/ringcheck/ringcheck/fields"
 	"github.com/ringcheck/ringcheck/invariants"
-	"github.com/ringcheck/ringcheck/lang/syntax"
+	langcheck "github.com/ringcheck/ringcheck/lang/check"
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/reports"
 	"github.com/ringcheck/ringcheck/specs"
@@ -541,33 +541,15 @@ func requirementFails(ctx context.Context, specName string, assignments []string
 	return &reports.CheckResult{Spec: spec.Name, Params: values, Skipped: "requirement fails: " + msg}, true
 }
 
-// failedRequirement finds, among the problems of a spec's instance (err,
-// as lang reports them: its *syntax.Error values, joined), a requirement
-// that fails, and returns its message.
+// failedRequirement finds, among the problems of a spec's instance, a
+// requirement that fails, and returns its message.
 func failedRequirement(err error) (string, bool) {
-	switch e := err.(type) {
-	case *syntax.Error:
-		// "requirement fails for K=6 L=5 n=2: need 1 ≤ K ≤ L"
-		if rest, ok := strings.CutPrefix(e.Msg, requirementFailsFor); ok {
-			if _, msg, ok := strings.Cut(rest, ": "); ok {
-				return msg, true
-			}
-		}
-	case interface{ Unwrap() []error }:
-		for _, e := range e.Unwrap() {
-			if msg, ok := failedRequirement(e); ok {
-				return msg, true
-			}
-		}
-	case interface{ Unwrap() error }:
-		return failedRequirement(e.Unwrap())
+	var re *langcheck.RequirementError
+	if errors.As(err, &re) {
+		return re.Reason, true
 	}
 	return "", false
 }
-
-// requirementFailsFor starts lang's message for a requirement that fails
-// for the parameters' values.
-const requirementFailsFor = "requirement fails for "
 
 // parseSweep parses "name=lo..hi".
 func parseSweep(s string) (name string, lo, hi int, err error) {
