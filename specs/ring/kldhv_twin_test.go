@@ -5,10 +5,8 @@ import (
 	"testing"
 
 	"github.com/ringcheck/ringcheck/invariants"
-	"github.com/ringcheck/ringcheck/lang"
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/specs"
-	"github.com/ringcheck/ringcheck/specs/catalog"
 )
 
 // klDhv translates kl-dhv.ring's names into the Go spec kl-dhv's: the
@@ -69,26 +67,7 @@ func TestKlDhvTwinLegitimacy(t *testing.T) {
 		{"n": 2, "L": 2, "K": 2, "Cmax": 0, "MaxSeq": 1, "MaxVc": 0, "staycs": 0, "fix": 0, "ctop": 0},
 		{"n": 3, "L": 1, "K": 1, "Cmax": 0, "MaxSeq": 2, "MaxVc": 0, "staycs": 0, "fix": 0, "ctop": 1},
 	} {
-		reg, err := catalog.Registry()
-		if err != nil {
-			t.Fatal(err)
-		}
-		goSpec, err := reg.Lookup("kl-dhv")
-		if err != nil {
-			t.Fatal(err)
-		}
-		ringSpec, _, err := lang.Load("kl-dhv.ring")
-		if err != nil {
-			t.Fatal(err)
-		}
-		gsys, err := goSpec.Build(values)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rsys, err := ringSpec.Build(values)
-		if err != nil {
-			t.Fatal(err)
-		}
+		gsys, rsys := twinSystems(t, "kl-dhv.ring", "kl-dhv", values)
 		compared, legit := 0, 0
 		compare := func(snap model.Snapshot) bool {
 			gst, err := gsys.Encode(snap)

@@ -268,15 +268,9 @@ func (nm naming) toGo(gsys *model.System, snap model.Snapshot) (model.Snapshot, 
 	return out, nil
 }
 
-// testSameSteps checks, on random configurations of the Go spec's model
-// (channels filled up to fill messages), that the .ring twin has the same
-// steps: the same actions of the same processes leading to the same
-// configurations, and the same invariants, legitimacy and process
-// predicates. Random configurations reach what executions from the initial
-// ones never do (corrupt local states, the recovery of a
-// self-stabilizing protocol). nm, if set, translates the file's names
-// into the Go spec's.
-func testSameSteps(t *testing.T, file, spec string, values specs.Values, fill, samples int, nm *naming) {
+// twinSystems builds the Go spec spec and its twin file with the same
+// values.
+func twinSystems(t *testing.T, file, spec string, values specs.Values) (gsys, rsys *model.System) {
 	t.Helper()
 	reg, err := catalog.Registry()
 	if err != nil {
@@ -290,14 +284,27 @@ func testSameSteps(t *testing.T, file, spec string, values specs.Values, fill, s
 	if err != nil {
 		t.Fatal(err)
 	}
-	gsys, err := goSpec.Build(values)
-	if err != nil {
+	if gsys, err = goSpec.Build(values); err != nil {
 		t.Fatal(err)
 	}
-	rsys, err := ringSpec.Build(values)
-	if err != nil {
+	if rsys, err = ringSpec.Build(values); err != nil {
 		t.Fatal(err)
 	}
+	return gsys, rsys
+}
+
+// testSameSteps checks, on random configurations of the Go spec's model
+// (channels filled up to fill messages), that the .ring twin has the same
+// steps: the same actions of the same processes leading to the same
+// configurations, and the same invariants, legitimacy and process
+// predicates. Random configurations reach what executions from the initial
+// ones never do (corrupt local states, the recovery of a
+// self-stabilizing protocol). nm, if set, translates the file's names
+// into the Go spec's.
+func testSameSteps(t *testing.T, file, spec string, values specs.Values, fill, samples int, nm *naming) {
+	t.Helper()
+	gsys, rsys := twinSystems(t, file, spec, values)
+	var err error
 	// steps lists the steps from st, or the error that stops the
 	// expansion.
 	// faults collects the file's range faults, in the Go spec's names.
