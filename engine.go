@@ -94,7 +94,7 @@ func (r *Request) symbolicApplies(res *Result) error {
 		return errors.New("it has no depth or state bound and keeps no fingerprints")
 	}
 	if r.Spec.Instance == nil {
-		return fmt.Errorf("spec %s is built into ringcheck; the engine reads specs written in the ring language (.ring files)", r.Spec.Name)
+		return fmt.Errorf("spec %s is written in Go; the engine reads specs written in the ring language (.ring files)", r.Spec.Name)
 	}
 	inst, err := r.instance(res)
 	if err != nil {

@@ -8,7 +8,6 @@ import (
 	"github.com/ringcheck/ringcheck/explore"
 	"github.com/ringcheck/ringcheck/invariants"
 	"github.com/ringcheck/ringcheck/model"
-	"github.com/ringcheck/ringcheck/specs/dijkstra"
 )
 
 // oracleConvergence decides convergence under a daemon by brute force,
@@ -103,7 +102,7 @@ func TestConvergenceMatchesOracle(t *testing.T) {
 					}
 					if worst > 0 {
 						w := st.Witness
-						if len(w.Steps) != worst || dijkstra.Privileged(w.States[len(w.States)-1], n, 0) != 1 {
+						if len(w.Steps) != worst || privilegedIn(w.States[len(w.States)-1], n) != 1 {
 							t.Fatalf("witness of %d steps does not end in L after the worst case %d", len(w.Steps), worst)
 						}
 						replaySteps(t, sys, w)
@@ -122,7 +121,7 @@ func replayOutsideL(t *testing.T, sys *model.System, n int, ce *invariants.Count
 		t.Fatalf("want a lasso, got %+v", ce)
 	}
 	for i, s := range ce.States {
-		if dijkstra.Privileged(s, n, 0) == 1 {
+		if privilegedIn(s, n) == 1 {
 			t.Fatalf("state %d of the counterexample is legitimate", i)
 		}
 	}

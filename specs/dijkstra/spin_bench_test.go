@@ -8,7 +8,6 @@ import (
 
 	"github.com/ringcheck/ringcheck/explore"
 	"github.com/ringcheck/ringcheck/specs"
-	"github.com/ringcheck/ringcheck/specs/dijkstra"
 	"github.com/ringcheck/ringcheck/specs/spectest"
 	"github.com/ringcheck/ringcheck/specs/spintest"
 )
@@ -44,10 +43,7 @@ func panFlags(states int64) []string {
 // configuration from init's choice tree, and one per ring move.
 func TestSPINTwinAgrees(t *testing.T) {
 	const n, k = 4, 4
-	sys, err := dijkstra.Build(specs.Values{"n": n, "K": k})
-	if err != nil {
-		t.Fatalf("building the model: %v", err)
-	}
+	sys := spectest.Build(t, "dijkstra", specs.Values{"n": n, "K": k})
 	ours, err := explore.Sweep(context.Background(), sys, spectest.NopMonitor{}, explore.Options{})
 	if err != nil {
 		t.Fatalf("sweeping the configurations: %v", err)

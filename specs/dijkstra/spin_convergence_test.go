@@ -28,7 +28,7 @@ func convergeFlags(total int64) []string {
 // ring is a configuration x[0..n-1] of Dijkstra's ring.
 type ring []int
 
-// privileged counts the privileged processes of x, as dijkstra.Privileged.
+// privileged counts the privileged processes of x, as the ring counts them.
 func (x ring) privileged() int {
 	n := len(x)
 	count := 0

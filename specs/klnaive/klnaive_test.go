@@ -9,16 +9,22 @@ import (
 	"github.com/ringcheck/ringcheck/invariants"
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/specs"
-	"github.com/ringcheck/ringcheck/specs/klnaive"
+	"github.com/ringcheck/ringcheck/specs/spectest"
 )
 
-func build(t *testing.T, n, l, k int) (*model.System, klnaive.Vars) {
+// vars are the handles of the variables and message of kl-naive, by the
+// names specs/ring/kl-naive.ring declares.
+type vars struct {
+	Need, Cnt model.VarID
+	Token     model.MsgType
+}
+
+// build returns the catalogue's kl-naive (specs/ring/kl-naive.ring) for n,
+// L and K, with channels that never fill (Cmax=0).
+func build(t *testing.T, n, l, k int) (*model.System, vars) {
 	t.Helper()
-	sys, v, err := klnaive.BuildVars(specs.Values{"n": n, "L": l, "K": k, "Cmax": 0})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sys, v
+	sys := spectest.Build(t, "kl-naive", specs.Values{"n": n, "L": l, "K": k, "Cmax": 0})
+	return sys, vars{Need: spectest.Var(t, sys, "need"), Cnt: spectest.Var(t, sys, "cnt"), Token: spectest.MsgType(t, sys, "Token")}
 }
 
 // TestInitialConfiguration pins the choice the paper leaves open: every

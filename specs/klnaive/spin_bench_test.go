@@ -8,7 +8,6 @@ import (
 
 	"github.com/ringcheck/ringcheck/explore"
 	"github.com/ringcheck/ringcheck/specs"
-	"github.com/ringcheck/ringcheck/specs/klnaive"
 	"github.com/ringcheck/ringcheck/specs/spectest"
 	"github.com/ringcheck/ringcheck/specs/spintest"
 )
@@ -27,11 +26,7 @@ func panFlags(states int64) []string {
 // configuration.
 func reachable(t testing.TB, n, l, k int) *explore.Result {
 	t.Helper()
-	sys, err := klnaive.Build(specs.Values{"n": n, "L": l, "K": k, "Cmax": 0})
-	if err != nil {
-		t.Fatalf("building the model: %v", err)
-	}
-	return spectest.Reachable(t, sys)
+	return spectest.Reachable(t, spectest.Build(t, "kl-naive", specs.Values{"n": n, "L": l, "K": k, "Cmax": 0}))
 }
 
 // TestSPINTwinAgrees checks testdata/klnaive.pml against ringcheck's model

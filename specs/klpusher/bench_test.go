@@ -7,7 +7,6 @@ import (
 
 	"github.com/ringcheck/ringcheck/invariants"
 	"github.com/ringcheck/ringcheck/specs"
-	"github.com/ringcheck/ringcheck/specs/klpusher"
 	"github.com/ringcheck/ringcheck/specs/spectest"
 )
 
@@ -24,10 +23,7 @@ func BenchmarkStarvationCheck(b *testing.B) {
 		{"n": 6, "L": 5, "K": 3, "Cmax": 0},
 	} {
 		b.Run(fmt.Sprintf("n=%d,L=%d,K=%d", p["n"], p["L"], p["K"]), func(b *testing.B) {
-			sys, err := klpusher.Build(p)
-			if err != nil {
-				b.Fatal(err)
-			}
+			sys := spectest.Build(b, "kl-pusher", p)
 			opts := spectest.WeakFairnessFromInit(invariants.Starvation)
 			opts.Search.Workers = runtime.GOMAXPROCS(0)
 			rep, elapsed, peak := spectest.TimeCheck(b, sys, opts)

@@ -11,27 +11,35 @@ import (
 	"github.com/ringcheck/ringcheck/invariants"
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/specs"
-	"github.com/ringcheck/ringcheck/specs/klpusher"
 	"github.com/ringcheck/ringcheck/specs/spectest"
 )
 
-func buildC(t testing.TB, n, l, k, cmax int) (*model.System, klpusher.Vars) {
-	t.Helper()
-	sys, v, err := klpusher.BuildVars(specs.Values{"n": n, "L": l, "K": k, "Cmax": cmax})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sys, v
+// vars are the handles of the variables and messages of kl-pusher, by the
+// names specs/ring/kl-pusher.ring declares.
+type vars struct {
+	Need, Cnt     model.VarID
+	Token, Pusher model.MsgType
 }
 
-func build(t testing.TB, n, l, k int) (*model.System, klpusher.Vars) {
+// buildC returns the catalogue's kl-pusher (specs/ring/kl-pusher.ring) for
+// n, L, K and Cmax.
+func buildC(t testing.TB, n, l, k, cmax int) (*model.System, vars) {
+	t.Helper()
+	sys := spectest.Build(t, "kl-pusher", specs.Values{"n": n, "L": l, "K": k, "Cmax": cmax})
+	return sys, vars{
+		Need: spectest.Var(t, sys, "need"), Cnt: spectest.Var(t, sys, "cnt"),
+		Token: spectest.MsgType(t, sys, "Token"), Pusher: spectest.MsgType(t, sys, "Pusher"),
+	}
+}
+
+func build(t testing.TB, n, l, k int) (*model.System, vars) {
 	t.Helper()
 	return buildC(t, n, l, k, 0)
 }
 
 // msgs is a channel's contents written as a string, head first: 'T' a
 // Token, 'P' the Pusher.
-func msgs(sys *model.System, v klpusher.Vars, s *model.State, c model.ChanID) string {
+func msgs(sys *model.System, v vars, s *model.State, c model.ChanID) string {
 	out := ""
 	for i := 0; i < s.Len(c); i++ {
 		switch sys.TypeOf(s.At(c, i)) {
@@ -53,7 +61,7 @@ type config struct {
 	in        []string
 }
 
-func (cf config) state(t testing.TB, sys *model.System, v klpusher.Vars) *model.State {
+func (cf config) state(t testing.TB, sys *model.System, v vars) *model.State {
 	t.Helper()
 	n := sys.N()
 	s := sys.NewState()
@@ -77,7 +85,7 @@ func (cf config) state(t testing.TB, sys *model.System, v klpusher.Vars) *model.
 	return s
 }
 
-func (cf config) matches(sys *model.System, v klpusher.Vars, s *model.State) bool {
+func (cf config) matches(sys *model.System, v vars, s *model.State) bool {
 	n := sys.N()
 	for p := 0; p < n; p++ {
 		if s.Get(p, v.Need) != cf.need[p] || s.Get(p, v.Cnt) != cf.cnt[p] ||
@@ -222,10 +230,11 @@ func TestInitialConfiguration(t *testing.T) {
 			}
 		}
 	}
-	if _, _, err := klpusher.BuildVars(specs.Values{"n": 2, "L": 5, "K": 1, "Cmax": 3}); err == nil {
+	spec := spectest.Builtin(t, "kl-pusher")
+	if _, err := spec.Build(specs.Values{"n": 2, "L": 5, "K": 1, "Cmax": 3}); err == nil {
 		t.Error("Cmax=3 builds for n=2, L=5, whose link into 0 starts with 3 tokens and the pusher")
 	}
-	if _, _, err := klpusher.BuildVars(specs.Values{"n": 3, "L": 2, "K": 3, "Cmax": 0}); err == nil {
+	if _, err := spec.Build(specs.Values{"n": 3, "L": 2, "K": 3, "Cmax": 0}); err == nil {
 		t.Error("K=3 > L=2 builds")
 	}
 }
@@ -235,12 +244,12 @@ func TestOnePusherInvariant(t *testing.T) {
 	sys, v := build(t, 3, 3, 2)
 	var one *model.Predicate
 	for i := range sys.Invariants {
-		if sys.Invariants[i].Name == "one-pusher" {
+		if sys.Invariants[i].Name == "one_pusher" {
 			one = &sys.Invariants[i]
 		}
 	}
 	if one == nil {
-		t.Fatal("no one-pusher invariant")
+		t.Fatal("no one_pusher invariant")
 	}
 	for _, tc := range []struct {
 		in   []string
@@ -253,7 +262,7 @@ func TestOnePusherInvariant(t *testing.T) {
 	} {
 		cf := config{need: []int{0, 0, 0}, cnt: []int{0, 0, 0}, in: tc.in}
 		if got := one.Holds(cf.state(t, sys, v)); got != tc.want {
-			t.Errorf("%q: one-pusher %v, want %v", tc.in, got, tc.want)
+			t.Errorf("%q: one_pusher %v, want %v", tc.in, got, tc.want)
 		}
 	}
 }
@@ -329,7 +338,7 @@ var figure2a = config{need: []int{1, 1, 2}, cnt: []int{0, 0, 0}, in: []string{"T
 // configuration.
 type findMonitor struct {
 	sys   *model.System
-	v     klpusher.Vars
+	v     vars
 	want  config
 	found atomic.Int64 // id+1, 0 while none
 }

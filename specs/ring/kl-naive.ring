@@ -4,7 +4,7 @@
 // Figure 1: the twin of the Go spec kl-naive, whose comment gives the
 // readings this encoding shares (tokens dealt round-robin, requesting
 // optional, leaving finite, blocking channels able to hold every token).
-spec kl-naive "naive token-collection k-out-of-L exclusion (Figure 1: deadlocks)"
+spec kl-naive "naive token-collection k-out-of-L exclusion (seed 001, Figure 1: deadlocks)"
 source "Datta, Devismes, Horn, Larmore, K-parmi-L exclusion auto-stabilisante, AlgoTel 2008, §2 and Figure 1"
 
 param n = 5 in 2..8 "number of processes on the ring"

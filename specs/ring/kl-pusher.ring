@@ -3,7 +3,7 @@
 // pusher token ("jeton pousseur") that breaks the deadlock of its Figure 1,
 // and whose starvation scenario is its Figure 2: the twin of the Go spec
 // kl-pusher, whose comment gives the readings this encoding shares.
-spec kl-pusher "naive k-out-of-L exclusion plus the pusher token (no deadlock, Figure 2: starvation)"
+spec kl-pusher "naive k-out-of-L exclusion plus the pusher token (seed 001: no deadlock, Figure 2: starvation)"
 source "Datta, Devismes, Horn, Larmore, K-parmi-L exclusion auto-stabilisante, AlgoTel 2008, §2 (jeton pousseur) and Figure 2"
 
 param n = 3 in 2..6 "number of processes on the ring"

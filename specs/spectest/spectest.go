@@ -4,7 +4,8 @@
 // exploring the configurations reachable from init (Reachable, NopMonitor),
 // counting the states of the brute-force encodings the tests compare
 // ringcheck with (CountReachable, CountReachableByKey), resolving a spec's
-// parameters (Resolve), finding an action by name (ActionIndex), and timing
+// parameters (Resolve), looking up and building a spec of the catalogue
+// (Builtin, Build), finding an action by name (ActionIndex), and timing
 // a check or the exhaustive search in a benchmark (TimeCheck,
 // ReportCheckMetrics, BenchReachable).
 //
@@ -21,6 +22,7 @@ import (
 	"github.com/ringcheck/ringcheck/invariants"
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/specs"
+	"github.com/ringcheck/ringcheck/specs/catalog"
 )
 
 // Workers is the number of goroutines the tests' searches use: more than
@@ -127,6 +129,38 @@ func CountReachableByKey[S any, K comparable](init S, key func(S) K, successors 
 		}
 	}
 	return int64(len(seen)), transitions
+}
+
+// Builtin returns the catalogue's spec called name, as `ringcheck check
+// NAME` runs it; it fails tb if there is none.
+func Builtin(tb testing.TB, name string) *specs.Spec {
+	tb.Helper()
+	reg, err := catalog.Registry()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	spec, err := reg.Lookup(name)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return spec
+}
+
+// Build returns the model of the catalogue's spec called name for values
+// (its defaults for the parameters values omits), under the central
+// daemon; it fails tb if the spec refuses the values or does not build.
+func Build(tb testing.TB, name string, values specs.Values) *model.System {
+	tb.Helper()
+	spec := Builtin(tb, name)
+	vals, err := spec.Resolve(values)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	sys, err := spec.Build(vals)
+	if err != nil {
+		tb.Fatalf("%s %v: %v", name, vals, err)
+	}
+	return sys
 }
 
 // Resolve returns spec's parameter values: its defaults, overridden by kv,
@@ -295,4 +329,29 @@ func SingleEdits(sys *model.System, s *model.State, letters []model.Msg, visit f
 			}
 		}
 	}
+}
+
+// Var returns the id of sys's variable called name, failing tb if there
+// is none: the tests of a spec read from a file find its variables by the
+// names the file declares.
+func Var(tb testing.TB, sys *model.System, name string) model.VarID {
+	tb.Helper()
+	id, ok := sys.VarByName(name)
+	if !ok {
+		tb.Fatalf("%s has no variable %s", sys.Name, name)
+	}
+	return id
+}
+
+// MsgType returns sys's message type called name, failing tb if there is
+// none.
+func MsgType(tb testing.TB, sys *model.System, name string) model.MsgType {
+	tb.Helper()
+	for i, m := range sys.Messages {
+		if m.Name == name {
+			return model.MsgType(i)
+		}
+	}
+	tb.Fatalf("%s has no message type %s", sys.Name, name)
+	return -1
 }

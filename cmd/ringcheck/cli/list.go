@@ -10,6 +10,7 @@ import (
 
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/specs"
+	"github.com/ringcheck/ringcheck/specs/catalog"
 )
 
 type listedParam struct {
@@ -66,7 +67,7 @@ type listedSpec struct {
 }
 
 func newListCmd() *cobra.Command {
-	var asJSON bool
+	var asJSON, source bool
 	cmd := &cobra.Command{
 		Use:   "list [SPEC...]",
 		Short: "List the specs, their parameters and the claims of their papers",
@@ -74,8 +75,18 @@ func newListCmd() *cobra.Command {
 files): each spec's name, summary, source, parameters (with their
 defaults and ranges), legitimacy predicate, invariants, default checks,
 the liveness roles of its actions, and the claims of its paper with what
-ringcheck finds.`,
+ringcheck finds.
+
+With --source, print instead the .ring file of each built-in spec named
+(every spec ringcheck ships is one file of the ring language): a start
+for an algorithm of one's own.`,
+		Example: `  ringcheck list
+  ringcheck list --json dijkstra
+  ringcheck list --source dijkstra > mine.ring`,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if source {
+				return printSources(cmd, args)
+			}
 			all, err := listedSpecs(cmd.Context(), args)
 			if err != nil {
 				return err
@@ -147,7 +158,33 @@ ringcheck finds.`,
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the specs as a JSON array")
+	cmd.Flags().BoolVar(&source, "source", false, "print the .ring file of each built-in spec named")
+	cmd.MarkFlagsMutuallyExclusive("json", "source")
 	return cmd
+}
+
+// printSources prints the .ring file of each built-in spec named.
+func printSources(cmd *cobra.Command, names []string) error {
+	if len(names) == 0 {
+		return usageError("--source needs the names of built-in specs (ringcheck list shows them)")
+	}
+	reg, err := registryOf(cmd.Context())
+	if err != nil {
+		return err
+	}
+	for _, name := range names {
+		if _, err := reg.Lookup(name); err != nil {
+			return usageError("%v", err)
+		}
+		src, ok := catalog.Source(name)
+		if !ok {
+			return usageError("spec %s is written in Go: it has no .ring file", name)
+		}
+		if _, err := cmd.OutOrStdout().Write(src); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // listedSpecs loads the .ring files given, or returns every spec of the
