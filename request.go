@@ -455,7 +455,7 @@ func (r *Request) readStart(sys *model.System, values specs.Values) (*model.Stat
 // sweepable reports a check from every configuration of a space too large
 // to sweep, and says what can be done instead.
 func sweepable(sys *model.System, values specs.Values, name string, opts invariants.Options) error {
-	closureOnly := len(opts.Properties) == 1 && opts.Properties[0] == invariants.Closure && sys.LegitimateConfigurations != nil
+	closureOnly := len(opts.Properties) == 1 && opts.Properties[0] == invariants.Closure && sys.EnumeratesLegitimate()
 	if opts.From != invariants.FromAll || closureOnly {
 		return nil
 	}
@@ -463,7 +463,7 @@ func sweepable(sys *model.System, values specs.Values, name string, opts invaria
 		return nil
 	}
 	also := ""
-	if sys.LegitimateConfigurations != nil {
+	if sys.EnumeratesLegitimate() {
 		also = " (closure alone is decided from the spec's enumeration of L: {Properties} closure)"
 	}
 	return fields.Errorf("spec %s (%s): the full configuration space has about 10^%.0f configurations, too many to sweep"+also+"; {From} random decides convergence from sampled configurations (a configuration that does not converge decides it; samples never decide that it holds), 'ringcheck rounds %s' measures recovery from random configurations, and check {Start.Trace} FILE decides convergence from one of them",

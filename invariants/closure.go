@@ -47,8 +47,26 @@ type closureViolation struct {
 // the result records the stop; otherwise it returns the stop
 // (errEnumerationBound, the *budget.Exceeded or ctx's error) with what it
 // swept.
+//
+// A spec that gives no enumerator but a way to derive one
+// (model.System.DeriveLegitimateConfigurations) has it derived first,
+// under the same bounds: a bound that stops the derivation stops the
+// check, and a derivation that fails is an error that says why and that
+// the full space is too large to sweep.
 func closureByEnumeration(ctx context.Context, sys *model.System, opts Options) (*stabilityResult, error) {
 	start := time.Now()
+	enumerate, by := sys.LegitimateConfigurations, "the spec enumerates"
+	if enumerate == nil {
+		var err error
+		enumerate, err = sys.DeriveLegitimateConfigurations(ctx, sys, opts.Search.Memory)
+		if _, stopped := stopReason(err); stopped {
+			return &stabilityResult{elapsed: time.Since(start), phases: []Phase{{Name: derivationPhase, Total: 1}}}, err
+		}
+		if err != nil {
+			return nil, fmt.Errorf("spec %s: closure from its legitimate configurations: %w; the full configuration space has about 10^%.0f configurations, too many to sweep", sys.Name, err, sys.ConfigurationsLog10())
+		}
+		by = "enumerated from the BDD of L"
+	}
 	legit := sys.Legitimate.Holds
 	workers := max(1, opts.Search.Workers)
 	batches := make(chan batch, 2*workers)
@@ -138,7 +156,7 @@ func closureByEnumeration(ctx context.Context, sys *model.System, opts Options) 
 		cur = batch{first: enumerated}
 		return true
 	}
-	sys.LegitimateConfigurations(sys, func(st *model.State) bool {
+	enumerate(sys, func(st *model.State) bool {
 		if opts.Search.MaxStates > 0 && enumerated == opts.Search.MaxStates {
 			bound = errEnumerationBound
 			return false
@@ -173,7 +191,7 @@ func closureByEnumeration(ctx context.Context, sys *model.System, opts Options) 
 		return &stabilityResult{swept: uint64(enumerated), transitions: transitions, distinct: distinct, elapsed: time.Since(start)}, stop
 	}
 	o := Outcome{Property: Closure, Verdict: Holds,
-		Reason: fmt.Sprintf("every step from each of the %d legitimate configurations the spec enumerates stays in L", enumerated)}
+		Reason: fmt.Sprintf("every step from each of the %d legitimate configurations %s stays in L", enumerated, by)}
 	if first != nil {
 		o.Verdict, o.Reason = Violated, "a step from a legitimate configuration leaves L"
 		o.Counterexample = &Counterexample{Kind: Path, States: []*model.State{first.from, first.to}, Steps: []model.Step{first.step}}
@@ -191,11 +209,16 @@ func closureByEnumeration(ctx context.Context, sys *model.System, opts Options) 
 	return res, nil
 }
 
+// derivationPhase is the phase of a closure check that derives the
+// enumerator of L from the legitimacy predicate.
+const derivationPhase = "symbolic encoding of L, to enumerate the legitimate configurations"
+
 // enumeratesClosure reports whether closure (alone) is to be decided from
-// the spec's enumeration of L: the full space is too large for the graph
-// analyses, and the spec enumerates its legitimate configurations.
+// an enumeration of L: the full space is too large for the graph
+// analyses, and the spec enumerates its legitimate configurations or
+// derives an enumerator of them.
 func enumeratesClosure(sys *model.System, wantClosure, wantConverg bool) bool {
-	if !wantClosure || wantConverg || sys.LegitimateConfigurations == nil {
+	if !wantClosure || wantConverg || !sys.EnumeratesLegitimate() {
 		return false
 	}
 	n, ok := sys.Configurations()

@@ -10,8 +10,9 @@ import (
 )
 
 // FuzzBuild feeds arbitrary sources through the parser, the checker and
-// the compiler, for the defaults: none may panic, and a file that builds
-// has a spec entry whose name is set.
+// the compiler, for the defaults: none may panic, a file that builds has
+// a spec entry whose name is set, and its bound in rounds and links give
+// a bound and a fill of at least 1 and enlarge only its parameters.
 func FuzzBuild(f *testing.F) {
 	seeds, _ := filepath.Glob("../specs/ring/*.ring")
 	more, _ := filepath.Glob("testdata/errors/*.ring")
@@ -24,6 +25,7 @@ func FuzzBuild(f *testing.F) {
 		}
 		f.Add(src)
 	}
+	f.Add([]byte(metaSrc))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		file, err := lang.Parse("fuzz.ring", src)
 		if err != nil {
@@ -39,6 +41,21 @@ func FuzzBuild(f *testing.F) {
 		vals, err := spec.Resolve(nil)
 		if err != nil {
 			t.Fatalf("the defaults do not resolve: %v", err)
+		}
+		// The defaults checked, their bound and fill are at least 1 and
+		// the parameters enlarged are the spec's.
+		if spec.RoundsBound != nil && spec.RoundsBound(vals) < 1 {
+			t.Fatalf("a bound in rounds of %d for the defaults", spec.RoundsBound(vals))
+		}
+		if l := spec.Links; l != nil {
+			if fill := l.Fill(vals); fill < 1 {
+				t.Fatalf("a fill of %d for the defaults", fill)
+			}
+			for name := range l.Enlarge(vals) {
+				if _, ok := spec.Param(name); !ok {
+					t.Fatalf("links enlarge %s, which is no parameter", name)
+				}
+			}
 		}
 		sys, err := spec.Build(vals)
 		if err != nil {

@@ -1,9 +1,12 @@
 package model
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/bits"
+
+	"github.com/ringcheck/ringcheck/budget"
 )
 
 // VarID names a variable declaration; the same VarID denotes the variable in
@@ -270,6 +273,11 @@ type System struct {
 	// configuration space is too large to sweep (see
 	// Builder.LegitimateConfigurations).
 	LegitimateConfigurations Enumerator
+	// DeriveLegitimateConfigurations, if set, derives an enumerator of
+	// the legitimate configurations when closure needs one and
+	// LegitimateConfigurations is nil: a spec loaded from a .ring file
+	// derives it from its legitimacy predicate (see EnumeratorSource).
+	DeriveLegitimateConfigurations EnumeratorSource
 	// Start is the start predicate of a check from start: it starts from
 	// every configuration in which it holds (nil: the spec declares none;
 	// see Builder.Start).
@@ -488,6 +496,22 @@ func (b *Builder) Legitimate(p Predicate) { b.sys.Legitimate = &p }
 // until it has no more or yield returns false. It may reuse the state it
 // passes: yield must copy what it keeps.
 type Enumerator func(sys *System, yield func(*State) bool)
+
+// EnumeratorSource derives an Enumerator of the legitimate configurations
+// of sys, with the same contract as Builder.LegitimateConfigurations'.
+// ctx and memory (nil: no limit) bound the derivation: when ctx ends or
+// the budget refuses what it needs, the error wraps ctx's error or the
+// budget's *budget.Exceeded; any other error says why it cannot derive
+// one.
+type EnumeratorSource func(ctx context.Context, sys *System, memory *budget.Memory) (Enumerator, error)
+
+// EnumeratesLegitimate reports whether closure can be decided from an
+// enumeration of the legitimate configurations: the spec gives one
+// (LegitimateConfigurations) or a way to derive one
+// (DeriveLegitimateConfigurations).
+func (s *System) EnumeratesLegitimate() bool {
+	return s.LegitimateConfigurations != nil || s.DeriveLegitimateConfigurations != nil
+}
 
 // LegitimateConfigurations declares an enumerator of the legitimate
 // configurations: it must yield every configuration in which the

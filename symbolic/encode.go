@@ -128,6 +128,30 @@ func Encode(ctx context.Context, spec *ir.Spec, opts Options) (*Encoding, error)
 
 // encode builds the encoding of spec under opts, watched by w.
 func encode(spec *ir.Spec, opts Options, w *watch) (*Encoding, error) {
+	e, err := encodeConfigurations(spec, opts, w)
+	if err != nil {
+		return nil, err
+	}
+	b := e.b
+	e.faulty = b.False()
+	if err := e.locals(); err != nil {
+		return nil, fmt.Errorf("spec %s: %w", spec.Name, err)
+	}
+	if opts.Daemon != model.Central {
+		e.report(Progress{Phase: fmt.Sprintf("encoding the transition relation, the %s daemon's steps", opts.Daemon)})
+		e.trans = e.concurrent(opts.Daemon)
+	}
+	if b.Errored() {
+		return nil, fmt.Errorf("spec %s: %w", spec.Name, e.bddError())
+	}
+	return e, nil
+}
+
+// encodeConfigurations lays out spec's variables and channels over the BDD
+// variables and builds the kernel, the valid configurations and the
+// legitimate ones (e.legitimate), watched by w: everything but the
+// transition relation.
+func encodeConfigurations(spec *ir.Spec, opts Options, w *watch) (*Encoding, error) {
 	e := &Encoding{spec: spec, fields: make([][]*field, spec.N), opts: opts, chans: map[[2]int]*channel{}, incident: make([][]*channel, spec.N)}
 	topology := model.Topology{Kind: spec.Topology, N: spec.N}
 	if spec.Channels != nil {
@@ -209,14 +233,6 @@ func encode(spec *ir.Spec, opts Options, w *watch) (*Encoding, error) {
 		return nil, fmt.Errorf("spec %s: the legitimacy predicate: %w", spec.Name, err)
 	}
 	e.legitimate = b.And(l, e.valid)
-	e.faulty = b.False()
-	if err := e.locals(); err != nil {
-		return nil, fmt.Errorf("spec %s: %w", spec.Name, err)
-	}
-	if opts.Daemon != model.Central {
-		e.report(Progress{Phase: fmt.Sprintf("encoding the transition relation, the %s daemon's steps", opts.Daemon)})
-		e.trans = e.concurrent(opts.Daemon)
-	}
 	if b.Errored() {
 		return nil, fmt.Errorf("spec %s: %w", spec.Name, e.bddError())
 	}

@@ -106,8 +106,13 @@ func (c *checker) declarations(values map[string]int) {
 			c.channels(d)
 		}
 	}
+	var boundAt, linksAt syntax.Pos
 	for _, d := range decls {
 		switch d := d.(type) {
+		case *syntax.BoundDecl:
+			c.stabilizationBound(d, &boundAt)
+		case *syntax.LinksDecl:
+			c.links(d, &linksAt)
 		case *syntax.ProcessDecl:
 			c.process(d)
 		case *syntax.PredicateDecl:

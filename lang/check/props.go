@@ -109,8 +109,8 @@ func (c *checker) claim(d *syntax.ClaimDecl) {
 	}
 	if d.Found != nil {
 		cl.Found = d.Found.Name
-		if cl.Found == cl.Verdict || (cl.Found != "holds" && cl.Found != "violated") {
-			c.errorf(d.Found.Pos, "found is the other verdict than the paper's: %s here", map[bool]string{true: "violated", false: "holds"}[cl.Verdict == "holds"])
+		if cl.Found != outOfReach && (cl.Found == cl.Verdict || (cl.Found != "holds" && cl.Found != "violated")) {
+			c.errorf(d.Found.Pos, "found is the other verdict than the paper's (%s here) or out-of-reach", map[bool]string{true: "violated", false: "holds"}[cl.Verdict == "holds"])
 		}
 	}
 	if d.From != nil {
@@ -137,6 +137,7 @@ func (c *checker) claim(d *syntax.ClaimDecl) {
 			c.errorf(pv.Value.ExprPos(), "parameter %s=%d is outside its range %d..%d", p.Name, v, p.Min, p.Max)
 		}
 	}
+	c.claimStart(d, &cl)
 	c.spec.Claims = append(c.spec.Claims, cl)
 }
 

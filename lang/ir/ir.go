@@ -59,6 +59,11 @@ type Spec struct {
 	InitSet           *Predicate
 	ProcessPredicates []*ProcessPredicate
 	Claims            []Claim
+	// Bound is the paper's bound on stabilization time (nil: none).
+	Bound *Bound
+	// Links is how to run the instance on reliable links (nil: the file
+	// declares none).
+	Links *Links
 	// Checks are the properties checked by default.
 	Checks []string
 }
@@ -336,10 +341,32 @@ type ProcessPredicate struct {
 // Claim is a verdict the paper predicts.
 type Claim struct {
 	Property, Verdict, From, Fairness, Source string
-	// Found is the verdict ringcheck finds where it is not the paper's
-	// (empty: it agrees).
+	// Found is what ringcheck finds where it is not the paper's verdict:
+	// the other verdict, or "out-of-reach" (empty: it agrees).
 	Found  string
 	Params map[string]int
+	// StartFile, declared at StartPos, is the trace (a path relative to
+	// the file's folder, with '/' separators) whose first configuration
+	// ringcheck decides the claim from; empty: none.
+	StartFile string
+	StartPos  syntax.Pos
+}
+
+// Bound is the paper's bound on stabilization time: Text as the paper
+// gives it, and Rounds the bound in rounds for the instance's parameters
+// (0: the file gives none).
+type Bound struct {
+	Text   string
+	Rounds int
+}
+
+// Links says how `rounds` runs the instance on its paper's reliable
+// links: the parameters Enlarge raises, to the values it gives for the
+// instance's parameters, and Fill, the most messages a channel of a
+// random configuration holds.
+type Links struct {
+	Enlarge map[string]int
+	Fill    int
 }
 
 // Expr is an expression: one of the node types below.

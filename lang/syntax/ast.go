@@ -275,20 +275,49 @@ type PredicateDecl struct {
 	Abstraction bool
 }
 
-// ClaimDecl is `claim PROPERTY VERDICT [from init|all|start] [fairness F] [with
-// NAME = INT, ...] ["source"]`: a verdict the paper predicts.
+// ClaimDecl is `claim PROPERTY VERDICT [found VERDICT|out-of-reach]
+// [from init|all|start|"FILE"] [fairness F] [with NAME = INT, ...]
+// ["source"]`: a verdict the paper predicts.
 type ClaimDecl struct {
 	Pos      Pos
 	Property *Ident
 	Verdict  *Ident
 	Found    *Ident // what ringcheck finds instead, or nil
-	From     *Ident
-	Fairness *Ident
-	Params   []*ParamValue
-	Source   string
+	From     *Ident // nil: none, or a start file (StartFile)
+	// StartFile, with StartPos its place, is `from "FILE"`: the claim is
+	// about every configuration, and ringcheck decides it from the first
+	// configuration of the trace FILE (a path relative to the .ring
+	// file's folder); empty: none.
+	StartFile string
+	StartPos  Pos
+	Fairness  *Ident
+	Params    []*ParamValue
+	Source    string
 }
 
-// ParamValue is `NAME = INT` in a claim.
+// BoundDecl is `bound "TEXT" [rounds EXPR]`: the paper's bound on
+// stabilization time, as text, and in rounds as a constant expression
+// over the parameters (nil: none).
+type BoundDecl struct {
+	Pos    Pos
+	Text   string
+	Rounds Expr
+}
+
+// LinksDecl is `links reliable [enlarge NAME = EXPR, ...] [fill EXPR]`:
+// how `rounds` runs the spec on its paper's reliable links, the
+// parameters raised to the values Enlarge gives and the random
+// configurations holding at most Fill messages a channel (nil: the
+// capacity of the spec's own channels).
+type LinksDecl struct {
+	Pos     Pos
+	Kind    *Ident
+	Enlarge []*ParamValue
+	Fill    Expr
+}
+
+// ParamValue is `NAME = EXPR` in a claim or in a links declaration's
+// enlarge.
 type ParamValue struct {
 	Name  *Ident
 	Value Expr
@@ -395,6 +424,8 @@ func (d *DefDecl) declPos() Pos       { return d.Pos }
 func (d *PredicateDecl) declPos() Pos { return d.Pos }
 func (d *ClaimDecl) declPos() Pos     { return d.Pos }
 func (d *ChecksDecl) declPos() Pos    { return d.Pos }
+func (d *BoundDecl) declPos() Pos     { return d.Pos }
+func (d *LinksDecl) declPos() Pos     { return d.Pos }
 
 func (s *AssignStmt) stmtPos() Pos { return s.Pos }
 func (s *SendStmt) stmtPos() Pos   { return s.Pos }

@@ -22,6 +22,7 @@ func FuzzParse(f *testing.F) {
 		f.Add(src)
 	}
 	f.Add([]byte("spec s\ntopology ring(3)\nvar x: 0..2\nprocess all { action a: x == x[pred] -> x := (x + 1) mod 3 }\n"))
+	f.Add([]byte("spec s\nparam C = 1 in 1..4\ntopology ring(3)\nmessage M\nchannels capacity C\nbound \"2n\" rounds 2 * 3\nlinks reliable enlarge C = 4 fill C\nclaim convergence holds found out-of-reach from all\nclaim convergence holds found violated from \"nc.json\" with C = 2\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		file, err := Parse("fuzz.ring", src)
 		if err == nil {

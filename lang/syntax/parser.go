@@ -344,6 +344,19 @@ func (p *parser) decl() Decl {
 		return d
 	case "claim":
 		return p.claimDecl()
+	case "bound":
+		p.s.next()
+		d := &BoundDecl{Pos: pos}
+		if p.s.tok != StringTok {
+			p.failf(p.s.pos, "expected the bound as a string after bound (bound \"4n rounds\" rounds 4 * n), found %s", p.found())
+		}
+		d.Text = p.optString()
+		if p.gotWord("rounds") {
+			d.Rounds = p.expr()
+		}
+		return d
+	case "links":
+		return p.linksDecl()
 	case "check":
 		p.s.next()
 		d := &ChecksDecl{Pos: pos}
@@ -357,7 +370,7 @@ func (p *parser) decl() Decl {
 	case "environment", "timeout", "atomic", "finite", "optional", "action":
 		p.failf(pos, "an action belongs in a process block (process all { action ... })")
 	}
-	p.failf(pos, "unknown declaration %q (spec, source, param, const, require, topology, type, var, message, channels, process, def, invariant, abstraction invariant, legitimate, valid_end, predicate, start, init, claim, check)", p.s.lit)
+	p.failf(pos, "unknown declaration %q (spec, source, param, const, require, topology, type, var, message, channels, process, def, invariant, abstraction invariant, legitimate, valid_end, predicate, start, init, claim, check, bound, links)", p.s.lit)
 	return nil
 }
 
@@ -722,10 +735,15 @@ func (p *parser) claimDecl() *ClaimDecl {
 	d := &ClaimDecl{Pos: pos, Property: p.property("a property after claim")}
 	d.Verdict = p.word("a verdict (holds or violated) after the property")
 	if p.gotWord("found") {
-		d.Found = p.word("the verdict ringcheck finds (holds or violated) after found")
+		d.Found = p.hyphenated(p.word("what ringcheck finds (holds, violated or out-of-reach) after found"), "what ringcheck finds", "out-of-reach")
 	}
 	if p.gotWord("from") {
-		d.From = p.word("init or all after from")
+		if p.s.tok == StringTok {
+			d.StartPos, d.StartFile = p.s.pos, p.s.lit
+			p.s.next()
+		} else {
+			d.From = p.word("init, all, start or a start file (\"FILE.json\") after from")
+		}
 	}
 	if p.gotWord("fairness") {
 		d.Fairness = p.hyphenated(p.word("none, weak, strong, weak-action or strong-action after fairness"), "a fairness", "weak-action")
@@ -742,6 +760,28 @@ func (p *parser) claimDecl() *ClaimDecl {
 		}
 	}
 	d.Source = p.optString()
+	return d
+}
+
+// linksDecl parses `links reliable [enlarge NAME = EXPR, ...] [fill
+// EXPR]`.
+func (p *parser) linksDecl() *LinksDecl {
+	pos := p.expectWord("links", "")
+	d := &LinksDecl{Pos: pos, Kind: p.word("the kind of links after links (links reliable)")}
+	if p.gotWord("enlarge") {
+		for {
+			pv := &ParamValue{Name: p.ident("of a parameter after enlarge (enlarge Cmax = 32)")}
+			p.expect(Define, "after the parameter's name (enlarge Cmax = 32)")
+			pv.Value = p.expr()
+			d.Enlarge = append(d.Enlarge, pv)
+			if !p.got(Comma) {
+				break
+			}
+		}
+	}
+	if p.gotWord("fill") {
+		d.Fill = p.expr()
+	}
 	return d
 }
 

@@ -112,3 +112,45 @@ func TestLineBreaks(t *testing.T) {
 		})
 	}
 }
+
+// TestBoundLinksAndStartFile parses a bound with its rounds, links with
+// their enlarged parameters and fill, found out-of-reach, and a claim
+// from a start file, each with its place.
+func TestBoundLinksAndStartFile(t *testing.T) {
+	src := "spec s\n" +
+		"bound \"4n rounds\" rounds 4 * n\n" +
+		"links reliable enlarge Cmax = 32, n = 3 fill Cap\n" +
+		"claim convergence holds found out-of-reach from all\n" +
+		"claim convergence holds found violated from \"kept/nc.json\" fairness strong with n = 3 \"§3\"\n"
+	f, err := Parse("s.ring", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := f.Decls[1].(*BoundDecl)
+	if b.Text != "4n rounds" || b.Rounds == nil || b.Rounds.ExprPos() != (Pos{2, 26}) {
+		t.Errorf("bound %q, rounds %v", b.Text, b.Rounds)
+	}
+	l := f.Decls[2].(*LinksDecl)
+	if l.Kind.Name != "reliable" || len(l.Enlarge) != 2 || l.Enlarge[1].Name.Name != "n" || l.Fill == nil || l.Fill.ExprPos() != (Pos{3, 46}) {
+		t.Errorf("links %q, %d enlarged, fill %v", l.Kind.Name, len(l.Enlarge), l.Fill)
+	}
+	oor := f.Decls[3].(*ClaimDecl)
+	if oor.Found.Name != "out-of-reach" || oor.From.Name != "all" || oor.StartFile != "" {
+		t.Errorf("claim found %q from %v start %q", oor.Found.Name, oor.From, oor.StartFile)
+	}
+	st := f.Decls[4].(*ClaimDecl)
+	if st.StartFile != "kept/nc.json" || st.StartPos != (Pos{5, 45}) || st.From != nil || st.Fairness.Name != "strong" || st.Source != "§3" {
+		t.Errorf("claim from %q at %v, from %v, fairness %v, source %q", st.StartFile, st.StartPos, st.From, st.Fairness, st.Source)
+	}
+	// With neither rounds nor enlarge nor fill, each is nil.
+	f, err = Parse("s.ring", []byte("spec s\nbound \"n\"\nlinks reliable\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := f.Decls[1].(*BoundDecl); b.Rounds != nil {
+		t.Errorf("a bound without rounds has rounds %v", b.Rounds)
+	}
+	if l := f.Decls[2].(*LinksDecl); l.Enlarge != nil || l.Fill != nil {
+		t.Errorf("links reliable alone: enlarge %v fill %v", l.Enlarge, l.Fill)
+	}
+}

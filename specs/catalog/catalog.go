@@ -16,9 +16,7 @@ import (
 	"github.com/ringcheck/ringcheck/specs/kldhv"
 	"github.com/ringcheck/ringcheck/specs/lejeune"
 	"github.com/ringcheck/ringcheck/specs/raynal"
-	"github.com/ringcheck/ringcheck/specs/raynaland"
 	"github.com/ringcheck/ringcheck/specs/ring"
-	"github.com/ringcheck/ringcheck/specs/thiare"
 )
 
 // entry is one spec of the catalogue: the name of its embedded .ring file,
@@ -38,8 +36,8 @@ func entries() []entry {
 		{goSpec: klddhl.Spec},
 		{goSpec: kldhv.Spec},
 		{goSpec: raynal.Spec},
-		{goSpec: raynaland.Spec},
-		{goSpec: thiare.Spec},
+		{file: "raynal-and.ring"},
+		{file: "thiare.ring"},
 		{goSpec: lejeune.Spec},
 	}
 }
@@ -66,17 +64,9 @@ func Registry() (*specs.Registry, error) {
 // (dijkstra.ring): the file's, with no File, since a built-in spec is
 // named, not read (its FileHash still identifies the version).
 func FromFile(name string) (*specs.Spec, error) {
-	src, err := fs.ReadFile(ring.Files(), name)
+	s, _, err := lang.LoadFS(ring.Files(), name, path.Join(ring.Dir, name))
 	if err != nil {
 		return nil, fmt.Errorf("the catalogue's %s: %w", name, err)
-	}
-	f, err := lang.Parse(path.Join(ring.Dir, name), src)
-	if err != nil {
-		return nil, err
-	}
-	s, err := f.Spec()
-	if err != nil {
-		return nil, err
 	}
 	if want := strings.TrimSuffix(name, lang.Ext); s.Name != want {
 		return nil, fmt.Errorf("the catalogue's %s declares spec %s, not %s", name, s.Name, want)

@@ -3,8 +3,8 @@
 // Larmore describe it (AlgoTel 2008): the twin of the Go spec counterflush,
 // whose comment gives the readings this encoding shares (token passing,
 // a perfect timer, dropped sends to a full channel).
-spec counterflush "Varghese's counter flushing: one privilege token from any configuration"
-source "G. Varghese, Self-stabilization by counter flushing, SIAM J. Comput. 30(2), 2000, as described by Datta, Devismes, Horn, Larmore, AlgoTel 2008"
+spec counterflush "Varghese's counter flushing: one privilege token from any configuration (seed 001)"
+source "G. Varghese, Self-stabilization by counter flushing, SIAM J. Comput. 30(2), 2000, as described by Datta, Devismes, Horn, Larmore, AlgoTel 2008, \"Le protocole du jeton privilège\""
 
 param n = 3 in 2..6 "number of processes on the ring"
 param Cmax = 1 in 1..3 "channel capacity; counters range over 0..n(Cmax+1)-1"
@@ -43,5 +43,6 @@ legitimate "exactly one message in transit, Token(v) from j to j+1, with C_0..C_
 check deadlock, closure, convergence
 claim safety holds from init with n = 3, Cmax = 1 "from a legitimate configuration a single privilege circulates"
 claim deadlock holds from all with n = 3, Cmax = 1 "a message can always be received, and with every channel empty the root's timeout fires"
-claim closure holds from all with n = 3, Cmax = 1 "every step from a legitimate configuration leads to a legitimate one"
-claim convergence holds from all with n = 3, Cmax = 1 "from any configuration the ring reaches a single circulating privilege"
+claim closure holds from all with n = 3, Cmax = 1 "every step from a legitimate configuration leads to a legitimate one (they form one cycle)"
+claim convergence holds from all with n = 3, Cmax = 1 "[Var00] via seed 001: from any configuration the ring reaches a single circulating privilege"
+bound "about 2n rounds ([Var00], cited by seed 001)"

@@ -8,7 +8,7 @@
 // keep the Go spec's names, with `_` for its `-` (A_c1_stale, A_c4_dup),
 // and its order, which the first-enabled rule reads. Effects are
 // simultaneous: every expression reads the configuration before the step.
-spec kl-dhv "Controller ▷ ℓ-Token-Circulation, self-stabilizing k-out-of-ℓ exclusion on a rooted unidirectional ring; sequence numbers bounded by MaxSeq"
+spec kl-dhv "Controller ▷ ℓ-Token-Circulation, self-stabilizing k-out-of-ℓ exclusion on a rooted unidirectional ring (seed 000); sequence numbers bounded by MaxSeq"
 source "Datta, Hadid, Villain, A Self-stabilizing Token-Based k-out-of-ℓ Exclusion Algorithm, Euro-Par 2002, LNCS 2400, §3, Algorithms 2-4 (A_l1..A_l6, A_l10, A_l11 reconstructed from the prose)"
 
 param n = 3 in 2..5 "number of processes on the ring; process 0 is Root"
@@ -179,7 +179,7 @@ def legit =
 invariant units_in_use "the units of the processes in their critical section (Σ NEED over STATE = In) never exceed ℓ": unitsInUse <= L
 invariant cs_holds_k "a process in its critical section holds exactly its k enabled tokens (T_h = NEED, T_d = 0)":
   forall p: STATE[p] != In || Th[p] == NEED[p] && Td[p] == 0
-legitimate "one CToken, ℓ tokens, Root's counters consistent with what it will still count (see the Go spec's package comment)": legit
+legitimate "exactly one CToken, no Disable, at most one Collect and one Allocate, all Enabled_Token, Collect and Allocate messages ahead of the CToken; MySeq = v up to the CToken's sender and v-1 after it; T_d ≤ T_h, In ⇒ T_h = NEED ∧ T_d = 0, Request ⇒ T_h ≤ NEED; exactly ℓ tokens (Σ(T_h-T_d) + Token messages + Collect.T_c + Allocate.T_a + Root's MyT_c + MyT_a); and C_e + C_f + MyT_c + MyT_a + what Root will still count in this traversal = ℓ": legit
 predicate requesting(p) "STATE = Request": STATE[p] == Request
 predicate inCS(p) "STATE = In": STATE[p] == In
 predicate grantable(p) "p ∈ J: STATE = Request and NEED ≤ α = ℓ − Σ NEED over the processes in their critical section": grantableAt(p)
@@ -191,4 +191,11 @@ predicate grantedOrOutgrown(p) "p is in its critical section, or no longer in J 
 check safety, deadlock, starvation
 claim safety holds from init with n = 3, L = 2, K = 2 "Definition 2.1 and §3: any resource unit is used by at most one process at a time"
 claim deadlock holds from init with n = 3, L = 2, K = 2 "§3, Proof Outline: deadlock cannot occur (pre-empting tokens)"
+claim closure holds from all with n = 2, L = 1, K = 1, MaxSeq = 9 "§2.2 and §3: Controller ▷ ℓ-Token-Circulation is self-stabilizing (closure)"
 claim starvation holds found violated from init fairness weak with n = 3, L = 2, K = 2 "§3, Proof Outline: the MyOrder construction makes every processor eventually privileged, so no starvation (Definition 2.2(a))"
+// Decided from one configuration (the Go spec's NoConvergence): the
+// paper's protocol never stabilizes from it.
+claim convergence holds found violated from "no-convergence.json" fairness strong with n = 3, L = 2, K = 2, MaxSeq = 20 "§3, Proof Outline: stabilizes from any configuration in at most 5n (five CToken traversals)"
+bound "5n (five CToken traversals, §3 Proof Outline)" rounds 5 * n
+// The links are reliable once the transient faults end.
+links reliable enlarge Cmax = 32 fill Cap

@@ -12,9 +12,10 @@ import (
 // an embedded file name it as Dir/NAME.ring.
 const Dir = "specs/ring"
 
-//go:embed *.ring
+//go:embed *.ring *.json
 var files embed.FS
 
-// Files returns the embedded files, by their names in Dir
-// (dijkstra.ring, ...).
+// Files returns the embedded files, by their names in Dir: the .ring
+// files (dijkstra.ring, ...) and the traces their claims are decided from
+// (no-convergence.json).
 func Files() fs.FS { return files }

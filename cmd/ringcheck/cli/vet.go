@@ -17,7 +17,8 @@ func newVetCmd() *cobra.Command {
 		Long: `Check each .ring file as a check would before it searches: parse it,
 resolve and type every name and expression, and build the model (its
 initial configuration included) for the default parameters and for the
-parameters of each of the file's claims.
+parameters of each of the file's claims; read and replay the start file
+of each claim decided from one (from "FILE").
 
 Each problem is printed as file:line:col: message (up to ten per
 instance), the form editors jump to. A file with no problem prints
