@@ -15,8 +15,8 @@ import (
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/specs/dijkstra"
 	"github.com/ringcheck/ringcheck/specs/klddhl"
-	"github.com/ringcheck/ringcheck/specs/kldhv"
 	"github.com/ringcheck/ringcheck/specs/klnaive"
+	"github.com/ringcheck/ringcheck/specs/spectest"
 )
 
 func props(ps ...invariants.Property) []invariants.Property { return ps }
@@ -66,7 +66,7 @@ func TestValidateNamesFields(t *testing.T) {
 			[]string{"LeadsTo"}, ""},
 		{"distributed daemon on channels", ringcheck.Request{Spec: klnaive.Spec(), Daemon: model.Distributed, Workers: 1}, nil, ""},
 		{"overflow on a state-reading spec is harmless", ringcheck.Request{Spec: dijkstra.Spec(), Overflow: &drop, Workers: 1}, nil, "ok"},
-		{"too large to sweep", ringcheck.Request{Spec: kldhv.Spec(), Properties: props(invariants.Convergence), Workers: 1},
+		{"too large to sweep", ringcheck.Request{Spec: spectest.Builtin(t, "kl-dhv"), Properties: props(invariants.Convergence), Workers: 1},
 			[]string{"Properties", "From", "Start.Trace"}, ""},
 		{"reliable links on a spec without", ringcheck.Request{Spec: dijkstra.Spec(), Properties: props(invariants.Convergence), From: invariants.FromRandom,
 			ReliableLinks: true, Workers: 1}, []string{"ReliableLinks"}, ""},

@@ -105,3 +105,19 @@ func TestDefExpansionLimit(t *testing.T) {
 		})
 	}
 }
+
+// TestNestedChainsCompileOnce: a guard or predicate of nested && and ||
+// chains compiles each part once, so thiare.ring's queue insertion (a
+// chain per queue slot, nested in the definitions it calls) at n=5 with
+// recurring requests stays within the compiler's bound on nodes, as it
+// did before the chains were fused (a chain that compiled its parts and
+// then fell back to compiling them again doubled the nodes at each level).
+func TestNestedChainsCompileOnce(t *testing.T) {
+	f, err := lang.Read("../specs/ring/thiare.ring")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Build(map[string]int{"n": 5, "requests": 0}); err != nil {
+		t.Fatalf("thiare n=5 requests=0: %v", err)
+	}
+}

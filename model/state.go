@@ -201,7 +201,7 @@ func (l *layout) compute(sys *System) error {
 			ml.radix = append(ml.radix, uint32(radix))
 			ml.fieldMin = append(ml.fieldMin, f.Domain.Min)
 			radix *= uint64(f.Domain.Size())
-			if radix > 1<<20 {
+			if radix > MaxMessageValues {
 				return fmt.Errorf("message type %s has more than 2^20 values", mt.Name)
 			}
 		}
@@ -209,7 +209,7 @@ func (l *layout) compute(sys *System) error {
 			l.letterType = append(l.letterType, int32(t))
 		}
 		base += radix
-		if base > 1<<22 {
+		if base > MaxAlphabet {
 			return errors.New("the message alphabet exceeds 2^22 letters")
 		}
 		l.msgs = append(l.msgs, ml)

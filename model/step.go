@@ -90,6 +90,8 @@ type Ctx struct {
 	// variable assigned twice in one step (atomic.go).
 	logging bool
 	written []int32
+	// scratch is the space Scratch returns.
+	scratch []int
 }
 
 // memoEntry is a value kept by SetMemo, and the epoch it belongs to.

@@ -97,6 +97,9 @@ func Supports(spec *ir.Spec, opts Options) error {
 	if err := atomicDaemon(spec, opts.Daemon); err != nil {
 		return err
 	}
+	if err := sequential(spec); err != nil {
+		return err
+	}
 	if spec.Legitimate == nil {
 		return fmt.Errorf("spec %s declares no legitimacy predicate: closure and convergence mean nothing for it", spec.Name)
 	}

@@ -143,6 +143,9 @@ func (c *checker) selector(e *syntax.SelectorExpr, sc *scope) ir.Expr {
 			if b, msg := x.(msgBinding); msg {
 				return c.msgField(e, b)
 			}
+			if b, run := x.(runBinding); run {
+				return c.runField(e, b)
+			}
 		}
 		c.errorf(e.X.ExprPos(), "only a message has fields: %s is not one a quantifier over a channel binds (count m in chan(p, q): m.%s ...)", id.Name, e.Field.Name)
 		return poison{}

@@ -69,6 +69,8 @@ type checker struct {
 	enums    map[string]*ir.Type
 	vars     map[string]*ir.Var
 	messages map[string]*ir.Message
+	// alphabet counts the values of the message types declared so far.
+	alphabet int
 	defs     map[string]*syntax.DefDecl
 	preds    map[string]*syntax.PredicateDecl
 	arrays   map[string]*ir.Array
@@ -195,8 +197,13 @@ type scope struct {
 	// dead: in an effect a constant condition never runs, whose
 	// constants are not held to the domains.
 	dead bool
-	// loops are the names of the enclosing for loops.
+	// loops are the names of the enclosing for loops (outside the
+	// enclosing sequential block, in one).
 	loops []*ir.Local
+	// seq is the enclosing sequential block (do { ... }), or nil.
+	seq *seqBlock
+	// recv is the acting action's receive, or nil.
+	recv *ir.Receive
 	// access collects what is read; writes what is written (effects).
 	access, writes *ir.Access
 }

@@ -388,6 +388,9 @@ func (c *checker) message(d *syntax.MessageDecl) {
 		}
 		m.Fields = append(m.Fields, &ir.Field{Name: f.Name.Name, Type: c.typ(f.Type)})
 	}
+	if len(d.Fields) <= ir.MaxFields {
+		c.letters(m, d)
+	}
 	c.messages[m.Name] = m
 	c.spec.Messages = append(c.spec.Messages, m)
 }

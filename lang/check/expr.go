@@ -121,6 +121,8 @@ func (c *checker) expr(e syntax.Expr, sc *scope) ir.Expr {
 		return c.call(e, sc)
 	case *syntax.SelectorExpr:
 		return c.selector(e, sc)
+	case *syntax.IsExpr:
+		return c.isExpr(e, sc)
 	case *syntax.UnaryExpr:
 		x := c.expr(e.X, sc)
 		if invalid(x) {
@@ -241,6 +243,10 @@ func (c *checker) ident(e *syntax.Ident, sc *scope) ir.Expr {
 	if x, size, ok := sc.lookup(e.Name); ok {
 		if _, msg := x.(msgBinding); msg {
 			c.errorf(e.Pos, "%s is a message of a channel: read its fields (%s.f)", e.Name, e.Name)
+			return poison{}
+		}
+		if _, run := x.(runBinding); run {
+			c.errorf(e.Pos, "%s is a message of the run: read its fields (%s.f) or test its type (%s is M)", e.Name, e.Name, e.Name)
 			return poison{}
 		}
 		// The name's expression is copied here: as many nodes more.

@@ -90,6 +90,8 @@ func (c *checker) inlined(e syntax.Expr, params map[string]int, expanding map[st
 		return n
 	case *syntax.SelectorExpr:
 		return addSat(1, c.inlined(e.X, params, expanding))
+	case *syntax.IsExpr:
+		return addSat(1, c.inlined(e.X, params, expanding))
 	case *syntax.UnaryExpr:
 		return addSat(1, c.inlined(e.X, params, expanding))
 	case *syntax.BinaryExpr:

@@ -75,6 +75,7 @@ func (c *checker) actionFor(d *syntax.ActionDecl, name string, procs []int, peer
 	}
 	if d.Recv != nil {
 		a.Recv = c.receive(d.Recv, sc)
+		sc.recv = a.Recv
 	}
 	if d.Guard != nil {
 		a.Guard = c.boolExpr(d.Guard, sc, "a guard")
@@ -88,6 +89,9 @@ func (c *checker) actionFor(d *syntax.ActionDecl, name string, procs []int, peer
 }
 
 func (c *checker) receive(r *syntax.Receive, sc *scope) *ir.Receive {
+	if r.Run {
+		return c.receiveRun(r, sc)
+	}
 	if r.Any {
 		return c.receiveAny(r, sc)
 	}
@@ -223,6 +227,12 @@ func earlier(p, q syntax.Pos) bool {
 // record records an assignment at pos of key, named name, reporting one
 // that may assign what an earlier one did.
 func (c *checker) record(assigned assignments, key any, name string, pos syntax.Pos) {
+	if _, seq := assigned[seqMark{}]; seq {
+		// In a sequential block, a variable is assigned as often as
+		// the block says.
+		assigned[key] = pos
+		return
+	}
 	at, twice := assigned[key]
 	if !twice {
 		for other, p := range assigned {
@@ -242,6 +252,13 @@ func (c *checker) record(assigned assignments, key any, name string, pos syntax.
 func (c *checker) stmts(ss []syntax.Stmt, sc *scope, assigned assignments) []ir.Stmt {
 	var out []ir.Stmt
 	for _, s := range ss {
+		if l, ok := s.(*syntax.LetStmt); ok {
+			// The local is in scope for the effects after it.
+			var st ir.Stmt
+			st, sc = c.let(l, sc)
+			out = append(out, st)
+			continue
+		}
 		out = append(out, c.stmt(s, sc, assigned)...)
 	}
 	return out
@@ -252,6 +269,9 @@ func (c *checker) stmt(s syntax.Stmt, sc *scope, assigned assignments) []ir.Stmt
 	case *syntax.SkipStmt:
 		return nil
 	case *syntax.AssignStmt:
+		if t, ok := c.localOf(s.Var.Name, sc); ok {
+			return c.assignLocal(s, t, sc)
+		}
 		if a, ok := c.arrays[s.Var.Name]; ok {
 			if st := c.assignElem(s, a, sc, assigned); st != nil {
 				return []ir.Stmt{st}
@@ -274,6 +294,11 @@ func (c *checker) stmt(s syntax.Stmt, sc *scope, assigned assignments) []ir.Stmt
 			return nil
 		}
 		if s.Index != nil {
+			if sc.atomic && sc.seq != nil {
+				c.errorf(s.Index.ExprPos(), "do { ... } assigns the acting process's variables only: assign %s[...] outside it", v.Name)
+				c.expr(s.Value, sc)
+				return nil
+			}
 			if sc.atomic {
 				if st := c.assignAt(s, v, sc, assigned); st != nil {
 					return []ir.Stmt{st}
@@ -344,16 +369,32 @@ func (c *checker) stmt(s syntax.Stmt, sc *scope, assigned assignments) []ir.Stmt
 			}
 		}
 		inner := assignments{}
+		if sc.seq != nil {
+			// In a sequential block, each time assigns anew.
+			inner = assigned
+		}
 		body := c.stmts(s.Body, sc, inner)
-		if len(inner) > 0 {
+		if len(inner) > 0 && sc.seq == nil {
 			c.errorf(s.Pos, "repeat may only send: it assigns %v, which one step assigns once", assignedNames(inner))
 		}
 		return []ir.Stmt{&ir.Repeat{Count: count, Body: body, Pos: s.Count.ExprPos()}}
+	case *syntax.SeqStmt:
+		return c.seqStmt(s, sc, assigned)
+	case *syntax.LetStmt:
+		st, _ := c.let(s, sc)
+		return []ir.Stmt{st}
 	case *syntax.ForStmt:
+		if s.Over.Run {
+			return c.forRun(s, sc, assigned)
+		}
 		over := c.set(s.Over, sc)
 		l := over.local(s.Var.Name)
 		inner := sc.with(s.Var.Name, &ir.LocalRef{Local: l})
-		inner.loops = append(slices.Clone(sc.loops), l)
+		if sc.seq == nil {
+			// In a sequential block, each member's effects assign
+			// anew: the loop constrains nothing.
+			inner.loops = append(slices.Clone(sc.loops), l)
+		}
 		return []ir.Stmt{&ir.For{Var: l, Over: over.Set, Body: c.stmts(s.Body, inner, assigned)}}
 	}
 	return nil

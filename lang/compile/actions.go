@@ -38,6 +38,17 @@ func (c *compiler) action(a *ir.Action) model.Action {
 		act.ChoiceLabel = func(i int) string { return name + "=" + strconv.Itoa(lo+i) }
 	}
 	cx := &actionCtx{compiler: c, action: a, guard: true}
+	if cx.specializable() {
+		whole, before := act, c.nodes
+		cx.specialize(&act, lo)
+		if c.nodes-before <= maxSpecializedNodes {
+			return act
+		}
+		// Compiled once per alternative, the action would take too many
+		// of the spec's nodes: it is compiled once, for every alternative.
+		act, c.nodes = whole, before
+		cx = &actionCtx{compiler: c, action: a, guard: true}
+	}
 	guard := cx.expr(a.Guard, nil)
 	var in func(*model.Ctx) model.ChanID
 	if a.Recv != nil && !isPred(a.Recv.From) {
@@ -45,6 +56,9 @@ func (c *compiler) action(a *ir.Action) model.Action {
 	}
 	cx.guard = false
 	effects := cx.stmts(a.Effects, nil)
+	if a.Recv != nil && a.Recv.Run != nil {
+		effects = cx.takeRun(effects)
+	}
 	r := a.Recv
 	if perChoice := a.Choice != nil && reads(a.Guard, a.Choice); perChoice || (r != nil && r.Any) {
 		cx.general(&act, guard, effects, in, lo, perChoice)
@@ -53,6 +67,8 @@ func (c *compiler) action(a *ir.Action) model.Action {
 	if r == nil {
 		act.Guard = func(ctx *model.Ctx) bool { return guard(ctx, 0) != 0 }
 		if g := cx.leafGuard(a.Guard); g != nil && !c.noFused {
+			act.Guard = g
+		} else if g := cx.chainGuard(a.Guard); g != nil && !c.noFused {
 			act.Guard = g
 		}
 		act.Effect = func(ctx *model.Ctx, i int) { effects(ctx, frame(lo+i, 0)) }
@@ -74,6 +90,13 @@ func (c *compiler) action(a *ir.Action) model.Action {
 		}
 		if g := cx.recvGuard(a.Guard, r, t); g != nil && !c.noFused {
 			act.Guard = g
+		} else if g := cx.chainGuard(a.Guard); g != nil && !c.noFused {
+			// A guard that does not read the message: its type tested,
+			// then the guard, without a frame.
+			act.Guard = func(ctx *model.Ctx) bool {
+				m, ok := ctx.Head(ctx.In(ctx.Pred()))
+				return ok && ctx.TypeOf(m) == t && g(ctx)
+			}
 		}
 		act.Effect = func(ctx *model.Ctx, i int) {
 			m := ctx.Receive(ctx.In(ctx.Pred()))
@@ -105,10 +128,16 @@ func frameMsg(k int) model.Msg { return model.Msg(uint64(k) >> 32) }
 
 // inChannel compiles the channel a receive reads, from the process from.
 func (cx *actionCtx) inChannel(from ir.Expr) func(*model.Ctx) model.ChanID {
+	return cx.inChannelOf(from, nil)
+}
+
+// inChannelOf compiles the channel a receive reads, from the process
+// from, with the bindings b.
+func (cx *actionCtx) inChannelOf(from ir.Expr, b bindings) func(*model.Ctx) model.ChanID {
 	if isPred(from) {
 		return func(c *model.Ctx) model.ChanID { return c.In(c.Pred()) }
 	}
-	q := cx.proc(from, nil)
+	q := cx.proc(from, b)
 	return func(c *model.Ctx) model.ChanID { return c.In(q(c, 0)) }
 }
 
@@ -219,6 +248,12 @@ func (cx *actionCtx) stmt(s ir.Stmt, b bindings) effect {
 		return cx.assignAt(s, b)
 	case *ir.For:
 		return cx.forLoop(s, b)
+	case *ir.Seq:
+		return cx.seq(s, b)
+	case *ir.SetTemp:
+		return cx.setTemp(s, b)
+	case *ir.ForRun:
+		return cx.forRun(s, b)
 	case *ir.Repeat:
 		count, body := cx.expr(s.Count, b), cx.stmts(s.Body, b)
 		fault := cx.faultAt(s.Pos)

@@ -60,6 +60,11 @@ func (cx *actionCtx) over(s *ir.Set, b bindings) ([]int, memberFn) {
 
 // quant compiles a quantifier over a set in an action.
 func (cx *actionCtx) quant(e *ir.Quant, b bindings) actionFn {
+	if op, ok := chainOp(e.Kind); ok && !cx.noFused {
+		if f := cx.chain(e, op, b); f != nil {
+			return f
+		}
+	}
 	if e.Over == nil {
 		parts := make([]actionFn, cx.n)
 		for p := range parts {

@@ -97,6 +97,12 @@ func (cx *actionCtx) compute(e ir.Expr, b bindings) actionFn {
 		return cx.quant(e, b)
 	case *ir.ElemRef:
 		return cx.elemRef(e, b)
+	case *ir.TempRef:
+		return cx.tempRef(e, b)
+	case *ir.RunField:
+		return cx.runField(e)
+	case *ir.RunIs:
+		return cx.runIs(e)
 	case *ir.ChanLen:
 		p, okp := constProc(e.From, b, -1, cx.n)
 		q, okq := constProc(e.To, b, -1, cx.n)
@@ -230,7 +236,17 @@ func (cx *actionCtx) binary(e *ir.Binary, b bindings) actionFn {
 	if f := cx.leafBinary(e, b); f != nil {
 		return f
 	}
+	if !cx.noFused {
+		if f := cx.constOperand(e, b); f != nil {
+			return f
+		}
+	}
 	if e.Op == syntax.AndAnd || e.Op == syntax.OrOr {
+		if !cx.noFused {
+			if f := cx.chain(e, e.Op, b); f != nil {
+				return f
+			}
+		}
 		// A chain of conjunctions (disjunctions) is one loop, not a nest
 		// of calls.
 		// Each part stops the chain when it is stop (0 for &&, 1 for ||);
@@ -386,6 +402,14 @@ func (cx *actionCtx) asLeaf(e ir.Expr, b bindings) (leaf, bool) {
 		return l, true
 	}
 	switch e := e.(type) {
+	case *ir.ElemRef:
+		// An entry of the acting process's array at an index known at
+		// compile time is the variable it is, as elemRef reads it.
+		if i, ok := constValue(e.Index, b, -1, cx.n); ok && e.Proc == nil {
+			if v := e.Array.Elem(i); v != nil && isSubset(cx.action.Procs, v.Procs) {
+				return cx.asLeaf(&ir.VarRef{Var: v}, b)
+			}
+		}
 	case *ir.VarRef:
 		if cx.timeout() {
 			return leaf{}, false
@@ -495,4 +519,31 @@ func b2i(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// constOperand compiles x op k, or k op x, for a constant k and a
+// comparison or a sum or difference, in one closure that calls x's
+// (rather than one that calls x's and k's), or returns nil.
+func (cx *actionCtx) constOperand(e *ir.Binary, b bindings) actionFn {
+	m, cmp := outcomesOf(e.Op)
+	if !cmp && e.Op != syntax.Plus && e.Op != syntax.Minus {
+		return nil
+	}
+	x, op := e.X, e.Op
+	k, ok := constValue(e.Y, b, -1, cx.n)
+	if !ok {
+		if k, ok = constValue(e.X, b, -1, cx.n); !ok || op == syntax.Minus {
+			return nil
+		}
+		// k op x is x op' k.
+		x, m = e.Y, m.swapped()
+	}
+	f := cx.expr(x, b)
+	switch {
+	case cmp:
+		return func(c *model.Ctx, i int) int { return m.of(f(c, i), k) }
+	case op == syntax.Plus:
+		return func(c *model.Ctx, i int) int { return f(c, i) + k }
+	}
+	return func(c *model.Ctx, i int) int { return f(c, i) - k }
 }

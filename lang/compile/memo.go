@@ -56,7 +56,7 @@ func (cx *actionCtx) memoized(e ir.Expr, b bindings, compiled func() actionFn) a
 	if cx.plan == nil || !worthMemo(e) {
 		return compiled()
 	}
-	key, ok := memoKey(e, b)
+	key, ok := memoKey(e, b, cx.keyedRecv())
 	if !ok {
 		return compiled()
 	}
@@ -91,13 +91,30 @@ func worthMemo(e ir.Expr) bool {
 	return false
 }
 
+// keyedRecv returns the action's receive when the fields of the message it
+// receives may be in a memo key, or nil. They may when the receive takes
+// one type of message from the predecessor: the message is then the head
+// of the channel from the predecessor in the configuration, the same for
+// every action of the process that receives that type from there, and the
+// closures read it only once its type is checked.
+func (cx *actionCtx) keyedRecv() *ir.Receive {
+	r := cx.action.Recv
+	if r == nil || r.Any || !isPred(r.From) {
+		return nil
+	}
+	return r
+}
+
 // memoKey writes e, with the locals of b as their values, as a text that
 // two expressions share only when they have the same value in every
-// configuration for the same process. It fails for an expression that
-// reads the received message or a local bound only as the step runs (a
-// choice parameter), and for one too large to be worth the key.
-func memoKey(e ir.Expr, b bindings) (string, bool) {
-	w := &keyWriter{b: b, inner: map[*ir.Local]bool{}}
+// configuration for the same process. A field of the received message is
+// written as the message type and the field's index when recv, the
+// action's receive, is not nil (see keyedRecv). It fails for an
+// expression that reads the received message otherwise or a local bound
+// only as the step runs (a choice parameter), and for one too large to be
+// worth the key.
+func memoKey(e ir.Expr, b bindings, recv *ir.Receive) (string, bool) {
+	w := &keyWriter{b: b, inner: map[*ir.Local]int{}, recv: recv}
 	w.expr(e)
 	if !w.ok || w.sb.Len() > maxMemoKey {
 		return "", false
@@ -108,9 +125,15 @@ func memoKey(e ir.Expr, b bindings) (string, bool) {
 type keyWriter struct {
 	sb strings.Builder
 	b  bindings
-	// inner are the locals bound inside the expression (its quantifiers').
-	inner map[*ir.Local]bool
-	ok    bool
+	// inner numbers the locals bound inside the expression (its
+	// quantifiers') in the order they are written: two quantifiers that
+	// differ only in their locals (two expansions of one definition) have
+	// the same key.
+	inner map[*ir.Local]int
+	// recv, when not nil, is the receive whose fields are written as
+	// the head of the channel from the predecessor (keyedRecv).
+	recv *ir.Receive
+	ok   bool
 }
 
 // call writes tag(arg, arg, ...): an expression is written as a node, a
@@ -137,6 +160,12 @@ func (w *keyWriter) call(tag string, args ...any) {
 		}
 	}
 	w.sb.WriteByte(')')
+}
+
+// isInner reports whether l is bound inside the expression.
+func (w *keyWriter) isInner(l *ir.Local) bool {
+	_, ok := w.inner[l]
+	return ok
 }
 
 func (w *keyWriter) expr(e ir.Expr) {
@@ -167,8 +196,8 @@ func (w *keyWriter) node(e ir.Expr) {
 		switch v, bound := w.b[e.Local]; {
 		case bound:
 			w.call("k", v)
-		case w.inner[e.Local]:
-			w.call("l", e.Local)
+		case w.isInner(e.Local):
+			w.call("l", w.inner[e.Local])
 		default:
 			w.ok = false // a choice parameter, bound as the step runs
 		}
@@ -179,20 +208,28 @@ func (w *keyWriter) node(e ir.Expr) {
 	case *ir.Cond:
 		w.call("if", e.C, e.X, e.Y)
 	case *ir.Quant:
-		w.inner[e.Var] = true
+		w.inner[e.Var] = len(w.inner)
 		var over, of any
 		if e.Over != nil {
 			over, of = e.Over, e.Over.Of
 		}
-		w.call("q", e.Kind, e.Var, over, of, e.Body)
+		w.call("q", e.Kind, w.inner[e.Var], over, of, e.Body)
 	case *ir.ChanLen:
 		w.call("len", e.From, e.To, e.Msg, e.Upto)
 	case *ir.ChanPos:
 		w.call("pos", e.From, e.To, e.Msg)
 	case *ir.HeadField:
 		w.call("head", e.From, e.To, e.First, e.Field)
+	case *ir.FieldRef:
+		if w.recv == nil || e.Recv != w.recv {
+			w.ok = false
+			return
+		}
+		// The field of the message of its type at the head of the
+		// channel from the predecessor.
+		w.call("recv", e.Recv.Msg, e.Index)
 	default:
-		// The received message's fields, and anything else.
+		// Anything else.
 		w.ok = false
 	}
 }

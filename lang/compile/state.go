@@ -110,6 +110,18 @@ func (c *compiler) state(e ir.Expr, b bindings, self int) stateFn {
 		}
 		return func(s *stateEval) int { return -x(s) }
 	case *ir.Binary:
+		if !c.noFused {
+			if e.Op == syntax.Plus {
+				if f := c.stateSum(e, b, self); f != nil {
+					return f
+				}
+			}
+			if e.Op == syntax.AndAnd || e.Op == syntax.OrOr {
+				if f := c.stateChain(e, e.Op, b, self); f != nil {
+					return f
+				}
+			}
+		}
 		return c.stateBinary(e, b, self)
 	case *ir.Cond:
 		if v, ok := constValue(e.C, b, self, n); ok {
@@ -130,6 +142,18 @@ func (c *compiler) state(e ir.Expr, b bindings, self int) stateFn {
 	case *ir.ElemRef:
 		return c.stateElem(e, b, self)
 	case *ir.Quant:
+		if !c.noFused {
+			if op, ok := chainOp(e.Kind); ok {
+				if f := c.stateChain(e, op, b, self); f != nil {
+					return f
+				}
+			}
+			if e.Kind == "sum" {
+				if f := c.stateSum(e, b, self); f != nil {
+					return f
+				}
+			}
+		}
 		if e.Over != nil {
 			return c.stateQuant(e, b, self)
 		}
@@ -185,11 +209,26 @@ func (c *compiler) state(e ir.Expr, b bindings, self int) stateFn {
 
 // constValue evaluates an expression that depends on no configuration:
 // constants, the bound processes of unrolled quantifiers, the acting
-// process when it is known (self ≥ 0), and operators over them.
+// process when it is known (self ≥ 0), the acting process's variable
+// that every process declares and a field of a received message whose
+// types have one value (as a parameter's 0..0 makes them), and operators
+// over them.
 func constValue(e ir.Expr, b bindings, self, n int) (int, bool) {
 	switch e := e.(type) {
 	case *ir.Const:
 		return e.Value, true
+	case *ir.FieldRef:
+		if r := e.Recv; r != nil && r.Msg != nil && !r.Any && e.Index >= 0 && e.Index < len(r.Msg.Fields) {
+			return oneValue(r.Msg.Fields[e.Index].Type)
+		}
+		return 0, false
+	case *ir.VarRef:
+		// The acting process's own variable only: a read of another's
+		// may be a fault (a process not linked to it).
+		if e.Proc == nil && e.Var != nil && len(e.Var.Procs) == n {
+			return oneValue(e.Var.Type)
+		}
+		return 0, false
 	case *ir.LocalRef:
 		v, ok := b[e.Local]
 		return v, ok
@@ -235,6 +274,16 @@ func constValue(e ir.Expr, b bindings, self, n int) (int, bool) {
 		return constValue(e.Y, b, self, n)
 	}
 	return 0, false
+}
+
+// oneValue returns the value of a type of one value (a variable or field
+// of that type never holds another: a value outside it is a range fault
+// where it is assigned or sent), or false.
+func oneValue(t *ir.Type) (int, bool) {
+	if t == nil || t.Lo != t.Hi {
+		return 0, false
+	}
+	return t.Lo, true
 }
 
 // constProc evaluates a process expression that depends on no
@@ -329,6 +378,14 @@ func (c *compiler) asStateLeaf(e ir.Expr, b bindings, self int) (leaf, bool) {
 		return l, true
 	}
 	switch e := e.(type) {
+	case *ir.ElemRef:
+		// An entry at an index known at compile time is the variable it
+		// is, as stateElem reads it.
+		if i, ok := constValue(e.Index, b, self, c.n); ok {
+			if v := e.Array.Elem(i); v != nil {
+				return c.asStateLeaf(&ir.VarRef{Var: v, Proc: e.Proc}, b, self)
+			}
+		}
 	case *ir.VarRef:
 		q, ok := self, self >= 0
 		if e.Proc != nil {
@@ -517,6 +574,9 @@ type stateEnv struct {
 	self int
 	// locals binds the names of the enclosing for loops.
 	locals bindings
+	// temps are the values of the sequential block the effects run in
+	// (ir.Seq), or nil.
+	temps []int
 }
 
 func (e *stateEnv) N() int                     { return e.c.n }
@@ -614,6 +674,14 @@ func (c *compiler) runInit(ss []ir.Stmt, env *stateEnv, next *model.State) error
 				}
 			}
 			env.locals = outer
+		case *ir.Seq:
+			if err := c.runSeq(st, env, next); err != nil {
+				return err
+			}
+		case *ir.SetTemp:
+			if err := c.runSetTemp(st, env); err != nil {
+				return err
+			}
 		case *ir.Repeat:
 			count, err := ir.Eval(st.Count, env)
 			if err != nil {

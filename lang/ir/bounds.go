@@ -73,6 +73,12 @@ func (b *Bounds) compute(e Expr) bound {
 		return bound{iv: with0(Interval{e.Array.Type.Lo, e.Array.Type.Hi})}
 	case *LocalRef:
 		return bound{iv: Interval{e.Local.Lo, e.Local.Hi}}
+	case *TempRef:
+		return bound{iv: Interval{e.Temp.Type.Lo, e.Temp.Type.Hi}}
+	case *RunField:
+		return bound{iv: with0(Interval{e.T.Lo, e.T.Hi})}
+	case *RunIs:
+		return bound{iv: boolInterval}
 	case *FieldRef:
 		t := e.Type()
 		return bound{iv: Interval{t.Lo, t.Hi}}

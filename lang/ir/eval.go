@@ -346,6 +346,8 @@ func eval(e Expr, env Env) int {
 		}
 	case *MsgQuant:
 		return evalMsgQuant(e, env)
+	case *TempRef:
+		return evalTemp(e, env)
 	case *MsgField:
 		from, to := chanEnds(e.Quant, env)
 		m, fields, ok := env.At(from, to, env.Local(e.Quant.Var))

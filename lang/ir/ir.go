@@ -220,8 +220,10 @@ type Message struct {
 	Pos    syntax.Pos
 }
 
-// MaxFields is the most fields a message type has.
-const MaxFields = 8
+// MaxFields is the most fields a message type has: as many fields of
+// two values or more as the values of a message type (at most
+// model.MaxMessageValues, the product of its fields' domains) allow.
+const MaxFields = 20
 
 // Field is a message field.
 type Field struct {
@@ -276,6 +278,10 @@ type Receive struct {
 	From   Expr
 	Any    bool
 	Except []*Message
+	// Run, when set, makes the receive take a run of messages (Any is
+	// then set, Except holding every type the run does not): see
+	// RunRecv.
+	Run *RunRecv
 }
 
 // Accepts reports whether the receive takes a message of type m at the

@@ -22,6 +22,8 @@ func operands(e Expr) []Expr {
 		return []Expr{e.Proc}
 	case *ElemRef:
 		return []Expr{e.Proc, e.Index}
+	case *TempRef:
+		return []Expr{e.Index}
 	case *Unary:
 		return []Expr{e.X}
 	case *Binary:

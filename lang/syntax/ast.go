@@ -104,6 +104,9 @@ type Set struct {
 	Chan     bool
 	Msg      *Ident
 	From, To Expr
+	// Run is set for `run`, the messages a run receive took, which a
+	// for loop in a sequential block ranges over.
+	Run bool
 }
 
 // MessageDecl is `message NAME[(FIELD: TYPE, ...)]`.
@@ -187,6 +190,12 @@ type Receive struct {
 	From   Expr
 	Any    bool
 	Except []*Ident
+	// Run, with `recv run M, ... while FIELD from Q`, receives a run of
+	// messages of the types Types chained by their field More (see
+	// RunRecv); Msg is nil and no field is bound.
+	Run   bool
+	Types []*Ident
+	More  *Ident
 }
 
 // InitDecl is `init: EFFECTS` in a process block: effects applied, for each

@@ -57,6 +57,12 @@ type parser struct {
 	// inExpr is set while an expression is parsed: the depth of its tree
 	// is checked once the outermost one is complete (see limitDepth).
 	inExpr bool
+	// params are the quantifiers' words declared so far as parameters'
+	// names (see quantifier).
+	params []string
+	// seq counts the sequential blocks (do { ... }) the parser is in,
+	// whose nested blocks separate their effects by ';' too.
+	seq int
 }
 
 // maxNesting bounds how deeply expressions and effects nest. The parser,
@@ -124,6 +130,8 @@ func children(e Expr) []Expr {
 		}
 		return []Expr{e.Body}
 	case *ParenExpr:
+		return []Expr{e.X}
+	case *IsExpr:
 		return []Expr{e.X}
 	}
 	return nil
@@ -194,6 +202,51 @@ var reserved = []string{
 	"for", "peers",
 }
 
+// quantifiers are the reserved words that open a quantifier (count p:
+// ...); a parameter may have one as its name, as a Go spec's parameter
+// count (see quantifier).
+var quantifiers = []string{"count", "sum", "forall", "exists"}
+
+// unbound are the names that, followed by a colon, open a declaration:
+// after a parameter named by a quantifier's word, they end the
+// expression rather than name the quantifier's bound variable.
+var unbound = []string{"legitimate", "valid_end", "start", "init"}
+
+// paramName parses the name of a parameter (a name, or a quantifier's
+// word) in a declaration (declare) or in a list of values.
+func (p *parser) paramName(context string, declare bool) *Ident {
+	if p.s.tok == IdentTok && slices.Contains(quantifiers, p.s.lit) {
+		id := p.word(context)
+		if declare {
+			p.params = append(p.params, id.Name)
+		}
+		return id
+	}
+	return p.ident(context)
+}
+
+// quantifier reports whether the current token opens a quantifier. A
+// quantifier's word does, unless a parameter declared before has it as
+// its name: then it opens one only when a name follows, then a colon or
+// `in` (count p: ..., count q in peers: ...), that name not opening a
+// declaration (legitimate: ...); otherwise it is the parameter.
+func (p *parser) quantifier() bool {
+	if p.s.tok != IdentTok || !slices.Contains(quantifiers, p.s.lit) {
+		return false
+	}
+	if !slices.Contains(p.params, p.s.lit) {
+		return true
+	}
+	next := *p.s
+	next.err = func(Pos, string) {}
+	next.next()
+	if next.tok != IdentTok || slices.Contains(unbound, next.lit) {
+		return false
+	}
+	next.next()
+	return next.tok == Colon || next.tok == IdentTok && next.lit == "in"
+}
+
 func (p *parser) ident(context string) *Ident {
 	pos := p.s.pos
 	if p.s.tok != IdentTok {
@@ -234,7 +287,7 @@ func (p *parser) decl() Decl {
 		return &SourceDecl{Pos: pos, Text: p.optString()}
 	case "param":
 		p.s.next()
-		d := &ParamDecl{Pos: pos, Name: p.ident("after param")}
+		d := &ParamDecl{Pos: pos, Name: p.paramName("after param", true)}
 		p.expect(Define, "after the parameter's name (param n = 5 in 2..8)")
 		d.Default = p.expr()
 		p.expectWord("in", "after the parameter's default (param n = 5 in 2..8)")
@@ -566,7 +619,9 @@ name:
 	if p.isWord("recv") {
 		r := &Receive{Pos: p.s.pos}
 		p.s.next()
-		if p.gotWord("any") {
+		if p.startsRun() {
+			p.runRecv(r)
+		} else if p.gotWord("any") {
 			// recv any [except M, ...] from Q: a message of any type but
 			// those named, whose fields are not bound.
 			r.Any = true
@@ -606,6 +661,9 @@ func (p *parser) effects() []Stmt {
 }
 
 func (p *parser) block(what string) []Stmt {
+	if p.seq > 0 {
+		return p.seqBody(what, p.expect(LBrace, "to open "+what))
+	}
 	p.expect(LBrace, "to open "+what)
 	if p.got(RBrace) {
 		return nil
@@ -650,6 +708,10 @@ func (p *parser) stmt() Stmt {
 			}
 		}
 		return s
+	case p.startsSeq():
+		return p.seqStmt()
+	case p.startsLet():
+		return p.letStmt()
 	case p.isWord("repeat"):
 		p.s.next()
 		s := &RepeatStmt{Pos: pos, Count: p.expr()}
@@ -676,7 +738,7 @@ func (p *parser) stmt() Stmt {
 		s.Value = p.expr()
 		return s
 	}
-	p.failf(pos, "expected an effect (x := e, send, if, for, repeat or skip), found %s", p.found())
+	p.failf(pos, "expected an effect (x := e, send, if, for, repeat, do, let or skip), found %s", p.found())
 	return nil
 }
 
@@ -689,6 +751,11 @@ func (p *parser) set(what string) *Set {
 			s.Of = p.expr()
 			p.expect(RParen, "after peers' process")
 		}
+		return s
+	}
+	if p.isWord("run") && p.peek() == LBrace {
+		p.s.next()
+		s.Run = true
 		return s
 	}
 	if p.isWord("chan") {
@@ -750,7 +817,7 @@ func (p *parser) claimDecl() *ClaimDecl {
 	}
 	if p.gotWord("with") {
 		for {
-			pv := &ParamValue{Name: p.ident("of a parameter")}
+			pv := &ParamValue{Name: p.paramName("of a parameter", false)}
 			p.expect(Define, "after the parameter's name")
 			pv.Value = p.expr()
 			d.Params = append(d.Params, pv)
@@ -770,7 +837,7 @@ func (p *parser) linksDecl() *LinksDecl {
 	d := &LinksDecl{Pos: pos, Kind: p.word("the kind of links after links (links reliable)")}
 	if p.gotWord("enlarge") {
 		for {
-			pv := &ParamValue{Name: p.ident("of a parameter after enlarge (enlarge Cmax = 32)")}
+			pv := &ParamValue{Name: p.paramName("of a parameter after enlarge (enlarge Cmax = 32)", false)}
 			p.expect(Define, "after the parameter's name (enlarge Cmax = 32)")
 			pv.Value = p.expr()
 			d.Enlarge = append(d.Enlarge, pv)
@@ -809,7 +876,7 @@ func (p *parser) expr() Expr {
 		p.expectWord("else", "in a conditional expression (if c then a else b)")
 		c.Y = p.expr()
 		return c
-	case p.isWord("count"), p.isWord("sum"), p.isWord("forall"), p.isWord("exists"):
+	case p.quantifier():
 		q := &QuantExpr{Pos: pos, Kind: p.s.lit}
 		p.s.next()
 		q.Var = p.ident("bound by " + q.Kind)
@@ -847,7 +914,7 @@ func (p *parser) and() Expr {
 // it starts with a word that opens an expression of lower precedence
 // (if, a quantifier), that whole expression.
 func (p *parser) operand(next func() Expr) Expr {
-	if p.isWord("if") || p.isWord("count") || p.isWord("sum") || p.isWord("forall") || p.isWord("exists") {
+	if p.isWord("if") || p.quantifier() {
 		return p.expr()
 	}
 	return next()
@@ -866,6 +933,9 @@ func (p *parser) not() Expr {
 
 func (p *parser) cmp() Expr {
 	x := p.add()
+	if p.isWord("is") {
+		return p.isExpr(x)
+	}
 	switch t := p.s.tok; t {
 	case Eq, Neq, Lt, Le, Gt, Ge:
 		pos := p.s.pos
@@ -940,10 +1010,13 @@ func (p *parser) primary() Expr {
 			v := p.s.lit == "true"
 			p.s.next()
 			return &BoolLit{Pos: pos, Value: v}
-		case "if", "count", "sum", "forall", "exists":
+		case "if":
 			return p.expr()
 		}
-		if slices.Contains(reserved, p.s.lit) && p.s.lit != "self" && p.s.lit != "pred" && p.s.lit != "succ" {
+		if p.quantifier() {
+			return p.expr()
+		}
+		if slices.Contains(reserved, p.s.lit) && !slices.Contains(quantifiers, p.s.lit) && p.s.lit != "self" && p.s.lit != "pred" && p.s.lit != "succ" {
 			p.failf(pos, "unexpected %q in an expression", p.s.lit)
 		}
 		id := &Ident{Pos: pos, Name: p.s.lit}

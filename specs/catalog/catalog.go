@@ -11,11 +11,8 @@ import (
 
 	"github.com/ringcheck/ringcheck/lang"
 	"github.com/ringcheck/ringcheck/specs"
-	"github.com/ringcheck/ringcheck/specs/counterflush"
 	"github.com/ringcheck/ringcheck/specs/klddhl"
-	"github.com/ringcheck/ringcheck/specs/kldhv"
 	"github.com/ringcheck/ringcheck/specs/lejeune"
-	"github.com/ringcheck/ringcheck/specs/raynal"
 	"github.com/ringcheck/ringcheck/specs/ring"
 )
 
@@ -32,10 +29,10 @@ func entries() []entry {
 		{file: "dijkstra.ring"},
 		{file: "kl-naive.ring"},
 		{file: "kl-pusher.ring"},
-		{goSpec: counterflush.Spec},
+		{file: "counterflush.ring"},
 		{goSpec: klddhl.Spec},
-		{goSpec: kldhv.Spec},
-		{goSpec: raynal.Spec},
+		{file: "kl-dhv.ring"},
+		{file: "raynal.ring"},
 		{file: "raynal-and.ring"},
 		{file: "thiare.ring"},
 		{goSpec: lejeune.Spec},

@@ -11,17 +11,31 @@ import (
 	"github.com/ringcheck/ringcheck/invariants"
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/specs"
-	"github.com/ringcheck/ringcheck/specs/counterflush"
 	"github.com/ringcheck/ringcheck/specs/spectest"
 )
 
-// build builds the ring; overflow, if given, replaces every channel's
-// policy, as --overflow does.
-func build(t *testing.T, n, cmax int, overflow ...model.Overflow) (*model.System, counterflush.Vars) {
+// vars are the handles of counter flushing's variable, message and
+// channels, by the names specs/ring/counterflush.ring declares.
+type vars struct {
+	// C is every process's counter.
+	C model.VarID
+	// Token is the only message type; its field 0 is the counter value.
+	Token model.MsgType
+	// Out[i] is the channel from process i to its successor.
+	Out []model.ChanID
+	// M is the counter domain's size, n(Cmax+1).
+	M int
+}
+
+// build returns the catalogue's counterflush (specs/ring/counterflush.ring)
+// for n and Cmax; overflow, if given, replaces every channel's policy, as
+// --overflow does.
+func build(t *testing.T, n, cmax int, overflow ...model.Overflow) (*model.System, vars) {
 	t.Helper()
-	sys, v, err := counterflush.BuildVars(specs.Values{"n": n, "Cmax": cmax})
-	if err != nil {
-		t.Fatal(err)
+	sys := spectest.Build(t, "counterflush", specs.Values{"n": n, "Cmax": cmax})
+	v := vars{C: spectest.Var(t, sys, "C"), Token: spectest.MsgType(t, sys, "Token"), M: n * (cmax + 1)}
+	for i := range n {
+		v.Out = append(v.Out, sys.ChanBetween(i, (i+1)%n))
 	}
 	if len(overflow) > 0 {
 		var err error
@@ -34,7 +48,7 @@ func build(t *testing.T, n, cmax int, overflow ...model.Overflow) (*model.System
 
 // config builds a configuration: c[i] is process i's counter, chans[i] the
 // values carried by the channel from i to i+1, head first.
-func config(t *testing.T, sys *model.System, v counterflush.Vars, c []int, chans [][]int) *model.State {
+func config(t *testing.T, sys *model.System, v vars, c []int, chans [][]int) *model.State {
 	t.Helper()
 	s := sys.NewState()
 	for i, val := range c {
@@ -228,6 +242,34 @@ func TestResendOnlyTimeoutWouldLivelock(t *testing.T) {
 	}
 }
 
+// legitimate is the legitimacy predicate written from the paper, apart
+// from the file's: exactly one Token in transit, on the link out of j,
+// carrying val, the processes up to j holding val and those after it
+// val-1 (mod M).
+func legitimate(sys *model.System, v vars, s *model.State) bool {
+	j, total := -1, 0
+	for i, ch := range v.Out {
+		if l := s.Len(ch); l > 0 {
+			j, total = i, total+l
+		}
+	}
+	if total != 1 {
+		return false
+	}
+	val := sys.Field(s.At(v.Out[j], 0), 0)
+	prev := (val + v.M - 1) % v.M
+	for i := range v.Out {
+		want := val
+		if i > j {
+			want = prev
+		}
+		if s.Get(i, v.C) != want {
+			return false
+		}
+	}
+	return true
+}
+
 // TestLegitimacyPredicate spells out the predicate on n=3, Cmax=1 (M=6):
 // every pattern (v, j) is legitimate, and each way of breaking one is not.
 func TestLegitimacyPredicate(t *testing.T) {
@@ -235,10 +277,10 @@ func TestLegitimacyPredicate(t *testing.T) {
 	check := func(c []int, chans [][]int, want bool) {
 		t.Helper()
 		s := config(t, sys, v, c, chans)
-		if got := counterflush.Legitimate(sys, v, s); got != want {
+		if got := legitimate(sys, v, s); got != want {
 			t.Errorf("C=%v channels=%v: legitimate %v, want %v", c, chans, got, want)
 		}
-		if sys.Legitimate.Holds(s) != counterflush.Legitimate(sys, v, s) {
+		if sys.Legitimate.Holds(s) != legitimate(sys, v, s) {
 			t.Errorf("C=%v channels=%v: the declared predicate disagrees", c, chans)
 		}
 	}

@@ -8,7 +8,6 @@ import (
 	"github.com/ringcheck/ringcheck/explore"
 	"github.com/ringcheck/ringcheck/invariants"
 	"github.com/ringcheck/ringcheck/specs"
-	"github.com/ringcheck/ringcheck/specs/counterflush"
 	"github.com/ringcheck/ringcheck/specs/spectest"
 	"github.com/ringcheck/ringcheck/specs/spintest"
 )
@@ -32,10 +31,7 @@ var spinPanFlags = []string{"-m100000", "-w20"}
 // besides one per ring move.
 func TestSPINTwinReachable(t *testing.T) {
 	const n, cmax = 3, 1
-	sys, err := counterflush.Build(specs.Values{"n": n, "Cmax": cmax})
-	if err != nil {
-		t.Fatalf("building the model: %v", err)
-	}
+	sys := spectest.Build(t, "counterflush", specs.Values{"n": n, "Cmax": cmax})
 	ours, err := explore.BFS(context.Background(), sys, spectest.NopMonitor{}, explore.Options{})
 	if err != nil {
 		t.Fatalf("exploring from init: %v", err)
@@ -91,10 +87,7 @@ func TestSPINTwinConverges(t *testing.T) {
 			t.Parallel()
 			total := configurations(c.n, c.cmax)
 
-			sys, err := counterflush.Build(specs.Values{"n": c.n, "Cmax": c.cmax})
-			if err != nil {
-				t.Fatalf("building the model: %v", err)
-			}
+			sys := spectest.Build(t, "counterflush", specs.Values{"n": c.n, "Cmax": c.cmax})
 			rep, err := invariants.Check(context.Background(), sys, invariants.Options{
 				Properties: []invariants.Property{invariants.Convergence},
 				From:       invariants.FromAll,

@@ -6,7 +6,7 @@ import (
 	"github.com/ringcheck/ringcheck/invariants"
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/reports"
-	"github.com/ringcheck/ringcheck/specs/kldhv"
+	"github.com/ringcheck/ringcheck/specs"
 	"github.com/ringcheck/ringcheck/specs/spectest"
 )
 
@@ -63,7 +63,7 @@ func TestNoConvergence(t *testing.T) {
 		}
 		sys, _ := build(t, "MaxSeq", 20, "fix", tc.fix)
 		start := loadConfiguration(t, sys, noConvergence, 0)
-		if built, err := kldhv.NoConvergence(sys); err != nil || !built.Equal(start) {
+		if built, err := noConvergenceState(sys); err != nil || !built.Equal(start) {
 			t.Fatalf("NoConvergence (%v) is not the configuration of %s", err, noConvergence)
 		}
 		if sys.Legitimate.Holds(start) {
@@ -99,7 +99,39 @@ func TestNoConvergence(t *testing.T) {
 // TestNoConvergenceNeedsItsInstance: the configuration exists for n=3 only.
 func TestNoConvergenceNeedsItsInstance(t *testing.T) {
 	sys, _ := build(t, "n", 2, "MaxSeq", 20)
-	if _, err := kldhv.NoConvergence(sys); err == nil {
+	if _, err := noConvergenceState(sys); err == nil {
 		t.Fatal("NoConvergence for n=2: no error")
+	}
+}
+
+// TestConvergenceClaimStart: the file's convergence claim is decided from
+// noConvergenceState, the configuration of testdata/no-convergence.json
+// (its embedded copy, specs/ring/no-convergence.json, is the claim's
+// start file).
+func TestConvergenceClaimStart(t *testing.T) {
+	spec := spectest.Builtin(t, "kl-dhv")
+	var claim *specs.Claim
+	for i, c := range spec.Claims {
+		if c.Property == "convergence" {
+			claim = &spec.Claims[i]
+		}
+	}
+	if claim == nil || claim.Start == nil || claim.Found != "violated" || claim.From != "all" {
+		t.Fatalf("claim %+v, want a convergence claim from all, found violated from a start", claim)
+	}
+	sys := spectest.Build(t, "kl-dhv", claim.Params)
+	got, err := claim.Start(sys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := noConvergenceState(sys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := handles(t, sys, params(t, "MaxSeq", 20)); !got.Equal(want) {
+		t.Errorf("the claim starts from\n %s\nwant\n %s", render(sys, v, got), render(sys, v, want))
+	}
+	if !loadConfiguration(t, sys, noConvergence, 0).Equal(want) {
+		t.Errorf("%s is not noConvergenceState's configuration", noConvergence)
 	}
 }

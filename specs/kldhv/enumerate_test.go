@@ -9,7 +9,6 @@ import (
 	"github.com/ringcheck/ringcheck/explore"
 	"github.com/ringcheck/ringcheck/invariants"
 	"github.com/ringcheck/ringcheck/model"
-	"github.com/ringcheck/ringcheck/specs/kldhv"
 	"github.com/ringcheck/ringcheck/specs/spectest"
 )
 
@@ -29,7 +28,7 @@ func key(sys *model.System, s *model.State) packed {
 // inSet is a monitor that records the visited states missing from a set.
 type inSet struct {
 	sys     *model.System
-	v       kldhv.Vars
+	v       vars
 	set     map[packed]bool
 	mu      sync.Mutex
 	missing int
@@ -40,7 +39,7 @@ func (m *inSet) Observe(vis *explore.Visit) {
 	if !m.set[key(m.sys, vis.State)] {
 		m.mu.Lock()
 		if m.missing == 0 {
-			m.first = kldhv.Render(m.sys, m.v, vis.State)
+			m.first = render(m.sys, m.v, vis.State)
 		}
 		m.missing++
 		m.mu.Unlock()
@@ -49,20 +48,21 @@ func (m *inSet) Observe(vis *explore.Visit) {
 
 func (m *inSet) Decided() bool { return false }
 
-// enumerated collects the enumeration of sys (and a copy of every every-th
-// configuration; none if every is 0), failing on a configuration
-// that is not legitimate or that is yielded twice.
-func enumerated(t *testing.T, sys *model.System, v kldhv.Vars, every int) (map[packed]bool, []*model.State) {
+// enumerated collects the hand-written enumeration of L of sys
+// (enumerateLegitimate, and a copy of every every-th configuration; none if
+// every is 0), failing on a configuration that is not legitimate or that
+// is yielded twice.
+func enumerated(t *testing.T, sys *model.System, v vars, every int) (map[packed]bool, []*model.State) {
 	t.Helper()
 	set := make(map[packed]bool)
 	var all []*model.State
-	sys.LegitimateConfigurations(sys, func(s *model.State) bool {
+	v.enumerateLegitimate(sys, func(s *model.State) bool {
 		if !sys.Legitimate.Holds(s) {
-			t.Fatalf("an enumerated configuration is not legitimate: %s", kldhv.Render(sys, v, s))
+			t.Fatalf("an enumerated configuration is not legitimate: %s", render(sys, v, s))
 		}
 		k := key(sys, s)
 		if set[k] {
-			t.Fatalf("a configuration enumerated twice: %s", kldhv.Render(sys, v, s))
+			t.Fatalf("a configuration enumerated twice: %s", render(sys, v, s))
 		}
 		if every > 0 && len(set)%every == 0 {
 			all = append(all, s.Clone())
@@ -73,24 +73,68 @@ func enumerated(t *testing.T, sys *model.System, v kldhv.Vars, every int) (map[p
 	return set, all
 }
 
-// TestEnumeratedLegitimateConfigurations checks the enumeration closure is
-// decided from: every configuration it yields is legitimate, none twice,
-// and every configuration reachable from init (all legitimate:
-// TestReachableStatesAreLegitimate) is among them.
+// derived collects the enumeration of L that ringcheck derives from the
+// file's legitimacy predicate (model.System.DeriveLegitimateConfigurations,
+// what closure is decided from), failing on a configuration yielded twice.
+func derived(t *testing.T, sys *model.System, v vars) map[packed]bool {
+	t.Helper()
+	if sys.LegitimateConfigurations != nil || sys.DeriveLegitimateConfigurations == nil {
+		t.Fatal("the catalogue's kl-dhv does not derive its enumeration of L from its file")
+	}
+	enum, err := sys.DeriveLegitimateConfigurations(context.Background(), sys, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := make(map[packed]bool)
+	enum(sys, func(s *model.State) bool {
+		k := key(sys, s)
+		if set[k] {
+			t.Fatalf("a configuration derived twice: %s", render(sys, v, s))
+		}
+		set[k] = true
+		return true
+	})
+	return set
+}
+
+// TestEnumeratedLegitimateConfigurations checks the hand-written
+// enumeration of L against the file: every configuration it yields is
+// legitimate, none twice; they are exactly those of the enumeration
+// ringcheck derives from the file's legitimacy predicate, which closure is
+// decided from (where derive says so); and every configuration reachable
+// from init (all legitimate: TestReachableStatesAreLegitimate) is among
+// them.
 func TestEnumeratedLegitimateConfigurations(t *testing.T) {
 	for _, tc := range []struct {
 		n, l, k, maxSeq int
 		want            int
+		// derive: compare with the derived enumeration (minutes of BDD
+		// work for ℓ = 2).
+		derive bool
 	}{
-		{2, 1, 1, 1, 10496},
-		{2, 2, 1, 1, 0},
-		{3, 1, 1, 1, 210688},
+		{2, 1, 1, 1, 10496, true},
+		{2, 2, 1, 1, 0, false},
+		{3, 1, 1, 1, 210688, true},
 	} {
 		t.Run(fmt.Sprintf("n=%d,L=%d,K=%d,MaxSeq=%d", tc.n, tc.l, tc.k, tc.maxSeq), func(t *testing.T) {
 			sys, v := build(t, "n", tc.n, "L", tc.l, "K", tc.k, "MaxSeq", tc.maxSeq)
 			set, _ := enumerated(t, sys, v, 0)
 			if tc.want > 0 && len(set) != tc.want {
 				t.Errorf("%d legitimate configurations, want %d", len(set), tc.want)
+			}
+			fromFile := set
+			if tc.derive {
+				fromFile = derived(t, sys, v)
+			}
+			for k := range fromFile {
+				if !set[k] {
+					s := sys.NewState()
+					sys.Unpack(k[:sys.Words()], s)
+					t.Fatalf("the file's enumeration yields %s, which the hand-written one misses", render(sys, v, s))
+				}
+			}
+			if len(fromFile) != len(set) {
+				t.Fatalf("the file's enumeration yields %d configurations, the hand-written one %d", len(fromFile), len(set))
 			}
 			mon := &inSet{sys: sys, v: v, set: set}
 			res, err := explore.BFS(context.Background(), sys, mon, explore.Options{Workers: 2})
@@ -137,7 +181,7 @@ func TestEnumerationHasNoLegitimateNeighbourMissing(t *testing.T) {
 			check := func(s *model.State, what string) {
 				checked++
 				if sys.Legitimate.Holds(s) && !set[key(sys, s)] {
-					t.Fatalf("a legitimate configuration (%s of an enumerated one) is not enumerated: %s", what, kldhv.Render(sys, v, s))
+					t.Fatalf("a legitimate configuration (%s of an enumerated one) is not enumerated: %s", what, render(sys, v, s))
 				}
 			}
 			edit := sys.NewState()
@@ -189,9 +233,9 @@ func TestEnumerationHasNoLegitimateNeighbourMissing(t *testing.T) {
 }
 
 // TestClosureHolds decides closure over every legitimate configuration
-// (enumerated) of small instances. It pins why L has the conditions of
-// Vars.inRun: with the counts alone, closure failed from configurations no
-// legitimate run is in (an empty Allocate on a full link whose sender then
+// (the enumeration derived from the file's L) of small instances. It pins
+// why L has the conditions of the file's inRun: with the counts alone,
+// closure failed from configurations no legitimate run is in (an empty Allocate on a full link whose sender then
 // drops a Token; Root's MyT_a or MyT_c set while an Allocate or a Collect
 // is in transit; an Enabled_Token on Root's own link; C_e + C_f below
 // Root's own enabled tokens).

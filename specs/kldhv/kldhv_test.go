@@ -3,6 +3,7 @@ package kldhv_test
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,41 +14,12 @@ import (
 	"github.com/ringcheck/ringcheck/invariants"
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/specs"
-	"github.com/ringcheck/ringcheck/specs/kldhv"
 	"github.com/ringcheck/ringcheck/specs/spectest"
 )
 
-// params returns the spec's defaults overridden by kv ("n", 3, "L", 2, ...).
-func params(t testing.TB, kv ...any) specs.Values {
-	t.Helper()
-	return spectest.Resolve(t, kldhv.Spec(), kv...)
-}
-
-// buildP builds the ring for p; overflow, if given, replaces every
-// channel's policy, as --overflow does.
-func buildP(t testing.TB, p specs.Values, overflow ...model.Overflow) (*model.System, kldhv.Vars) {
-	t.Helper()
-	sys, v, err := kldhv.BuildVars(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(overflow) > 0 {
-		var err error
-		if sys, err = sys.WithOverflow(overflow[0]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return sys, v
-}
-
-func build(t testing.TB, kv ...any) (*model.System, kldhv.Vars) {
-	t.Helper()
-	return buildP(t, params(t, kv...))
-}
-
 // proc is one process of a hand-written configuration: "R2 h1 d0 s0 o1"
 // (STATE O/R/I with NEED, T_h, T_d, MySeq, MyOrder), and for Root also
-// "Ce0 Cf1 Tc0 Ta0", the format of kldhv.Render.
+// "Ce0 Cf1 Tc0 Ta0", the format of render.
 type config struct {
 	procs []string
 	// chans[i] is the channel from i to i+1, head first, messages
@@ -56,7 +28,7 @@ type config struct {
 	chans []string
 }
 
-func (cf config) state(t testing.TB, sys *model.System, v kldhv.Vars) *model.State {
+func (cf config) state(t testing.TB, sys *model.System, v vars) *model.State {
 	t.Helper()
 	s := sys.NewState()
 	for i, p := range cf.procs {
@@ -131,9 +103,9 @@ func (cf config) state(t testing.TB, sys *model.System, v kldhv.Vars) *model.Sta
 	return s
 }
 
-func (cf config) render(t testing.TB, sys *model.System, v kldhv.Vars) string {
+func (cf config) render(t testing.TB, sys *model.System, v vars) string {
 	t.Helper()
-	return kldhv.Render(sys, v, cf.state(t, sys, v))
+	return render(sys, v, cf.state(t, sys, v))
 }
 
 // successors returns, for each action name of process p that is enabled
@@ -200,9 +172,9 @@ func TestActions(t *testing.T) {
 			name:    "a stale CToken at Root is discarded",
 			before:  config{[]string{"O1 h0 d0 s1 o0 Ce0 Cf0 Tc0 Ta0", "O1 h0 d0 s0 o0", "O1 h0 d0 s0 o0"}, []string{"", "", "C0.T"}},
 			p:       0,
-			action:  "A_c1-stale",
+			action:  "A_c1_stale",
 			after:   config{[]string{"O1 h0 d0 s1 o0 Ce0 Cf0 Tc0 Ta0", "O1 h0 d0 s0 o0", "O1 h0 d0 s0 o0"}, []string{"", "", "T"}},
-			enabled: []string{"A_c1-stale", "request(k=1)", "request(k=2)"},
+			enabled: []string{"A_c1_stale", "request(k=1)", "request(k=2)"},
 		},
 		{
 			name:   "A_c2 COUNT-ET counts in C_e (the prose), saturating at ℓ",
@@ -238,9 +210,9 @@ func TestActions(t *testing.T) {
 			name:    "a duplicate CToken is discarded, not forwarded",
 			before:  config{[]string{"O1 h0 d0 s1 o0 Ce0 Cf0 Tc0 Ta0", "O1 h0 d0 s1 o0", "O1 h0 d0 s0 o0"}, []string{"C1", "", ""}},
 			p:       1,
-			action:  "A_c4-dup",
+			action:  "A_c4_dup",
 			after:   config{[]string{"O1 h0 d0 s1 o0 Ce0 Cf0 Tc0 Ta0", "O1 h0 d0 s1 o0", "O1 h0 d0 s0 o0"}, []string{"", "", ""}},
-			enabled: []string{"A_c4-dup", "request(k=1)", "request(k=2)"},
+			enabled: []string{"A_c4_dup", "request(k=1)", "request(k=2)"},
 		},
 		{
 			name:    "A_l7 Out: releases the enabled tokens (disabled ones are gone), before any receipt",
@@ -453,9 +425,9 @@ func TestActions(t *testing.T) {
 			}
 			next, ok := got[tc.action]
 			if !ok {
-				t.Fatalf("%s of process %d is not enabled in %s", tc.action, tc.p, kldhv.Render(sys, v, st))
+				t.Fatalf("%s of process %d is not enabled in %s", tc.action, tc.p, render(sys, v, st))
 			}
-			if g, w := kldhv.Render(sys, v, next), tc.after.render(t, sys, v); g != w {
+			if g, w := render(sys, v, next), tc.after.render(t, sys, v); g != w {
 				t.Errorf("after %s:\n got  %s\n want %s", tc.action, g, w)
 			}
 		})
@@ -477,15 +449,20 @@ func TestInitialConfiguration(t *testing.T) {
 		t.Fatalf("%d initial configurations", len(init))
 	}
 	want := config{[]string{"O1 h0 d0 s0 o0 Ce0 Cf0 Tc0 Ta0", "O1 h0 d0 s0 o0", "O1 h0 d0 s0 o0"}, []string{"", "", "T.T.C0"}}
-	if g, w := kldhv.Render(sys, v, init[0]), want.render(t, sys, v); g != w {
+	if g, w := render(sys, v, init[0]), want.render(t, sys, v); g != w {
 		t.Errorf("initial configuration\n got  %s\n want %s", g, w)
 	}
 	if v.Cmax != 6 || v.MaxSeq != 1 || v.MaxVc != 2 || v.MaxTa != 2 {
 		t.Errorf("defaults Cmax=%d MaxSeq=%d MaxVc=%d MaxTa=%d, want 6 1 2 2", v.Cmax, v.MaxSeq, v.MaxVc, v.MaxTa)
 	}
 	for _, ch := range sys.Channels {
-		if ch.Capacity != 6 || ch.Overflow != model.Drop || len(ch.Types) != 6 {
-			t.Errorf("channel %d→%d: capacity %d policy %s types %d, want 6 drop 6", ch.From, ch.To, ch.Capacity, ch.Overflow, len(ch.Types))
+		// No Types: the channel carries every message type of the system.
+		types := len(ch.Types)
+		if types == 0 {
+			types = len(sys.Messages)
+		}
+		if ch.Capacity != 6 || ch.Overflow != model.Drop || types != 6 {
+			t.Errorf("channel %d→%d: capacity %d policy %s types %d, want 6 drop 6", ch.From, ch.To, ch.Capacity, ch.Overflow, types)
 		}
 	}
 	if !sys.Legitimate.Holds(init[0]) {
@@ -496,12 +473,16 @@ func TestInitialConfiguration(t *testing.T) {
 			t.Errorf("invariant %s fails initially", inv.Name)
 		}
 	}
-	for _, bad := range []specs.Values{
-		params(t, "K", 3, "L", 2),
-		params(t, "MaxVc", 1, "K", 2),
-		params(t, "Cmax", 2, "L", 2),
+	// The file's requires refuse these.
+	spec := spectest.Builtin(t, "kl-dhv")
+	for _, over := range []specs.Values{
+		{"K": 3, "L": 2},
+		{"MaxVc": 1, "K": 2},
+		{"Cmax": 2, "L": 2},
 	} {
-		if _, _, err := kldhv.BuildVars(bad); err == nil {
+		bad := params(t)
+		maps.Copy(bad, over)
+		if _, err := spec.Build(bad); err == nil {
 			t.Errorf("%v builds", bad)
 		}
 	}
@@ -586,7 +567,7 @@ func TestReachableStatesAreLegitimate(t *testing.T) {
 			}
 			if m.outside > 0 {
 				states, _, _ := res.Path(m.firstBad)
-				t.Errorf("%d reachable configurations outside L, first %s", m.outside, kldhv.Render(sys, v, states[len(states)-1]))
+				t.Errorf("%d reachable configurations outside L, first %s", m.outside, render(sys, v, states[len(states)-1]))
 			}
 			if m.maxLen != 2*tc.l+2 {
 				t.Errorf("largest channel occupancy %d, want 2ℓ+2 = %d", m.maxLen, 2*tc.l+2)
@@ -619,7 +600,7 @@ func TestDefaultCmaxIsSmallest(t *testing.T) {
 				t.Errorf("Cmax=%d: violation %q is not an overflow", tc.cmax, o.Reason)
 			}
 			ce := o.Counterexample
-			t.Logf("Cmax=%d overflows after %d steps, in %s", tc.cmax, len(ce.Steps), kldhv.Render(sys, v, ce.States[len(ce.States)-2]))
+			t.Logf("Cmax=%d overflows after %d steps, in %s", tc.cmax, len(ce.Steps), render(sys, v, ce.States[len(ce.States)-2]))
 		}
 	}
 }
@@ -660,9 +641,9 @@ func TestStarvationFreeWithSingleUnitRequests(t *testing.T) {
 }
 
 // lock is Function LOCK on a configuration.
-func lock(s *model.State, v kldhv.Vars, p int) bool {
+func lock(s *model.State, v vars, p int) bool {
 	th := s.Get(p, v.Th)
-	return s.Get(p, v.State) == kldhv.Request && 0 < th && th < s.Get(p, v.Need)
+	return s.Get(p, v.State) == Request && 0 < th && th < s.Get(p, v.Need)
 }
 
 // TestStarvation: the finding. For n = 2, ℓ = K = 2, under weak fairness,
@@ -691,9 +672,9 @@ func TestStarvation(t *testing.T) {
 	holder := -1
 	for i := ce.LoopStart; i < len(ce.States); i++ {
 		s := ce.States[i]
-		t.Logf("cycle %d: %s  --%s-->", i-ce.LoopStart, kldhv.Render(sys, v, s), sys.Label(&ce.Steps[i]))
+		t.Logf("cycle %d: %s  --%s-->", i-ce.LoopStart, render(sys, v, s), sys.Label(&ce.Steps[i]))
 		for p := 0; p < 2; p++ {
-			if s.Get(p, v.State) != kldhv.Request {
+			if s.Get(p, v.State) != Request {
 				t.Errorf("cycle state %d: process %d is not requesting", i, p)
 			}
 			// The holder: requesting NEED with T_h = NEED, a disabled
@@ -773,7 +754,7 @@ func TestKLLiveness(t *testing.T) {
 			p := *ce.Process
 			// On the cycle p stays requesting and never enters.
 			for i := ce.LoopStart; i < len(ce.States); i++ {
-				if ce.States[i].Get(p, v.State) != kldhv.Request {
+				if ce.States[i].Get(p, v.State) != Request {
 					t.Errorf("%s ~> %s: process %d not requesting on the cycle", tc.from, tc.to, p)
 				}
 			}

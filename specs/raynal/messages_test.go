@@ -10,7 +10,7 @@ import (
 // perUse returns the least and largest number of messages of one use of
 // the resources over every reachable state (count=1): msgs_i in the states
 // where ok_i holds, which, since the first free of each answer arrives
-// before the entry (invariant count-sound, checked on every reachable
+// before the entry (invariant count_sound, checked on every reachable
 // state), is the exact count of that use.
 func perUse(t testing.TB, p params) (lo, hi int, states int64) {
 	t.Helper()
@@ -18,12 +18,12 @@ func perUse(t testing.TB, p params) (lo, hi int, states int64) {
 	sys, v := build(t, p)
 	var sound *model.Predicate
 	for i := range sys.Invariants {
-		if sys.Invariants[i].Name == "count-sound" {
+		if sys.Invariants[i].Name == "count_sound" {
 			sound = &sys.Invariants[i]
 		}
 	}
 	if sound == nil {
-		t.Fatal("no count-sound invariant with count=1")
+		t.Fatal("no count_sound invariant with count=1")
 	}
 	lo, hi = 1<<30, -1
 	unsound := false
@@ -37,7 +37,7 @@ func perUse(t testing.TB, p params) (lo, hi int, states int64) {
 		}
 	})
 	if unsound {
-		t.Fatalf("%s: count-sound fails in a reachable state", p)
+		t.Fatalf("%s: count_sound fails in a reachable state", p)
 	}
 	return lo, hi, res.States
 }
@@ -73,7 +73,7 @@ func TestMessagesPerUse(t *testing.T) {
 // the variant saves nothing (2(n-1) per use); with R = 1 there is no
 // leftover and it sends what §3 sends. The lower bound 0 is reached only
 // on instances where the variant is unsafe (M ≥ 2, R ≥ 2: TestVariantUnsafe);
-// the count is still exact there (count-sound holds).
+// the count is still exact there (count_sound holds).
 func TestMessagesPerUseVariant(t *testing.T) {
 	for _, tc := range []struct {
 		p      params

@@ -9,7 +9,6 @@ import (
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/specs"
 	"github.com/ringcheck/ringcheck/specs/internal/raynaltest"
-	"github.com/ringcheck/ringcheck/specs/raynal"
 	"github.com/ringcheck/ringcheck/specs/spectest"
 )
 
@@ -24,9 +23,9 @@ func (p params) String() string {
 	return fmt.Sprintf("n=%d,M=%d,K=%d,R=%d,asked=%d,count=%d", p.n, p.m, p.k, p.r, p.asked, p.count)
 }
 
-func build(t testing.TB, p params) (*model.System, raynal.Vars) {
+func build(t testing.TB, p params) (*model.System, Vars) {
 	t.Helper()
-	sys, v, err := raynal.BuildVars(p.values())
+	sys, v, err := buildVars(t, p.values())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +50,7 @@ type conf struct {
 	ch map[string]string
 }
 
-func (cf conf) state(t testing.TB, sys *model.System, v raynal.Vars) *model.State {
+func (cf conf) state(t testing.TB, sys *model.System, v Vars) *model.State {
 	t.Helper()
 	s := sys.Initial()[0]
 	for i, p := range cf.p {
@@ -96,8 +95,9 @@ func (cf conf) state(t testing.TB, sys *model.System, v raynal.Vars) *model.Stat
 				fmt.Sscanf(m, "free(%d|%d)", &a, &b)
 				msg = sys.Msg(v.Free, a, b)
 			default:
+				// Without the ghost, its field answer is 0.
 				fmt.Sscanf(m, "free(%d)", &a)
-				msg = sys.Msg(v.Free, a)
+				msg = sys.Msg(v.Free, a, 0)
 			}
 			if !s.Push(ch, msg) {
 				t.Fatalf("channel %s is full", key)
@@ -340,7 +340,7 @@ func TestDomainsAndChannels(t *testing.T) {
 	if sys.HasVar(1, v.Used[1]) || !sys.HasVar(1, v.Used[0]) {
 		t.Error("used_i[j] must be declared exactly for j ≠ i")
 	}
-	if _, _, err := raynal.BuildVars(specs.Values{"n": 3, "M": 2, "K": 3, "requests": 1}); err == nil {
+	if _, _, err := buildVars(t, specs.Values{"n": 3, "M": 2, "K": 3, "requests": 1}); err == nil {
 		t.Error("K=3 > M=2 builds")
 	}
 }
@@ -398,8 +398,8 @@ func TestVariantUnsafe(t *testing.T) {
 	if deadlock.Verdict != invariants.Holds || starvation.Verdict != invariants.Holds {
 		t.Errorf("deadlock %s, starvation %s; want both holds", deadlock.Verdict, starvation.Verdict)
 	}
-	if safety.Verdict != invariants.Violated || safety.Reason != "invariant units-allocated is false" {
-		t.Fatalf("safety %s (%s), want units-allocated violated", safety.Verdict, safety.Reason)
+	if safety.Verdict != invariants.Violated || safety.Reason != "invariant units_allocated is false" {
+		t.Fatalf("safety %s (%s), want units_allocated violated", safety.Verdict, safety.Reason)
 	}
 	ce := safety.Counterexample
 	if err := ce.Replay(sys); err != nil {
@@ -419,7 +419,7 @@ func TestVariantUnsafe(t *testing.T) {
 	granted := false
 	for i := range ce.Steps {
 		m := ce.Steps[i].Moves[0]
-		if m.Proc == 1 && sys.Label(&ce.Steps[i]) == "request(k=1)" && ce.States[i].Get(1, v.Reqs) == 1 {
+		if m.Proc == 1 && sys.Label(&ce.Steps[i]) == "request(kk=1)" && ce.States[i].Get(1, v.Reqs) == 1 {
 			next := ce.States[i+1]
 			granted = next.Get(1, v.Ok) == 1 && next.Len(sys.ChanBetween(1, 0)) == ce.States[i].Len(sys.ChanBetween(1, 0))
 		}

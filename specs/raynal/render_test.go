@@ -7,13 +7,12 @@ import (
 	"github.com/ringcheck/ringcheck/invariants"
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/specs/internal/raynaltest"
-	"github.com/ringcheck/ringcheck/specs/raynal"
 )
 
 // render writes a configuration on one line: per process
 // "P<i>[state k h maxh reqs used=.. delayed=.. asked=..]" with state idle,
 // wait (scdem) or CS (ok), then the non-empty channels "i→j: msgs".
-func render(sys *model.System, v raynal.Vars, s *model.State) string {
+func render(sys *model.System, v Vars, s *model.State) string {
 	var b strings.Builder
 	for i := 0; i < v.N; i++ {
 		st := "idle"
@@ -49,7 +48,7 @@ func render(sys *model.System, v raynal.Vars, s *model.State) string {
 
 // renderTrace writes a counterexample one state per line, each step as
 // "-- p<i> action -->".
-func renderTrace(sys *model.System, v raynal.Vars, ce *invariants.Counterexample) string {
+func renderTrace(sys *model.System, v Vars, ce *invariants.Counterexample) string {
 	var b strings.Builder
 	for i, s := range ce.States {
 		fmt.Fprintf(&b, "%2d %s\n", i, render(sys, v, s))

@@ -116,7 +116,7 @@ func TestSPINTwinAgrees(t *testing.T) {
 
 // TestSPINVariantVerdict is SPIN's verdict on the spec's finding (see
 // TestVariantUnsafe): for n=2, M=2, R=2, with the invariants asserted in
-// every d_step, pan finds that §5.1 (asked=1) violates units-allocated
+// every d_step, pan finds that §5.1 (asked=1) violates units_allocated
 // (the assertion hs <= M, hs being Σ k_i over processes with ok_i), as
 // ringcheck's safety check does, while §3 (asked=0) satisfies both
 // invariants on every reachable state. pan is compiled with -DREACH and
@@ -145,7 +145,7 @@ func TestSPINVariantVerdict(t *testing.T) {
 		r := m.Run(t, append(raynalPanFlags(1000), "-i")...)
 		want := fmt.Sprintf("assertion violated (hs<=%d)", p.m)
 		if r.Errors == 0 || !strings.HasPrefix(r.Violation, want) {
-			t.Fatalf("pan: %d errors (%q); want %q, the units-allocated assertion\n%s", r.Errors, r.Violation, want, r.Output)
+			t.Fatalf("pan: %d errors (%q); want %q, the units_allocated assertion\n%s", r.Errors, r.Violation, want, r.Output)
 		}
 		trail := m.Replay(t)
 		var steps []string

@@ -8,8 +8,6 @@ import (
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/specs"
 	"github.com/ringcheck/ringcheck/specs/internal/raynaltest"
-	"github.com/ringcheck/ringcheck/specs/raynal"
-	"github.com/ringcheck/ringcheck/specs/raynaland"
 	"github.com/ringcheck/ringcheck/specs/spectest"
 )
 
@@ -20,18 +18,103 @@ func (p params) String() string {
 	return fmt.Sprintf("n=%d,types=%d,M=%d,K=%d,R=%d", p.n, p.t, p.m, p.k, p.r)
 }
 
-func build(t testing.TB, p params) (*model.System, raynaland.Vars) {
+// vars are the handles of the variables and messages of raynal-and, by
+// the names specs/ring/raynal-and.ring declares: per-type arrays are
+// indexed by type, per-peer ones by type, then peer j (the file declares
+// an entry for j = i too, never read nor assigned).
+type vars struct {
+	H, MaxH, Reqs model.VarID
+	Scdem, Ok, K  []model.VarID
+	Used, Delayed [][]model.VarID
+	Req, Free     model.MsgType
+	N, T          int
+}
+
+// build returns the catalogue's raynal-and (specs/ring/raynal-and.ring)
+// for p, with channels of the default capacity.
+func build(t testing.TB, p params) (*model.System, vars) {
 	t.Helper()
-	sys, v, err := raynaland.BuildVars(specs.Values{"n": p.n, "types": p.t, "M": p.m, "K": p.k, "requests": p.r, "Cmax": 0})
-	if err != nil {
-		t.Fatal(err)
+	sys := spectest.Build(t, "raynal-and", specs.Values{"n": p.n, "types": p.t, "M": p.m, "K": p.k, "requests": p.r, "Cmax": 0})
+	v := vars{
+		H: spectest.Var(t, sys, "h"), MaxH: spectest.Var(t, sys, "maxh"), Reqs: spectest.Var(t, sys, "reqs"),
+		Req: spectest.MsgType(t, sys, "req"), Free: spectest.MsgType(t, sys, "free"),
+		N: p.n, T: p.t,
+	}
+	for x := range p.t {
+		v.Scdem = append(v.Scdem, spectest.Var(t, sys, fmt.Sprintf("scdem[%d]", x)))
+		v.Ok = append(v.Ok, spectest.Var(t, sys, fmt.Sprintf("ok[%d]", x)))
+		v.K = append(v.K, spectest.Var(t, sys, fmt.Sprintf("k[%d]", x)))
+		var used, delayed []model.VarID
+		for j := range p.n {
+			used = append(used, spectest.Var(t, sys, fmt.Sprintf("used[%d][%d]", x, j)))
+			delayed = append(delayed, spectest.Var(t, sys, fmt.Sprintf("delayed[%d][%d]", x, j)))
+		}
+		v.Used, v.Delayed = append(v.Used, used), append(v.Delayed, delayed)
 	}
 	return sys, v
 }
 
+// allocated is the number of units of type x allocated in s: Σ k_i(x)
+// over the processes with ok_i(x).
+func allocated(v vars, s *model.State, x int) int {
+	sum := 0
+	for i := range v.N {
+		if s.Get(i, v.Ok[x]) == 1 {
+			sum += s.Get(i, v.K[x])
+		}
+	}
+	return sum
+}
+
+// requesting reports whether process p waits for some type (some
+// scdem_p(α)).
+func requesting(v vars, s *model.State, p int) bool {
+	for x := range v.T {
+		if s.Get(p, v.Scdem[x]) == 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// inCS reports whether process p has a demand and every type it names
+// granted.
+func inCS(v vars, s *model.State, p int) bool {
+	named := false
+	for x := range v.T {
+		if s.Get(p, v.K[x]) > 0 {
+			named = true
+			if s.Get(p, v.Ok[x]) == 0 {
+				return false
+			}
+		}
+	}
+	return named
+}
+
+// demands returns the demand each choice of process 0's request asks for
+// in the initial configuration of sys: k_0(α) for every type α after the
+// step, by choice.
+func demands(t testing.TB, sys *model.System, v vars) [][]int {
+	t.Helper()
+	init := sys.Initial()[0]
+	var out [][]int
+	for c := 0; ; c++ {
+		s := raynaltest.Step(t, sys, init, 0, "request", c)
+		if s == nil {
+			return out
+		}
+		d := make([]int, v.T)
+		for x := range v.T {
+			d[x] = s.Get(0, v.K[x])
+		}
+		out = append(out, d)
+	}
+}
+
 // render writes a configuration on one line: per process its timestamps
 // and, per type α, "α:state k used delayed", then the non-empty channels.
-func render(sys *model.System, v raynaland.Vars, s *model.State) string {
+func render(sys *model.System, v vars, s *model.State) string {
 	var b strings.Builder
 	for i := 0; i < v.N; i++ {
 		fmt.Fprintf(&b, "P%d[h=%d maxh=%d reqs=%d", i, s.Get(i, v.H), s.Get(i, v.MaxH), s.Get(i, v.Reqs))
@@ -53,7 +136,7 @@ func render(sys *model.System, v raynaland.Vars, s *model.State) string {
 }
 
 // msgText renders a message as req(α,h) or free(α,y).
-func msgText(sys *model.System, v raynaland.Vars) func(model.Msg) string {
+func msgText(sys *model.System, v vars) func(model.Msg) string {
 	return func(m model.Msg) string {
 		name := "free"
 		if sys.TypeOf(m) == v.Req {
@@ -64,14 +147,14 @@ func msgText(sys *model.System, v raynaland.Vars) func(model.Msg) string {
 }
 
 // chanText returns channel from→to's contents as rendered.
-func chanText(sys *model.System, v raynaland.Vars, s *model.State, from, to int) string {
+func chanText(sys *model.System, v vars, s *model.State, from, to int) string {
 	return raynaltest.Channel(sys, s, from, to, msgText(sys, v))
 }
 
-// choiceOf returns the request alternative asking for demand.
-func choiceOf(t testing.TB, v raynaland.Vars, demand ...int) int {
+// choiceOf returns the choice of the request asking for demand.
+func choiceOf(t testing.TB, sys *model.System, v vars, demand ...int) int {
 	t.Helper()
-	for c, d := range v.Demands {
+	for c, d := range demands(t, sys, v) {
 		if fmt.Sprint(d) == fmt.Sprint(demand) {
 			return c
 		}
@@ -82,13 +165,13 @@ func choiceOf(t testing.TB, v raynaland.Vars, demand ...int) int {
 
 // TestDemands: every vector of 0..K per type but the zero one.
 func TestDemands(t *testing.T) {
-	_, v := build(t, params{n: 2, t: 2, m: 2, r: 1})
-	if got := fmt.Sprint(v.Demands); got != "[[0 1] [0 2] [1 0] [1 1] [1 2] [2 0] [2 1] [2 2]]" {
+	sys, v := build(t, params{n: 2, t: 2, m: 2, r: 1})
+	if got := fmt.Sprint(demands(t, sys, v)); got != "[[0 1] [0 2] [1 0] [1 1] [1 2] [2 0] [2 1] [2 2]]" {
 		t.Errorf("demands %s", got)
 	}
-	sys, v := build(t, params{n: 3, t: 3, m: 1, r: 2})
-	if len(v.Demands) != 7 || sys.Processes[0].Actions[0].Label(choiceOf(t, v, 1, 0, 1)) != "request(k=1,0,1)" {
-		t.Errorf("%d demands, label %s", len(v.Demands), sys.Processes[0].Actions[0].Label(choiceOf(t, v, 1, 0, 1)))
+	sys, v = build(t, params{n: 3, t: 3, m: 1, r: 2})
+	if d, label := demands(t, sys, v), sys.Processes[0].Actions[0].Label(choiceOf(t, sys, v, 1, 0, 1)); len(d) != 7 || label != "request(c=5)" {
+		t.Errorf("%d demands, label %s", len(d), label)
 	}
 	for _, ch := range sys.Channels {
 		if ch.Capacity != 3*2*3 || ch.Overflow != model.Error {
@@ -105,7 +188,7 @@ func TestActionSemantics(t *testing.T) {
 
 	// P0 demands (1 of type 0, none of type 1): one timestamp, reqs for
 	// type 0 only.
-	s = raynaltest.Step(t, sys, s, 0, "request", choiceOf(t, v, 1, 0))
+	s = raynaltest.Step(t, sys, s, 0, "request", choiceOf(t, sys, v, 1, 0))
 	if s.Get(0, v.H) != 1 || s.Get(0, v.Scdem[0]) != 1 || s.Get(0, v.Scdem[1]) != 0 || s.Get(0, v.Used[0][1]) != 2 || s.Get(0, v.Used[1][1]) != 0 {
 		t.Fatalf("after P0's request: %s", render(sys, v, s))
 	}
@@ -113,7 +196,7 @@ func TestActionSemantics(t *testing.T) {
 		t.Errorf("0→1 holds %q, want req(0,1)", got)
 	}
 	// P1 demands (1, 2): reqs for both types, in type order, one timestamp.
-	s = raynaltest.Step(t, sys, s, 1, "request", choiceOf(t, v, 1, 2))
+	s = raynaltest.Step(t, sys, s, 1, "request", choiceOf(t, sys, v, 1, 2))
 	if got := chanText(sys, v, s, 1, 0); got != "req(0,1) req(1,1)" {
 		t.Errorf("1→0 holds %q, want req(0,1) req(1,1)", got)
 	}
@@ -136,7 +219,7 @@ func TestActionSemantics(t *testing.T) {
 	// P1 receives free(0, 1): used(0)[0] = 1, 1 + k(0) = 2 ≤ M: type 0
 	// granted; type 1 still waits, so P1 is not in its critical section.
 	s = raynaltest.Step(t, sys, s, 1, "recvFree(0)", 0)
-	if s.Get(1, v.Ok[0]) != 1 || s.Get(1, v.Scdem[0]) != 0 || s.Get(1, v.Scdem[1]) != 1 || raynaland.InCS(v, s, 1) || !raynaland.Requesting(v, s, 1) {
+	if s.Get(1, v.Ok[0]) != 1 || s.Get(1, v.Scdem[0]) != 0 || s.Get(1, v.Scdem[1]) != 1 || inCS(v, s, 1) || !requesting(v, s, 1) {
 		t.Fatalf("after P1 receives free(0,1): %s", render(sys, v, s))
 	}
 	if raynaltest.Step(t, sys, s, 1, "leave", 0) != nil {
@@ -146,12 +229,12 @@ func TestActionSemantics(t *testing.T) {
 	// section, while P0 (which asked first) still waits for P1's answer
 	// in transit: allocated type 0 is 1 ≤ M.
 	s = raynaltest.Step(t, sys, s, 1, "recvFree(0)", 0)
-	if !raynaland.InCS(v, s, 1) || raynaland.Requesting(v, s, 1) || raynaland.Allocated(v, s, 0) != 1 || raynaland.Allocated(v, s, 1) != 2 {
+	if !inCS(v, s, 1) || requesting(v, s, 1) || allocated(v, s, 0) != 1 || allocated(v, s, 1) != 2 {
 		t.Fatalf("after P1 receives free(1,2): %s", render(sys, v, s))
 	}
 	// P0 receives free(0, 2) and enters: type 0 allocated 1 + 1 = 2.
 	s = raynaltest.Step(t, sys, s, 0, "recvFree(1)", 0)
-	if !raynaland.InCS(v, s, 0) || raynaland.Allocated(v, s, 0) != 2 {
+	if !inCS(v, s, 0) || allocated(v, s, 0) != 2 {
 		t.Fatalf("after P0 receives free(0,2): %s", render(sys, v, s))
 	}
 	// P0 leaves: free(0, k(0)) to the delayed P1; k and h reset.
@@ -161,7 +244,7 @@ func TestActionSemantics(t *testing.T) {
 	}
 	// P1 leaves: nothing delayed, nothing sent.
 	s = raynaltest.Step(t, sys, s, 1, "leave", 0)
-	if chanText(sys, v, s, 1, 0) != "" || raynaland.InCS(v, s, 1) {
+	if chanText(sys, v, s, 1, 0) != "" || inCS(v, s, 1) {
 		t.Fatalf("after P1 leaves: %s", render(sys, v, s))
 	}
 	// P1 receives the delayed free(0, 1): used(0)[0] back to 0.
@@ -203,16 +286,12 @@ func TestAndAllocationHolds(t *testing.T) {
 }
 
 // TestOneTypeIsRaynal: with a single type, §6 is §3: the same reachable
-// states and transitions as specs/raynal with asked=0.
+// states and transitions as the catalogue's raynal with asked=0.
 func TestOneTypeIsRaynal(t *testing.T) {
 	for _, p := range []params{{n: 2, t: 1, m: 2, r: 2}, {n: 3, t: 1, m: 2, r: 1}, {n: 2, t: 1, m: 3, k: 2, r: 3}} {
 		sys, _ := build(t, p)
 		and := spectest.Reachable(t, sys)
-		rsys, err := raynal.Build(specs.Values{"n": p.n, "M": p.m, "K": p.k, "requests": p.r, "asked": 0, "count": 0, "Cmax": 0})
-		if err != nil {
-			t.Fatal(err)
-		}
-		r := spectest.Reachable(t, rsys)
+		r := spectest.Reachable(t, spectest.Build(t, "raynal", specs.Values{"n": p.n, "M": p.m, "K": p.k, "requests": p.r, "asked": 0, "count": 0, "Cmax": 0}))
 		if and.States != r.States || and.Transitions != r.Transitions {
 			t.Errorf("%s: raynal-and %d states %d transitions, raynal %d, %d", p, and.States, and.Transitions, r.States, r.Transitions)
 		}
@@ -227,7 +306,7 @@ func TestExpandDoesNotAllocate(t *testing.T) {
 		p      int
 		action string
 		choice int
-	}{{0, "request", choiceOf(t, v, 1, 1)}, {1, "request", choiceOf(t, v, 2, 1)}, {1, "recvReq(0)", 0}, {0, "recvReq(1)", 0}} {
+	}{{0, "request", choiceOf(t, sys, v, 1, 1)}, {1, "request", choiceOf(t, sys, v, 2, 1)}, {1, "recvReq(0)", 0}, {0, "recvReq(1)", 0}} {
 		if s = raynaltest.Step(t, sys, s, mv.p, mv.action, mv.choice); s == nil {
 			t.Fatalf("%s not enabled", mv.action)
 		}

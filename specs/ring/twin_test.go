@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -19,6 +20,14 @@ import (
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/specs"
 	"github.com/ringcheck/ringcheck/specs/catalog"
+	"github.com/ringcheck/ringcheck/specs/counterflush"
+	"github.com/ringcheck/ringcheck/specs/dijkstra"
+	"github.com/ringcheck/ringcheck/specs/kldhv"
+	"github.com/ringcheck/ringcheck/specs/klnaive"
+	"github.com/ringcheck/ringcheck/specs/klpusher"
+	"github.com/ringcheck/ringcheck/specs/raynal"
+	"github.com/ringcheck/ringcheck/specs/raynaland"
+	"github.com/ringcheck/ringcheck/specs/thiare"
 )
 
 // twin is a .ring file, the built-in spec it encodes, and what to compare.
@@ -112,6 +121,27 @@ func TestCounterflushTwin(t *testing.T) {
 	})
 }
 
+// goTwins are the Go specs whose catalogue entry is now their file: the
+// twin tests compare the file with them, not with the catalogue's.
+var goTwins = map[string]func() *specs.Spec{
+	"dijkstra":     dijkstra.Spec,
+	"kl-naive":     klnaive.Spec,
+	"kl-pusher":    klpusher.Spec,
+	"counterflush": counterflush.Spec,
+	"kl-dhv":       kldhv.Spec,
+	"raynal":       raynal.Spec,
+	"raynal-and":   raynaland.Spec,
+	"thiare":       thiare.Spec,
+}
+
+// lookupGo returns the Go spec name: from goTwins, or the catalogue reg's.
+func lookupGo(reg *specs.Registry, name string) (*specs.Spec, error) {
+	if spec, ok := goTwins[name]; ok {
+		return spec(), nil
+	}
+	return reg.Lookup(name)
+}
+
 // testTwin checks that tw's file and Go spec are the same model.
 func testTwin(t *testing.T, tw twin) {
 	t.Helper()
@@ -123,7 +153,7 @@ func testTwin(t *testing.T, tw twin) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	goSpec, err := reg.Lookup(tw.spec)
+	goSpec, err := lookupGo(reg, tw.spec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,6 +218,29 @@ type naming struct {
 	// spec's enumerations: their values take the Go spec's labels, and
 	// the file reads them as integers.
 	labels bool
+	// predicates, if set, maps the name of an invariant or a process
+	// predicate of the file to the Go spec's: the invariants are then
+	// compared by name, in whatever order the two declare them.
+	predicates func(ring string) string
+	// message, if set, translates a message in transit into the file's
+	// (toRing) or into the Go spec's, where their fields differ.
+	message func(m model.MessageView, toRing bool) model.MessageView
+}
+
+// channels returns chans, the channels of a configuration, with their
+// messages translated into the file's (toRing) or the Go spec's.
+func (nm naming) channels(chans []model.ChannelView, toRing bool) []model.ChannelView {
+	if nm.message == nil {
+		return chans
+	}
+	out := make([]model.ChannelView, len(chans))
+	for c, ch := range chans {
+		out[c] = model.ChannelView{From: ch.From, To: ch.To}
+		for _, m := range ch.Messages {
+			out[c].Messages = append(out[c].Messages, nm.message(m, toRing))
+		}
+	}
+	return out
 }
 
 // rangeError reports whether err, the error of a Go spec's expansion, is
@@ -213,7 +266,7 @@ func (nm naming) fault(f string) string {
 // .ring system rsys: every variable of the file takes the value of the Go
 // variable of its name, or 0 if the Go spec lacks it.
 func (nm naming) toRing(rsys *model.System, snap model.Snapshot) model.Snapshot {
-	out := model.Snapshot{Channels: snap.Channels}
+	out := model.Snapshot{Channels: nm.channels(snap.Channels, true)}
 	for p, pv := range snap.Processes {
 		byName := map[string]model.Value{}
 		for _, v := range pv.Vars {
@@ -241,7 +294,7 @@ func (nm naming) toRing(rsys *model.System, snap model.Snapshot) model.Snapshot 
 // Go system gsys, or an error naming a variable the Go spec lacks whose
 // value is not 0.
 func (nm naming) toGo(gsys *model.System, snap model.Snapshot) (model.Snapshot, error) {
-	out := model.Snapshot{Channels: snap.Channels}
+	out := model.Snapshot{Channels: nm.channels(snap.Channels, false)}
 	for p, pv := range snap.Processes {
 		byName := map[string]model.Value{}
 		for _, v := range pv.Vars {
@@ -280,7 +333,7 @@ func twinSystems(t *testing.T, file, spec string, values specs.Values) (gsys, rs
 	if err != nil {
 		t.Fatal(err)
 	}
-	goSpec, err := reg.Lookup(spec)
+	goSpec, err := lookupGo(reg, spec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -334,8 +387,16 @@ func testSameSteps(t *testing.T, file, spec string, values specs.Values, fill, s
 	if nm != nil && nm.absent != nil {
 		absent = nm.absent(values)
 	}
+	// name is a predicate's name in the Go spec's words.
+	name := func(sys *model.System, n string) string {
+		if sys == rsys && nm != nil && nm.predicates != nil {
+			return nm.predicates(n)
+		}
+		return n
+	}
 	holds := func(sys *model.System, st *model.State) string {
 		out := ""
+		var named []string
 		for _, inv := range sys.Invariants {
 			if sys == rsys && slices.Contains(absent, inv.Name) {
 				if !inv.Holds(st) {
@@ -343,14 +404,20 @@ func testSameSteps(t *testing.T, file, spec string, values specs.Values, fill, s
 				}
 				continue
 			}
+			if nm != nil && nm.predicates != nil {
+				named = append(named, fmt.Sprint(name(sys, inv.Name), "=", inv.Holds(st), " "))
+				continue
+			}
 			out += fmt.Sprint(inv.Holds(st))
 		}
+		slices.Sort(named)
+		out += strings.Join(named, "")
 		if sys.Legitimate != nil {
 			out += fmt.Sprint(" L=", sys.Legitimate.Holds(st))
 		}
 		for _, pp := range sys.ProcessPredicates {
 			for p := range sys.N() {
-				out += fmt.Sprint(" ", pp.Name, p, "=", pp.Holds(st, p))
+				out += fmt.Sprint(" ", name(sys, pp.Name), p, "=", pp.Holds(st, p))
 			}
 		}
 		return out
@@ -415,11 +482,29 @@ func TestTwinsTakeTheSameSteps(t *testing.T) {
 		{"kl-pusher.ring", "kl-pusher", specs.Values{"n": 3, "L": 3, "K": 2, "Cmax": 4}, 3, nil},
 		{"kl-ddhl.ring", "kl-ddhl", specs.Values{"n": 3, "L": 2, "K": 2, "Cmax": 5, "staycs": 0}, 3, nil},
 		{"kl-ddhl.ring", "kl-ddhl", specs.Values{"n": 2, "L": 1, "K": 1, "Cmax": 4, "staycs": 1}, 4, nil},
+		// Each reading of the resends, the root with and without its
+		// timeout, and counter domains of their own.
+		{"kl-ddhl.ring", "kl-ddhl", specs.Values{"n": 3, "L": 2, "K": 2, "Cmax": 5, "resend": 1}, 3, nil},
+		{"kl-ddhl.ring", "kl-ddhl", specs.Values{"n": 3, "L": 2, "K": 1, "Cmax": 5, "resend": 2}, 3, nil},
+		{"kl-ddhl.ring", "kl-ddhl", specs.Values{"n": 3, "L": 1, "K": 1, "Cmax": 4, "resend": 1, "notimeout": 1, "counters": 5}, 3, nil},
+		{"kl-ddhl.ring", "kl-ddhl", specs.Values{"n": 2, "L": 1, "K": 1, "Cmax": 4, "resend": 2, "notimeout": 1, "staycs": 1, "counters": 2}, 4, nil},
+		// Channels empty or of one message, where no privilege is in
+		// transit and the resends and the root's timeout are enabled
+		// (few counters: C[0] = C[n-1] often).
+		{"kl-ddhl.ring", "kl-ddhl", specs.Values{"n": 3, "L": 2, "K": 2, "Cmax": 5, "resend": 1, "counters": 3}, 0, nil},
+		{"kl-ddhl.ring", "kl-ddhl", specs.Values{"n": 3, "L": 1, "K": 1, "Cmax": 4, "resend": 2, "notimeout": 1, "counters": 2}, 0, nil},
+		{"kl-ddhl.ring", "kl-ddhl", specs.Values{"n": 2, "L": 1, "K": 1, "Cmax": 4, "resend": 1, "staycs": 1, "counters": 2}, 1, nil},
 		{"raynal-and.ring", "raynal-and", specs.Values{"n": 3, "types": 2, "M": 1, "K": 1, "requests": 1, "Cmax": 0}, 3, &raynalAnd},
 		{"raynal-and.ring", "raynal-and", specs.Values{"n": 2, "types": 2, "M": 2, "K": 0, "requests": 1, "Cmax": 0}, 3, &raynalAnd},
 		{"raynal-and.ring", "raynal-and", specs.Values{"n": 2, "types": 3, "M": 2, "K": 1, "requests": 2, "Cmax": 3}, 3, &raynalAnd},
 		{"raynal-and.ring", "raynal-and", specs.Values{"n": 3, "types": 2, "M": 1, "K": 0, "requests": 0, "window": 0, "Cmax": 0}, 3, &raynalAnd},
 		{"raynal-and.ring", "raynal-and", specs.Values{"n": 2, "types": 2, "M": 2, "K": 0, "requests": 0, "window": 2, "Cmax": 3}, 4, &raynalAnd},
+		{"raynal.ring", "raynal", specs.Values{"n": 3, "M": 2, "K": 0, "requests": 3, "asked": 0, "count": 1, "Cmax": 0}, 3, raynalNames(true, false)},
+		{"raynal.ring", "raynal", specs.Values{"n": 3, "M": 1, "K": 0, "requests": 3, "asked": 1, "count": 1, "Cmax": 2}, 3, raynalNames(true, false)},
+		{"raynal.ring", "raynal", specs.Values{"n": 2, "M": 3, "K": 2, "requests": 2, "asked": 1, "count": 0, "Cmax": 0}, 3, raynalNames(false, false)},
+		{"raynal.ring", "raynal", specs.Values{"n": 3, "M": 1, "K": 0, "requests": 0, "window": 0, "asked": 0, "count": 1, "Cmax": 0}, 3, raynalNames(true, true)},
+		{"raynal.ring", "raynal", specs.Values{"n": 3, "M": 2, "K": 0, "requests": 0, "window": 2, "asked": 0, "count": 0, "Cmax": 0}, 4, raynalNames(false, true)},
+		{"raynal.ring", "raynal", specs.Values{"n": 2, "M": 2, "K": 1, "requests": 0, "window": 1, "asked": 1, "count": 1, "Cmax": 3}, 3, raynalNames(true, true)},
 	} {
 		t.Run(tc.file, func(t *testing.T) { testSameSteps(t, tc.file, tc.spec, tc.values, tc.fill, 3000, tc.names) })
 	}
@@ -483,4 +568,92 @@ var raynalAnd = naming{
 		}
 		return nil
 	},
+}
+
+// raynalNames translates raynal.ring's names into the Go spec raynal's,
+// with the ghost (the Go spec's count=1) or without: the file's sent[j]
+// and nmsgs are asked[j] and msgs there (asked is a parameter of the
+// file, msgs a function of the language), its choice kk of request is k, its
+// invariants and process predicates say '_' where the Go spec says '-',
+// and without the ghost its free carries the field answer, always 0,
+// which the Go spec's lacks. recurring says requests=0.
+func raynalNames(ghost, recurring bool) *naming {
+	return &naming{
+		vars: func(name string) string {
+			switch {
+			case strings.HasPrefix(name, "sent["):
+				return "asked" + strings.TrimPrefix(name, "sent")
+			case name == "nmsgs":
+				return "msgs"
+			}
+			return name
+		},
+		label: func(_ *model.System, label string) string {
+			return strings.Replace(label, "request(kk=", "request(k=", 1)
+		},
+		// delayed_i[j] with k_i = 0, which no execution reaches, makes the
+		// Go spec's release send free(0), outside y's domain 1..M, which it
+		// encodes as another message; the file reports the send as a range
+		// fault.
+		// With at most R requests, h_i = 0 while scdem_i, which no
+		// execution reaches either, makes §5.1's late req(h_i) leave the
+		// domain 1..nR of h, where the Go spec faults; with recurring
+		// requests 0 is a timestamp.
+		repair: func(snap model.Snapshot) model.Snapshot {
+			for _, pv := range snap.Processes {
+				at := map[string]int{}
+				for i, v := range pv.Vars {
+					at[v.Name] = i
+				}
+				vars := pv.Vars
+				for i, v := range vars {
+					if strings.HasPrefix(v.Name, "delayed[") && vars[at["k"]].Int == 0 {
+						vars[i].Int, vars[i].Text = 0, "false"
+					}
+				}
+				if h := &vars[at["h"]]; !recurring && h.Int == 0 && vars[at["scdem"]].Int == 1 {
+					h.Int, h.Text = 1, "1"
+				}
+				// msgs_i within 3(n-1)-3, so that the free and the late
+				// req a step receives and sends keep it in its domain.
+				if i, ok := at["msgs"]; ok && vars[i].Int > 3*(len(snap.Processes)-1)-3 {
+					vars[i].Int = max(vars[i].Int-3, 0)
+					vars[i].Text = strconv.Itoa(vars[i].Int)
+				}
+			}
+			return snap
+		},
+		// used_i[j] and msgs_i leave their domains in random configurations
+		// no execution reaches, which the Go spec's expansion reports as an
+		// error.
+		rangeErrors: true,
+		// The file declares every invariant; the Go spec timestamp-order
+		// with M=1 only, clock-window with recurring requests only and
+		// count-sound with the ghost only.
+		absent: func(values specs.Values) []string {
+			var out []string
+			if values["M"] != 1 {
+				out = append(out, "timestamp_order")
+			}
+			if values["requests"] > 0 {
+				out = append(out, "clock_window")
+			}
+			if !ghost {
+				out = append(out, "count_sound")
+			}
+			return out
+		},
+		// asked_i[j] is a boolean of the Go spec, sent[j] 0..1 in the file.
+		labels:     true,
+		predicates: func(name string) string { return strings.ReplaceAll(name, "_", "-") },
+		message: func(m model.MessageView, toRing bool) model.MessageView {
+			if ghost || m.Type != "free" {
+				return m
+			}
+			if toRing {
+				return model.MessageView{Type: m.Type, Fields: append(slices.Clone(m.Fields), model.Value{Name: "answer"})}
+			}
+			return model.MessageView{Type: m.Type, Fields: m.Fields[:1]}
+		},
+	}
 }

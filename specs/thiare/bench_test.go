@@ -5,7 +5,6 @@ import (
 
 	"github.com/ringcheck/ringcheck/specs/spectest"
 	"github.com/ringcheck/ringcheck/specs/spintest"
-	"github.com/ringcheck/ringcheck/specs/thiare"
 )
 
 // bench is the benchmarked instance, n=4 with R=3 requests each (the
@@ -32,11 +31,7 @@ const (
 //	go test ./specs/thiare -run '^$' -bench Reachable -benchtime 1x
 func BenchmarkReachable(b *testing.B) {
 	b.Run(bench.String(), func(b *testing.B) {
-		sys, err := thiare.Build(bench.values(b))
-		if err != nil {
-			b.Fatal(err)
-		}
-		spectest.BenchReachable(b, sys, benchStates, benchTransitions)
+		spectest.BenchReachable(b, spectest.Build(b, "thiare", bench.values(b)), benchStates, benchTransitions)
 	})
 }
 

@@ -221,7 +221,7 @@ func enabledAll(t testing.TB, sys *model.System, s *model.State) []string {
 	t.Helper()
 	var out []string
 	if _, err := sys.NewExpander().Expand(s, func(step *model.Step, _ *model.State) bool {
-		out = append(out, sys.Label(step))
+		out = append(out, label(sys, step))
 		return true
 	}); err != nil {
 		t.Fatal(err)
@@ -230,7 +230,7 @@ func enabledAll(t testing.TB, sys *model.System, s *model.State) []string {
 }
 
 // TestPriorityOrder: Property 4.1, a request is served after every request
-// of higher priority, as the invariant priority-order (a node in CS(r) has
+// of higher priority, as the invariant priority_order (a node in CS(r) has
 // priority over every node waiting for r). It holds in the failure-free
 // setting on every instance below, with bounded and with recurring
 // requests, Rule 2 as written or not. With Rule 4's resend (n=3, R=2) the
@@ -253,7 +253,7 @@ func TestPriorityOrder(t *testing.T) {
 		sys, _ := build(t, params(t, tc.kv...))
 		rep := check(t, sys, invariants.Safety)
 		if o := rep.Outcomes[0]; o.Verdict != invariants.Holds {
-			t.Errorf("%v: safety %s (%s), want priority-order to hold", tc.kv, o.Verdict, o.Reason)
+			t.Errorf("%v: safety %s (%s), want priority_order to hold", tc.kv, o.Verdict, o.Reason)
 		}
 		if tc.states != 0 && rep.Search.States != tc.states {
 			t.Errorf("%v: %d states, want %d", tc.kv, rep.Search.States, tc.states)
@@ -261,8 +261,8 @@ func TestPriorityOrder(t *testing.T) {
 	}
 	sys, _ := build(t, params(t, "n", 3, "requests", 2, "resend", 1))
 	o, _ := outcome(t, sys, invariants.Safety)
-	if o.Verdict != invariants.Violated || o.Reason != "invariant priority-order is false" || len(o.Counterexample.Steps) != 16 {
-		t.Fatalf("resend=1: safety %s (%s), want priority-order violated in 16 steps", o.Verdict, o.Reason)
+	if o.Verdict != invariants.Violated || o.Reason != "invariant priority_order is false" || len(o.Counterexample.Steps) != 16 {
+		t.Fatalf("resend=1: safety %s (%s), want priority_order violated in 16 steps", o.Verdict, o.Reason)
 	}
 	if err := o.Counterexample.Replay(sys); err != nil {
 		t.Fatal(err)

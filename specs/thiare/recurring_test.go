@@ -10,7 +10,6 @@ import (
 	"github.com/ringcheck/ringcheck/invariants"
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/specs/spectest"
-	"github.com/ringcheck/ringcheck/specs/thiare"
 )
 
 // TestRecurringRequests: what node 1 of a 3-node ring may do once it
@@ -205,23 +204,34 @@ func TestSeqSpread(t *testing.T) {
 			t.Errorf("%v: spread %d, want %d", tc.cf, got, tc.want)
 		}
 		holds := sys.Invariants[len(sys.Invariants)-1]
-		if holds.Name != "seq-window" || holds.Holds(s) != (tc.want <= 4) {
+		if holds.Name != "seq_window" || holds.Holds(s) != (tc.want <= 4) {
 			t.Errorf("%v: %s %v, want %v", tc.cf, holds.Name, holds.Holds(s), tc.want <= 4)
 		}
 	}
-	// Bounded: the plain spread, and no seq-window.
+	// Bounded: the plain spread, and seq_window constrains nothing, even
+	// past its window (2n = 6).
 	sysb, vb := build(t, params(t, "n", 3, "requests", 3))
 	s := config{nodes: []node{{h: 2, used: 1}, {h: 7, used: 3, state: waiting, seq: 7}, {h: 2, used: 1}}, in: [][]tok{nil, nil, {{7, 1, 0}}}}.state(t, sysb, vb)
 	if got := vb.SeqSpread(s); got != 5 {
 		t.Errorf("bounded spread %d, want 5", got)
 	}
+	wide := config{nodes: []node{{h: 1, used: 1}, {h: 9, used: 3}, {h: 1, used: 1}}, in: [][]tok{nil, nil, nil}}.state(t, sysb, vb)
+	if got := vb.SeqSpread(wide); got != 8 {
+		t.Errorf("bounded spread %d, want 8", got)
+	}
 	for _, p := range sysb.Invariants {
-		if p.Name == "seq-window" {
-			t.Error("the bounded model declares seq-window")
+		if p.Name == "seq_window" && (!p.Holds(s) || !p.Holds(wide)) {
+			t.Error("seq_window constrains the bounded model")
 		}
 	}
-	if sysb.ValidEnd == nil || sys.ValidEnd != nil {
-		t.Error("valid end states: the bounded model has them, the recurring one has none")
+	// Valid end states: the bounded model's is every request made, every
+	// node idle, nothing in transit; the recurring one has none, not even
+	// that configuration (with used = 0).
+	if sysb.ValidEnd == nil || !sysb.ValidEnd.Holds(config{nodes: []node{{h: 9, used: 3}, {h: 9, used: 3}, {h: 9, used: 3}}, in: [][]tok{nil, nil, nil}}.state(t, sysb, vb)) {
+		t.Error("the bounded model has no valid end state where every node is served")
+	}
+	if sys.ValidEnd != nil && sys.ValidEnd.Holds(config{nodes: []node{{h: 3}, {h: 3}, {h: 3}}, in: [][]tok{nil, nil, nil}}.state(t, sys, v)) {
+		t.Error("the recurring model has a valid end state")
 	}
 }
 
@@ -243,7 +253,7 @@ func TestModularMatchesUnbounded(t *testing.T) {
 		{[]any{"n", 3, "replace", 0}, 3, 2},
 		{[]any{"n", 4}, 3, 3},
 	} {
-		// R may exceed the parameter's range (BuildVars takes any R ≥ 1).
+		// R may exceed the parameter's range (buildWide takes any R ≥ 1).
 		unbVals := params(t, append(slices.Clone(tc.kv), "requests", 1)...)
 		unbVals["requests"] = tc.r
 		modVals := params(t, append(slices.Clone(tc.kv), "requests", 0, "window", tc.window)...)
@@ -251,7 +261,7 @@ func TestModularMatchesUnbounded(t *testing.T) {
 			if testing.Short() && tc.r*unbVals["n"] > 9 {
 				t.Skip("short")
 			}
-			unb, uv := build(t, unbVals)
+			unb, uv := buildWide(t, unbVals)
 			mod, mv := build(t, modVals)
 			got := modularMatchesUnbounded(t, unb, uv, mod, mv, tc.r)
 			t.Logf("window=%d (W=%d): %d configurations compared", tc.window, mv.W, got)
@@ -275,7 +285,7 @@ func TestModularMatchesUnbounded(t *testing.T) {
 //   - some c has a SeqNum or H of at least W, so the modulo is exercised.
 //
 // It returns the number of configurations compared.
-func modularMatchesUnbounded(t *testing.T, unb *model.System, uv thiare.Vars, mod *model.System, mv thiare.Vars, r int) int {
+func modularMatchesUnbounded(t *testing.T, unb *model.System, uv vars, mod *model.System, mv vars, r int) int {
 	t.Helper()
 	seqVar := map[model.VarID]bool{uv.H: true}
 	queueVar := map[model.VarID]bool{}
@@ -317,7 +327,7 @@ func modularMatchesUnbounded(t *testing.T, unb *model.System, uv thiare.Vars, mo
 			}
 		}
 		err := spectest.CopyChannels(unb, mod, c, a, func(_ model.MsgType, fields []int) {
-			fields[thiare.FieldSeq] %= mv.W
+			fields[fieldSeq] %= mv.W
 		})
 		return a, err
 	}
@@ -349,10 +359,10 @@ func checkFair(t testing.TB, sys *model.System, fairness invariants.Fairness, pr
 }
 
 // TestRecurringVerdicts pins the verdicts with recurring requests on the
-// instances where seq-window holds in every reachable configuration (its
+// instances where seq_window holds in every reachable configuration (its
 // default window 2n, and the smallest window that holds, n-1), so that
 // the deadlock and starvation verdicts are the unbounded algorithm's, and
-// the instances out of reach, where seq-window fails.
+// the instances out of reach, where seq_window fails.
 func TestRecurringVerdicts(t *testing.T) {
 	fairnesses := []invariants.Fairness{invariants.NoFairness, invariants.WeakFairness, invariants.WeakActionFairness, invariants.StrongActionFairness}
 	for _, tc := range []struct {
@@ -401,15 +411,15 @@ func TestRecurringVerdicts(t *testing.T) {
 			})
 		}
 	}
-	// Out of reach: seq-window fails, at the default window 2n and at 3n
+	// Out of reach: seq_window fails, at the default window 2n and at 3n
 	// and 4n, with two resources (a node waiting for one resource keeps
 	// its SeqNum while requests for the other raise H for ever).
 	for _, window := range []int{4, 6, 8} {
 		t.Run(fmt.Sprintf("n=2 resources=2 window=%d", window), func(t *testing.T) {
 			sys, _ := build(t, params(t, "n", 2, "requests", 0, "resources", 2, "window", window))
 			rep := check(t, sys, invariants.Safety)
-			if o := rep.Outcomes[0]; o.Verdict != invariants.Violated || o.Reason != "invariant seq-window is false" {
-				t.Errorf("safety %s (%s), want seq-window violated", o.Verdict, o.Reason)
+			if o := rep.Outcomes[0]; o.Verdict != invariants.Violated || o.Reason != "invariant seq_window is false" {
+				t.Errorf("safety %s (%s), want seq_window violated", o.Verdict, o.Reason)
 			}
 		})
 	}

@@ -11,7 +11,6 @@ import (
 	"github.com/ringcheck/ringcheck/specs"
 	"github.com/ringcheck/ringcheck/specs/spectest"
 	"github.com/ringcheck/ringcheck/specs/spintest"
-	"github.com/ringcheck/ringcheck/specs/thiare"
 )
 
 // twin is the Promela twin of the spec.
@@ -29,7 +28,7 @@ func (in twinInstance) String() string {
 
 func (in twinInstance) values(tb testing.TB) specs.Values {
 	tb.Helper()
-	return spectest.Resolve(tb, thiare.Spec(), "n", in.n, "requests", in.r, "resources", in.res,
+	return spectest.Resolve(tb, spectest.Builtin(tb, "thiare"), "n", in.n, "requests", in.r, "resources", in.res,
 		"resend", in.resend, "replace", in.replace, "Cmax", 0)
 }
 
@@ -55,11 +54,7 @@ func fastCompile() []string { return append(spintest.CFlags(), "-O0") }
 // the initial configuration of in.
 func reachableThiare(t testing.TB, in twinInstance) *explore.Result {
 	t.Helper()
-	sys, err := thiare.Build(in.values(t))
-	if err != nil {
-		t.Fatalf("building the model: %v", err)
-	}
-	return spectest.Reachable(t, sys)
+	return spectest.Reachable(t, spectest.Build(t, "thiare", in.values(t)))
 }
 
 // TestSPINTwinAgrees checks testdata/thiare.pml against ringcheck's model
@@ -164,10 +159,7 @@ func TestSPINTwinAgreesOnVerdicts(t *testing.T) {
 		in := tc.in
 		t.Run(fmt.Sprintf("%s/%s", in, tc.prop), func(t *testing.T) {
 			t.Parallel()
-			sys, err := thiare.Build(in.values(t))
-			if err != nil {
-				t.Fatal(err)
-			}
+			sys := spectest.Build(t, "thiare", in.values(t))
 			rep := spectest.Check(t, sys, spectest.WeakFairnessFromInit(tc.prop))
 			o := rep.Outcomes[0]
 			want := invariants.Holds

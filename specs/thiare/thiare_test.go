@@ -9,23 +9,7 @@ import (
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/specs"
 	"github.com/ringcheck/ringcheck/specs/spectest"
-	"github.com/ringcheck/ringcheck/specs/thiare"
 )
-
-// params returns the spec's defaults overridden by kv ("n", 3, "resend", 1...).
-func params(t testing.TB, kv ...any) specs.Values {
-	t.Helper()
-	return spectest.Resolve(t, thiare.Spec(), kv...)
-}
-
-func build(t testing.TB, vals specs.Values) (*model.System, thiare.Vars) {
-	t.Helper()
-	sys, v, err := thiare.BuildVars(vals)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sys, v
-}
 
 // tok is a token (resource 0): SeqNum, PID, Resend.
 type tok struct{ seq, pid, resend int }
@@ -50,7 +34,7 @@ type config struct {
 	in    [][]tok
 }
 
-func (cf config) state(t testing.TB, sys *model.System, v thiare.Vars) *model.State {
+func (cf config) state(t testing.TB, sys *model.System, v vars) *model.State {
 	t.Helper()
 	n := sys.N()
 	s := sys.NewState()
@@ -59,9 +43,7 @@ func (cf config) state(t testing.TB, sys *model.System, v thiare.Vars) *model.St
 		s.Set(p, v.Used, nd.used)
 		s.Set(p, v.State[0], nd.state)
 		s.Set(p, v.Seq[0], nd.seq)
-		if v.Resent != nil {
-			s.Set(p, v.Resent[0], nd.resent)
-		}
+		s.Set(p, v.Resent[0], nd.resent)
 		for k, q := range nd.queue {
 			s.Set(p, v.Queue[0][k], v.Code(q.seq, q.pid, q.resend))
 		}
@@ -78,14 +60,12 @@ func (cf config) state(t testing.TB, sys *model.System, v thiare.Vars) *model.St
 }
 
 // read decodes a configuration of a single-resource ring.
-func read(sys *model.System, v thiare.Vars, s *model.State) config {
+func read(sys *model.System, v vars, s *model.State) config {
 	n := sys.N()
 	cf := config{nodes: make([]node, n), in: make([][]tok, n)}
 	for p := range n {
 		nd := node{h: s.Get(p, v.H), used: s.Get(p, v.Used), state: s.Get(p, v.State[0]), seq: s.Get(p, v.Seq[0])}
-		if v.Resent != nil {
-			nd.resent = s.Get(p, v.Resent[0])
-		}
+		nd.resent = s.Get(p, v.Resent[0])
 		for _, slot := range v.Queue[0] {
 			if code := s.Get(p, slot); code != 0 {
 				sq, pid, rs := v.Decode(code)
@@ -96,7 +76,7 @@ func read(sys *model.System, v thiare.Vars, s *model.State) config {
 		c := sys.ChanBetween((p+n-1)%n, p)
 		for i := 0; i < s.Len(c); i++ {
 			m := s.At(c, i)
-			cf.in[p] = append(cf.in[p], tok{sys.Field(m, thiare.FieldSeq), sys.Field(m, thiare.FieldPID), sys.Field(m, thiare.FieldResend)})
+			cf.in[p] = append(cf.in[p], tok{sys.Field(m, fieldSeq), sys.Field(m, fieldPID), sys.Field(m, fieldResend)})
 		}
 	}
 	return cf
@@ -112,14 +92,15 @@ func (cf config) String() string {
 	return strings.TrimSpace(b.String())
 }
 
-// enabled lists the names of p's enabled actions in s, with the successor
-// of each.
+// enabled lists the labels of p's enabled actions in s, with the successor
+// of each; with one resource, request(r=0), leave(r=0) and timeout(r=0)
+// are listed as request, leave and timeout.
 func enabled(t testing.TB, sys *model.System, s *model.State, p int) map[string]*model.State {
 	t.Helper()
 	out := map[string]*model.State{}
 	_, err := sys.NewExpander().Expand(s, func(step *model.Step, next *model.State) bool {
 		if m := step.Moves[0]; int(m.Proc) == p {
-			out[sys.Label(step)] = next.Clone()
+			out[label(sys, step)] = next.Clone()
 		}
 		return true
 	})
@@ -129,11 +110,15 @@ func enabled(t testing.TB, sys *model.System, s *model.State, p int) map[string]
 	return out
 }
 
-const (
-	idle    = thiare.Idle
-	waiting = thiare.Waiting
-	cs      = thiare.InCS
-)
+// label is step's label, with the resource of request, leave and timeout
+// left out when sys has one resource.
+func label(sys *model.System, step *model.Step) string {
+	l := sys.Label(step)
+	if _, two := sys.VarByName("state[1]"); !two {
+		l = strings.TrimSuffix(l, "(r=0)")
+	}
+	return l
+}
 
 var receipts = []string{"enter", "stale", "discard", "pass", "queue", "forward"}
 
@@ -326,7 +311,8 @@ func TestRequestLeaveTimeout(t *testing.T) {
 }
 
 // TestPriority pins the paper's order: Pri(SN_1, PID_1) > Pri(SN_2, PID_2)
-// iff SN_1 < SN_2 or (SN_1 = SN_2 and PID_1 < PID_2); queue codes follow it.
+// iff SN_1 < SN_2 or (SN_1 = SN_2 and PID_1 < PID_2); queue codes follow
+// it, and the file's queue slots hold every code.
 func TestPriority(t *testing.T) {
 	for _, tc := range []struct {
 		s1, p1, s2, p2 int
@@ -334,11 +320,15 @@ func TestPriority(t *testing.T) {
 	}{
 		{1, 2, 2, 0, true}, {2, 0, 1, 2, false}, {1, 0, 1, 1, true}, {1, 1, 1, 0, false}, {3, 1, 3, 1, false},
 	} {
-		if got := thiare.Higher(tc.s1, tc.p1, tc.s2, tc.p2); got != tc.want {
+		if got := higher(tc.s1, tc.p1, tc.s2, tc.p2); got != tc.want {
 			t.Errorf("Higher(%d,%d, %d,%d) = %v", tc.s1, tc.p1, tc.s2, tc.p2, got)
 		}
 	}
-	_, v := build(t, params(t, "n", 3, "requests", 2, "resend", 1))
+	sys, v := build(t, params(t, "n", 3, "requests", 2, "resend", 1))
+	// The file's slots hold every code, up to the last token's.
+	if d := sys.Vars[v.Queue[0][0]].Domain; d.Min != 0 || d.Max != v.Code(v.S, v.N-1, v.F-1) {
+		t.Errorf("queue slots range over %d..%d, want 0..%d", d.Min, d.Max, v.Code(v.S, v.N-1, v.F-1))
+	}
 	prev := 0
 	for s := 1; s <= v.S; s++ {
 		for p := range v.N {
@@ -382,7 +372,7 @@ func TestInitialAndValidEnd(t *testing.T) {
 			t.Errorf("%v: valid end %v, want %v", tc.cf, got, tc.want)
 		}
 	}
-	if _, _, err := thiare.BuildVars(specs.Values{"n": 1, "requests": 1, "resources": 1}); err == nil {
+	if _, err := spectest.Builtin(t, "thiare").Build(specs.Values{"n": 1, "requests": 1, "resources": 1}); err == nil {
 		t.Error("n=1 builds")
 	}
 }
@@ -401,7 +391,7 @@ var all = []invariants.Property{invariants.Safety, invariants.Deadlock, invarian
 // safety,deadlock,starvation --fairness weak` with every other parameter
 // at its default decides every property exhaustively, and all hold.
 func TestDefaultInstance(t *testing.T) {
-	s := thiare.Spec()
+	s := spectest.Builtin(t, "thiare")
 	vals, err := s.Resolve(map[string]int{"n": 3})
 	if err != nil {
 		t.Fatal(err)
