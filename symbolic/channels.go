@@ -205,8 +205,10 @@ func (e *Encoding) endpoints(from, to ir.Expr, in env) (*channel, error) {
 	return e.channelOf(p, q)
 }
 
-// channelExpr evaluates msgs, pos and first(...).field.
-func (e *Encoding) channelExpr(x ir.Expr, in env) (cases, error) {
+// channelExpr evaluates msgs, pos and first(...).field; msgs keeps its
+// running count narrowed to what want and the slots still to come tell
+// apart.
+func (e *Encoding) channelExpr(x ir.Expr, in env, want *interest) (cases, error) {
 	b := e.b
 	switch x := x.(type) {
 	case *ir.ChanLen:
@@ -231,8 +233,9 @@ func (e *Encoding) channelExpr(x ir.Expr, in env) (cases, error) {
 				upto = e.above(bound, i)
 			}
 			acc = e.plus(acc, e.fromTruth(b.And(counted, upto)))
+			acc = e.clamp(acc, running(want, ir.Interval{Lo: 0, Hi: len(ch.typ) - i - 1}))
 		}
-		return acc, nil
+		return e.clamp(acc, want), nil
 	case *ir.ChanPos:
 		ch, err := e.endpoints(x.From, x.To, in)
 		if err != nil {

@@ -4,7 +4,6 @@ import (
 	"github.com/dalzilio/rudd"
 
 	"github.com/ringcheck/ringcheck/lang/ir"
-	"github.com/ringcheck/ringcheck/lang/syntax"
 )
 
 // This file encodes the quantifiers over a channel's messages, unrolled
@@ -13,12 +12,21 @@ import (
 
 // msgQuant evaluates a quantifier over the messages of a channel: slot i
 // is a member where the channel holds more than i messages (and the one
-// at i is of the quantifier's type, if it names one).
-func (e *Encoding) msgQuant(x *ir.MsgQuant, in env) (cases, error) {
+// at i is of the quantifier's type, if it names one). A sum or a count
+// keeps its running total narrowed to what want and the slots still to
+// come tell apart.
+func (e *Encoding) msgQuant(x *ir.MsgQuant, in env, want *interest) (cases, error) {
 	b := e.b
 	ch, err := e.endpoints(x.From, x.To, in)
 	if err != nil {
 		return nil, err
+	}
+	// Each slot adds a term within term (0 where it is not a member).
+	term, narrow := ir.Interval{Lo: 0, Hi: 1}, want != nil
+	if narrow && x.Kind == "sum" {
+		bb, ok := e.bound(x.Body)
+		_, total := e.bound(x)
+		term, narrow = ir.Interval{Lo: min(bb.Lo, 0), Hi: max(bb.Hi, 0)}, ok && total
 	}
 	acc := e.constant(0)
 	truth := b.From(x.Kind == "forall")
@@ -27,18 +35,28 @@ func (e *Encoding) msgQuant(x *ir.MsgQuant, in env) (cases, error) {
 		if x.Msg != nil {
 			member = e.holds(ch, i, x.Msg)
 		}
-		body, err := e.eval(x.Body, in.with(x.Var, i))
+		rest := times(len(ch.typ)-i-1, term)
+		var bw *interest
+		if narrow && x.Kind == "sum" {
+			bw = termInterest(want, acc, rest)
+		}
+		if x.Kind == "forall" || x.Kind == "exists" {
+			holds, err := e.boolean(x.Body, in.with(x.Var, i))
+			if err != nil {
+				return nil, err
+			}
+			if x.Kind == "forall" {
+				truth = b.And(truth, b.Or(b.Not(member), holds))
+			} else {
+				truth = b.Or(truth, b.And(member, holds))
+			}
+			continue
+		}
+		body, err := e.evalWant(x.Body, in.with(x.Var, i), bw)
 		if err != nil {
 			return nil, err
 		}
-		switch x.Kind {
-		case "forall":
-			truth = b.And(truth, b.Or(b.Not(member), e.truth(body)))
-			continue
-		case "exists":
-			truth = b.Or(truth, b.And(member, e.truth(body)))
-			continue
-		case "count":
+		if x.Kind == "count" {
 			body = e.fromTruth(e.truth(body))
 		}
 		// A slot that is not a member adds 0.
@@ -47,24 +65,19 @@ func (e *Encoding) msgQuant(x *ir.MsgQuant, in env) (cases, error) {
 			e.add(part, v, b.And(member, m))
 		}
 		e.add(part, 0, b.Not(member))
-		next := cases{}
-		for u, mu := range acc {
-			for v, mv := range part {
-				if m := b.And(mu, mv); !b.Equal(m, b.False()) {
-					w, ok := ir.Add(u, v)
-					if !ok {
-						return nil, e.arithFault(&ir.ArithError{Fault: ir.Overflow, Pos: x.Pos, Op: "sum " + ir.BinaryText(syntax.Plus, u, v)})
-					}
-					e.add(next, w, m)
-				}
-			}
+		var total *interest
+		if narrow {
+			total = running(want, rest)
 		}
-		acc = next
+		if acc, err = e.accumulate(acc, part, x.Pos, total); err != nil {
+			return nil, err
+		}
+		acc = e.clamp(acc, total)
 	}
 	if x.Kind == "forall" || x.Kind == "exists" {
 		return e.fromTruth(truth), nil
 	}
-	return acc, nil
+	return e.clamp(acc, want), nil
 }
 
 // msgField evaluates field x.Field of the message in the slot x's

@@ -77,6 +77,9 @@ type Encoding struct {
 	// pending[p] is the BDD variable of process p's pending bit (its next
 	// value is pending[p]+1), with Options.Rounds; nil otherwise.
 	pending []int
+	// bounds is the intervals of the spec's expressions, computed when
+	// an evaluation is first narrowed (interest.go).
+	bounds *ir.Bounds
 	// spent is the *Stopped error of a computation whose caller returned
 	// without it (an operation under way could not be interrupted): the
 	// kernel is still in its hands, and no other computation may start.
@@ -391,8 +394,43 @@ func (e *Encoding) fromTruth(n rudd.Node) cases {
 	return c
 }
 
-// boolean evaluates a boolean expression.
+// boolean evaluates a boolean expression to the BDD of the configurations
+// where it holds: the connectives, comparisons and quantifiers directly,
+// without the cases of their false side.
 func (e *Encoding) boolean(x ir.Expr, in env) (rudd.Node, error) {
+	b := e.b
+	switch x := x.(type) {
+	case *ir.Binary:
+		switch {
+		case x.Op == syntax.AndAnd || x.Op == syntax.OrOr:
+			l, err := e.boolean(x.X, in)
+			if err != nil {
+				return nil, err
+			}
+			r, err := e.boolean(x.Y, in)
+			if err != nil {
+				return nil, err
+			}
+			if x.Op == syntax.AndAnd {
+				return b.And(l, r), nil
+			}
+			return b.Or(l, r), nil
+		case comparison(x.Op):
+			return e.compare(x, in)
+		}
+	case *ir.Unary:
+		if x.Op == syntax.Not {
+			n, err := e.boolean(x.X, in)
+			if err != nil {
+				return nil, err
+			}
+			return b.Not(n), nil
+		}
+	case *ir.Quant:
+		if x.Kind == "forall" || x.Kind == "exists" {
+			return e.quantTruth(x, in)
+		}
+	}
 	c, err := e.eval(x, in)
 	if err != nil {
 		return nil, err
@@ -419,6 +457,13 @@ func (e *Encoding) process(x ir.Expr, in env) (int, error) {
 
 // eval evaluates x symbolically.
 func (e *Encoding) eval(x ir.Expr, in env) (cases, error) {
+	return e.evalWant(x, in, nil)
+}
+
+// evalWant evaluates x symbolically for a consumer that tells apart only
+// the values in want (nil: every value), as interest.go describes: values
+// below or above want may come merged into want.Lo−1 or want.Hi+1.
+func (e *Encoding) evalWant(x ir.Expr, in env, want *interest) (cases, error) {
 	b := e.b
 	n := e.spec.N
 	switch x := x.(type) {
@@ -444,9 +489,9 @@ func (e *Encoding) eval(x ir.Expr, in env) (cases, error) {
 	case *ir.FieldRef:
 		return e.received(in, x.Index)
 	case *ir.ChanLen, *ir.ChanPos, *ir.HeadField:
-		return e.channelExpr(x, in)
+		return e.channelExpr(x, in, want)
 	case *ir.MsgQuant:
-		return e.msgQuant(x, in)
+		return e.msgQuant(x, in, want)
 	case *ir.MsgField:
 		return e.msgField(x, in)
 	case *ir.VarRef:
@@ -493,13 +538,24 @@ func (e *Encoding) eval(x ir.Expr, in env) (cases, error) {
 		}
 		return out, nil
 	case *ir.Unary:
-		c, err := e.eval(x.X, in)
+		if x.Op == syntax.Not {
+			n, err := e.boolean(x, in)
+			if err != nil {
+				return nil, err
+			}
+			return e.fromTruth(n), nil
+		}
+		var neg *interest
+		if want != nil && x.Op != syntax.Not {
+			if _, ok := e.bound(x); ok {
+				neg = within(-want.Hi, -want.Lo, want.exact)
+			}
+		}
+		c, err := e.evalWant(x.X, in, neg)
 		if err != nil {
 			return nil, err
 		}
-		if x.Op == syntax.Not {
-			return e.fromTruth(b.Not(e.truth(c))), nil
-		}
+
 		out := cases{}
 		for _, v := range c.values() {
 			m := c[v]
@@ -511,17 +567,17 @@ func (e *Encoding) eval(x ir.Expr, in env) (cases, error) {
 		}
 		return out, nil
 	case *ir.Binary:
-		return e.binary(x, in)
+		return e.binary(x, in, want)
 	case *ir.Cond:
 		cond, err := e.boolean(x.C, in)
 		if err != nil {
 			return nil, err
 		}
-		then, err := e.eval(x.X, in)
+		then, err := e.evalWant(x.X, in, want)
 		if err != nil {
 			return nil, err
 		}
-		els, err := e.eval(x.Y, in)
+		els, err := e.evalWant(x.Y, in, want)
 		if err != nil {
 			return nil, err
 		}
@@ -534,49 +590,82 @@ func (e *Encoding) eval(x ir.Expr, in env) (cases, error) {
 		}
 		return out, nil
 	case *ir.Quant:
-		return e.quant(x, in)
+		return e.quant(x, in, want)
 	}
 	return nil, fmt.Errorf("an expression of type %T: %w", x, ErrUnsupported)
 }
 
-// binary evaluates an operator over every pair of values of its operands.
-func (e *Encoding) binary(x *ir.Binary, in env) (cases, error) {
+// binary evaluates an operator over every pair of values of its operands,
+// narrowed, for a comparison, a + or a −, to the values the operator and
+// want tell apart.
+func (e *Encoding) binary(x *ir.Binary, in env, want *interest) (cases, error) {
 	b := e.b
-	l, err := e.eval(x.X, in)
-	if err != nil {
-		return nil, err
-	}
-	switch x.Op {
-	case syntax.AndAnd, syntax.OrOr:
-		r, err := e.eval(x.Y, in)
+	if x.Op == syntax.AndAnd || x.Op == syntax.OrOr || comparison(x.Op) {
+		n, err := e.boolean(x, in)
 		if err != nil {
 			return nil, err
 		}
-		if x.Op == syntax.AndAnd {
-			return e.fromTruth(b.And(e.truth(l), e.truth(r))), nil
-		}
-		return e.fromTruth(b.Or(e.truth(l), e.truth(r))), nil
+		return e.fromTruth(n), nil
 	}
-	r, err := e.eval(x.Y, in)
+	l, r, ok, err := e.narrowedOperands(x, in, want)
 	if err != nil {
 		return nil, err
+	}
+	if !ok {
+		if l, err = e.eval(x.X, in); err != nil {
+			return nil, err
+		}
+		if r, err = e.eval(x.Y, in); err != nil {
+			return nil, err
+		}
 	}
 	out := cases{}
 	for _, u := range l.values() {
 		mu := l[u]
 		for _, v := range r.values() {
+			w, f := ir.EvalBinary(x.Op, u, v)
+			if f == ir.NoFault && want.outside(w) {
+				continue
+			}
 			m := b.And(mu, r[v])
 			if b.Equal(m, b.False()) {
 				continue
 			}
-			w, f := ir.EvalBinary(x.Op, u, v)
 			if f != ir.NoFault {
 				return nil, e.arithFault(&ir.ArithError{Fault: f, Pos: x.Pos, Op: ir.BinaryText(x.Op, u, v)})
 			}
 			e.add(out, w, m)
 		}
 	}
-	return out, nil
+	return e.clamp(out, want), nil
+}
+
+// compare is the BDD of the configurations where a comparison holds, its
+// operands narrowed as narrowedOperands says.
+func (e *Encoding) compare(x *ir.Binary, in env) (rudd.Node, error) {
+	b := e.b
+	l, r, ok, err := e.narrowedOperands(x, in, nil)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		if l, err = e.eval(x.X, in); err != nil {
+			return nil, err
+		}
+		if r, err = e.eval(x.Y, in); err != nil {
+			return nil, err
+		}
+	}
+	// Only where it holds: a comparison never faults.
+	holds := b.False()
+	for _, u := range l.values() {
+		for _, v := range r.values() {
+			if w, _ := ir.EvalBinary(x.Op, u, v); w != 0 {
+				holds = b.Or(holds, b.And(l[u], r[v]))
+			}
+		}
+	}
+	return holds, nil
 }
 
 // arithFault is the error of an operation that has no value in some
@@ -593,64 +682,117 @@ func (e *Encoding) arithFault(err *ir.ArithError) error {
 	return fmt.Errorf("%w: %w", pos, ErrUnsupported)
 }
 
-// quant unrolls a quantifier over its processes or its set.
-func (e *Encoding) quant(x *ir.Quant, in env) (cases, error) {
-	b := e.b
-	members := make([]int, 0, e.spec.N)
-	if x.Over == nil {
-		for p := range e.spec.N {
-			members = append(members, p)
+// quant unrolls a quantifier over its processes or its set; a sum or a
+// count keeps its running total narrowed to what want and the members
+// still to come tell apart.
+func (e *Encoding) quant(x *ir.Quant, in env, want *interest) (cases, error) {
+	if x.Kind == "forall" || x.Kind == "exists" {
+		n, err := e.quantTruth(x, in)
+		if err != nil {
+			return nil, err
 		}
-	} else {
-		of := 0
-		if x.Over.Of != nil {
-			var err error
-			if of, err = e.process(x.Over.Of, in); err != nil {
-				return nil, err
-			}
-		}
-		members = x.Over.Members(of)
+		return e.fromTruth(n), nil
 	}
-	switch x.Kind {
-	case "forall", "exists":
-		acc := b.From(x.Kind == "forall")
-		for _, q := range members {
-			body, err := e.boolean(x.Body, in.with(x.Var, q))
-			if err != nil {
-				return nil, err
-			}
-			if x.Kind == "forall" {
-				acc = b.And(acc, body)
-			} else {
-				acc = b.Or(acc, body)
-			}
-		}
-		return e.fromTruth(acc), nil
+	members, err := e.members(x, in)
+	if err != nil {
+		return nil, err
 	}
-	// count and sum: a running total, by cases.
+	// count and sum: a running total, by cases, each term within term
+	// (nil want: no narrowing).
+	term, narrow := ir.Interval{Lo: 0, Hi: 1}, want != nil
+	if narrow && x.Kind != "count" {
+		bb, ok := e.bound(x.Body)
+		_, total := e.bound(x)
+		term, narrow = ir.Interval{Lo: min(bb.Lo, 0), Hi: max(bb.Hi, 0)}, ok && total
+	}
 	acc := e.constant(0)
-	for _, q := range members {
-		body, err := e.eval(x.Body, in.with(x.Var, q))
+	for i, q := range members {
+		rest := times(len(members)-i-1, term)
+		var bw *interest
+		if narrow && x.Kind != "count" {
+			bw = termInterest(want, acc, rest)
+		}
+		body, err := e.evalWant(x.Body, in.with(x.Var, q), bw)
 		if err != nil {
 			return nil, err
 		}
 		if x.Kind == "count" {
 			body = e.fromTruth(e.truth(body))
 		}
-		next := cases{}
-		for _, u := range acc.values() {
-			mu := acc[u]
-			for _, v := range body.values() {
-				if m := b.And(mu, body[v]); !b.Equal(m, b.False()) {
-					w, ok := ir.Add(u, v)
-					if !ok {
-						return nil, e.arithFault(&ir.ArithError{Fault: ir.Overflow, Pos: x.Pos, Op: "sum " + ir.BinaryText(syntax.Plus, u, v)})
-					}
-					e.add(next, w, m)
-				}
-			}
+		var total *interest
+		if narrow {
+			total = running(want, rest)
 		}
-		acc = next
+		if acc, err = e.accumulate(acc, body, x.Pos, total); err != nil {
+			return nil, err
+		}
+		acc = e.clamp(acc, total)
+	}
+	return e.clamp(acc, want), nil
+}
+
+// members is the processes or the values a quantifier ranges over.
+func (e *Encoding) members(x *ir.Quant, in env) ([]int, error) {
+	if x.Over == nil {
+		members := make([]int, 0, e.spec.N)
+		for p := range e.spec.N {
+			members = append(members, p)
+		}
+		return members, nil
+	}
+	of := 0
+	if x.Over.Of != nil {
+		var err error
+		if of, err = e.process(x.Over.Of, in); err != nil {
+			return nil, err
+		}
+	}
+	return x.Over.Members(of), nil
+}
+
+// quantTruth is the BDD of the configurations where a forall or an
+// exists holds, unrolled over its members.
+func (e *Encoding) quantTruth(x *ir.Quant, in env) (rudd.Node, error) {
+	b := e.b
+	members, err := e.members(x, in)
+	if err != nil {
+		return nil, err
+	}
+	acc := b.From(x.Kind == "forall")
+	for _, q := range members {
+		body, err := e.boolean(x.Body, in.with(x.Var, q))
+		if err != nil {
+			return nil, err
+		}
+		if x.Kind == "forall" {
+			acc = b.And(acc, body)
+		} else {
+			acc = b.Or(acc, body)
+		}
 	}
 	return acc, nil
+}
+
+// accumulate is the running total acc plus the term body, by cases,
+// without the totals an exact want reads no case of (nil: every total);
+// an overflow is a fault of the sum at pos.
+func (e *Encoding) accumulate(acc, body cases, pos syntax.Pos, want *interest) (cases, error) {
+	b := e.b
+	next := cases{}
+	for _, u := range acc.values() {
+		mu := acc[u]
+		for _, v := range body.values() {
+			w, ok := ir.Add(u, v)
+			if ok && want.outside(w) {
+				continue
+			}
+			if m := b.And(mu, body[v]); !b.Equal(m, b.False()) {
+				if !ok {
+					return nil, e.arithFault(&ir.ArithError{Fault: ir.Overflow, Pos: pos, Op: "sum " + ir.BinaryText(syntax.Plus, u, v)})
+				}
+				e.add(next, w, m)
+			}
+		}
+	}
+	return next, nil
 }
