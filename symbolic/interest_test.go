@@ -33,32 +33,7 @@ func TestNarrowedSumsEnumerateL(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				size, ok := sys.Configurations()
-				if !ok || size > 1<<20 {
-					t.Fatalf("%d configurations: too many to sweep in a test", size)
-				}
-				want := map[string]bool{}
-				st := sys.NewState()
-				for r := range size {
-					if err := sys.Unrank(r, st); err != nil {
-						t.Fatal(err)
-					}
-					if sys.Legitimate.Holds(st) {
-						want[keyOf(sys, st)] = true
-					}
-				}
-				if len(want) == 0 || uint64(len(want)) == size {
-					t.Fatalf("L holds in %d of %d configurations: the instance tells nothing", len(want), size)
-				}
-				got := enumerated(t, sys)
-				for k := range want {
-					if !got[k] {
-						t.Fatalf("the enumeration misses a legitimate configuration (it yields %d of %d)", len(got), len(want))
-					}
-				}
-				if len(got) != len(want) {
-					t.Fatalf("the enumeration yields %d configurations, L holds in %d", len(got), len(want))
-				}
+				enumerationIsL(t, sys)
 			})
 		}
 	}

@@ -76,32 +76,7 @@ func TestLegitimateEnumerationIsL(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			size, ok := sys.Configurations()
-			if !ok || size > 1<<20 {
-				t.Fatalf("%d configurations: too many to sweep in a test", size)
-			}
-			want := map[string]bool{}
-			st := sys.NewState()
-			for r := range size {
-				if err := sys.Unrank(r, st); err != nil {
-					t.Fatal(err)
-				}
-				if sys.Legitimate.Holds(st) {
-					want[keyOf(sys, st)] = true
-				}
-			}
-			if len(want) == 0 || uint64(len(want)) == size {
-				t.Fatalf("L holds in %d of %d configurations: the instance tells nothing", len(want), size)
-			}
-			got := enumerated(t, sys)
-			for k := range want {
-				if !got[k] {
-					t.Fatalf("the enumeration misses a legitimate configuration (it yields %d of %d)", len(got), len(want))
-				}
-			}
-			if len(got) != len(want) {
-				t.Fatalf("the enumeration yields %d configurations, L holds in %d", len(got), len(want))
-			}
+			enumerationIsL(t, sys)
 		})
 	}
 }
@@ -207,5 +182,39 @@ legitimate "guarded division": forall p: y[p] == 0 || x[p] / y[p] == 1
 	}
 	if _, err := symbolic.EncodeLegitimate(context.Background(), ginst, nil); !errors.Is(err, symbolic.ErrUnsupported) {
 		t.Errorf("an L with a division that may be by 0: %v, want ErrUnsupported", err)
+	}
+}
+
+// enumerationIsL fails t unless the enumeration derived from sys's
+// legitimacy predicate yields exactly the configurations of a full sweep
+// in which it holds; the instance must be small enough to sweep and L
+// neither empty nor everything.
+func enumerationIsL(t *testing.T, sys *model.System) {
+	t.Helper()
+	size, ok := sys.Configurations()
+	if !ok || size > 1<<20 {
+		t.Fatalf("%d configurations: too many to sweep in a test", size)
+	}
+	want := map[string]bool{}
+	st := sys.NewState()
+	for r := range size {
+		if err := sys.Unrank(r, st); err != nil {
+			t.Fatal(err)
+		}
+		if sys.Legitimate.Holds(st) {
+			want[keyOf(sys, st)] = true
+		}
+	}
+	if len(want) == 0 || uint64(len(want)) == size {
+		t.Fatalf("L holds in %d of %d configurations: the instance tells nothing", len(want), size)
+	}
+	got := enumerated(t, sys)
+	for k := range want {
+		if !got[k] {
+			t.Fatalf("the enumeration misses a legitimate configuration (it yields %d of %d)", len(got), len(want))
+		}
+	}
+	if len(got) != len(want) {
+		t.Fatalf("the enumeration yields %d configurations, L holds in %d", len(got), len(want))
 	}
 }
