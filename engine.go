@@ -267,6 +267,9 @@ func stoppedAt(err error) symbolic.Progress {
 // its witness replayed on sys.
 func closureOutcome(sys *model.System, out *symbolic.Result) (invariants.Outcome, error) {
 	o := invariants.Outcome{Property: invariants.Closure, Verdict: invariants.Holds}
+	if scope := invariants.ClosureScope(sys); scope != "" {
+		o.Reason = "every step from each legitimate configuration " + scope + " stays in L"
+	}
 	if !out.Closure {
 		ce, err := symbolic.Execution(sys, out.ClosureWitness, false)
 		if err != nil {

@@ -67,7 +67,7 @@ func closureByEnumeration(ctx context.Context, sys *model.System, opts Options) 
 		}
 		by = "enumerated from the BDD of L"
 	}
-	legit := sys.Legitimate.Holds
+	legit, closes := sys.Legitimate.Holds, closureFrom(sys)
 	workers := max(1, opts.Search.Workers)
 	batches := make(chan batch, 2*workers)
 	var (
@@ -157,6 +157,11 @@ func closureByEnumeration(ctx context.Context, sys *model.System, opts Options) 
 		return true
 	}
 	enumerate(sys, func(st *model.State) bool {
+		if !closes(st) {
+			// Closure is not decided from it (a spec's own enumerator
+			// yields all of L; one derived from the BDD, L ∧ closure from).
+			return true
+		}
 		if opts.Search.MaxStates > 0 && enumerated == opts.Search.MaxStates {
 			bound = errEnumerationBound
 			return false
@@ -192,12 +197,15 @@ func closureByEnumeration(ctx context.Context, sys *model.System, opts Options) 
 	}
 	o := Outcome{Property: Closure, Verdict: Holds,
 		Reason: fmt.Sprintf("every step from each of the %d legitimate configurations %s stays in L", enumerated, by)}
+	if scope := ClosureScope(sys); scope != "" {
+		o.Reason = fmt.Sprintf("every step from each of the %d legitimate configurations %s, %s, stays in L", enumerated, scope, by)
+	}
 	if first != nil {
 		o.Verdict, o.Reason = Violated, "a step from a legitimate configuration leaves L"
 		o.Counterexample = &Counterexample{Kind: Path, States: []*model.State{first.from, first.to}, Steps: []model.Step{first.step}}
 	}
 	res := &stabilityResult{closure: &o, configurations: uint64(enumerated), transitions: transitions, distinct: distinct, elapsed: time.Since(start)}
-	if stop == nil {
+	if stop == nil && sys.ClosureFrom == nil {
 		legitimate := uint64(enumerated)
 		res.legitimate = &legitimate
 	}
@@ -207,6 +215,29 @@ func closureByEnumeration(ctx context.Context, sys *model.System, opts Options) 
 		res.stop = analysisStop{why: why, err: stop}
 	}
 	return res, nil
+}
+
+// closureFrom returns the test of the legitimate configurations closure
+// is decided from: the spec's closure from predicate, or every one.
+func closureFrom(sys *model.System) func(*model.State) bool {
+	if sys.ClosureFrom == nil {
+		return func(*model.State) bool { return true }
+	}
+	return sys.ClosureFrom.Holds
+}
+
+// ClosureScope says, for a report, which legitimate configurations of
+// sys closure is decided from: "" when from all of L, else the clause
+// "where its closure from predicate holds" and the predicate's text.
+func ClosureScope(sys *model.System) string {
+	if sys.ClosureFrom == nil {
+		return ""
+	}
+	scope := "where its closure from predicate holds"
+	if sys.ClosureFrom.Doc != "" {
+		scope += " (" + sys.ClosureFrom.Doc + ")"
+	}
+	return scope
 }
 
 // derivationPhase is the phase of a closure check that derives the

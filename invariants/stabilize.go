@@ -104,7 +104,7 @@ func analyseStability(ctx context.Context, sys *model.System, opts Options, want
 	if err != nil {
 		return nil, err
 	}
-	legit := sys.Legitimate.Holds
+	legit, closesFrom := sys.Legitimate.Holds, closureFrom(sys)
 	workers := max(1, opts.Search.Workers)
 	// A stopped analysis reports how far it got.
 	partial := &stabilityResult{phases: []Phase{{Name: "sweep of every configuration (closure, deadlocks outside L)", Total: sp.Size()}}}
@@ -157,9 +157,10 @@ func analyseStability(ctx context.Context, sys *model.System, opts Options, want
 		t.ranks = t.ranks[:0]
 		if legit(st) {
 			inL.Set(v)
+			closes := closesFrom(st)
 			n, err := c.SuccessorsOf(st, v, func(_ *model.Step, to uint32, next *model.State) {
 				t.ranks = append(t.ranks, to)
-				if !legit(next) {
+				if closes && !legit(next) {
 					closureW.offer(explore.StateID(v), int(to), nil)
 				}
 			})
@@ -202,6 +203,9 @@ func analyseStability(ctx context.Context, sys *model.System, opts Options, want
 		distinct: partial.distinct, legitimate: &legitimate}
 	if wantClosure {
 		o := Outcome{Property: Closure, Verdict: Holds}
+		if scope := ClosureScope(sys); scope != "" {
+			o.Reason = "every step from each legitimate configuration " + scope + " stays in L"
+		}
 		if closureW.found.Load() {
 			states, steps, err := sp.Trace([]uint32{uint32(closureW.id), uint32(closureW.detail)}, false)
 			if err != nil {

@@ -23,6 +23,11 @@ func (b *Builder) VarIn(name string, d Domain, procs []int) VarID {
 // configuration in which it holds (System.Start).
 func (b *Builder) Start(p Predicate) { b.sys.Start = &p }
 
+// ClosureFrom narrows closure to the legitimate configurations in which p
+// holds (System.ClosureFrom): a step out of L from a legitimate
+// configuration where p does not hold violates nothing.
+func (b *Builder) ClosureFrom(p Predicate) { b.sys.ClosureFrom = &p }
+
 // ErrNoneSatisfies is the error of Satisfying when no configuration
 // satisfies the predicate.
 var ErrNoneSatisfies = errors.New("no configuration satisfies it")

@@ -278,6 +278,10 @@ type System struct {
 	// LegitimateConfigurations is nil: a spec loaded from a .ring file
 	// derives it from its legitimacy predicate (see EnumeratorSource).
 	DeriveLegitimateConfigurations EnumeratorSource
+	// ClosureFrom, if set, narrows closure to the legitimate
+	// configurations in which it holds: the spec's reading of where L is
+	// closed (see Builder.ClosureFrom). Convergence still ends in all of L.
+	ClosureFrom *Predicate
 	// Start is the start predicate of a check from start: it starts from
 	// every configuration in which it holds (nil: the spec declares none;
 	// see Builder.Start).

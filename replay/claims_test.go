@@ -249,6 +249,10 @@ func TestClosureClaims(t *testing.T) {
 	checkClaim(t, sys, out, "")
 	checkClaim(t, sys, traceOf(t, sys, "closure", -1, s[0], s[2]), "state 0, where its last step starts, is not legitimate")
 	checkClaim(t, sys, traceOf(t, sys, "closure", -1, s[0]), "it has no step to leave L")
+	// Narrowed to the configurations where process 0's x is 1, closure is
+	// not decided from s[2] (x = 0), so a step from it violates nothing.
+	sys.ClosureFrom = &model.Predicate{Name: "closure-from", Holds: func(st *model.State) bool { return st.Get(0, 0) == 1 }}
+	checkClaim(t, sys, out, "state 0, where its last step starts, is not one closure is decided from")
 }
 
 func TestWitnessClaims(t *testing.T) {

@@ -289,6 +289,8 @@ func checkClaim(sys *model.System, ex *model.Expander, t *reports.Trace, states 
 		switch {
 		case !in:
 			return wrong("state %d, where its last step starts, is not legitimate", lastIndex-1)
+		case sys.ClosureFrom != nil && !sys.ClosureFrom.Holds(states[lastIndex-1]):
+			return wrong("state %d, where its last step starts, is not one closure is decided from (the closure from predicate does not hold)", lastIndex-1)
 		case out:
 			return wrong("its last state (state %d) is legitimate", lastIndex)
 		}

@@ -58,6 +58,9 @@ type Encoding struct {
 	toNext, toCurrent rudd.Replacer
 	valid, validNext  rudd.Node
 	legitimate        rudd.Node
+	// closureFrom is the legitimate configurations closure is decided
+	// from: legitimate, narrowed by the spec's closure from predicate.
+	closureFrom rudd.Node
 	// faulty is the configurations with a step that overflows a channel
 	// whose policy is error.
 	faulty             rudd.Node
@@ -239,6 +242,14 @@ func encodeConfigurations(spec *ir.Spec, opts Options, w *watch) (*Encoding, err
 		return nil, fmt.Errorf("spec %s: the legitimacy predicate: %w", spec.Name, err)
 	}
 	e.legitimate = b.And(l, e.valid)
+	e.closureFrom = e.legitimate
+	if spec.ClosureFrom != nil {
+		from, err := e.boolean(spec.ClosureFrom.Body, env{self: -1})
+		if err != nil {
+			return nil, fmt.Errorf("spec %s: the closure from predicate: %w", spec.Name, err)
+		}
+		e.closureFrom = b.And(e.legitimate, from)
+	}
 	if b.Errored() {
 		return nil, fmt.Errorf("spec %s: %w", spec.Name, e.bddError())
 	}
@@ -529,6 +540,31 @@ func (e *Encoding) evalWant(x ir.Expr, in env, want *interest) (cases, error) {
 				return nil, fmt.Errorf("array %s may be read where it has no entry (%s): %w", x.Array.Name, x.Array.EntryName(i), ErrUnsupported)
 			}
 			elem, err := e.eval(&ir.VarRef{Var: v, Proc: x.Proc}, in)
+			if err != nil {
+				return nil, err
+			}
+			for val, m := range elem {
+				e.add(out, val, b.And(cond, m))
+			}
+		}
+		return out, nil
+	case *ir.FieldElem:
+		// An entry of an array field at a computed index: the entry's
+		// field read under each value the index may take.
+		idx, err := e.eval(x.Index, in)
+		if err != nil {
+			return nil, err
+		}
+		out := cases{}
+		for i, cond := range idx {
+			f := x.Elem(i)
+			if f == nil && e.impossible(cond) {
+				continue
+			}
+			if f == nil {
+				return nil, fmt.Errorf("%s: %w", x.Missing(i), ErrUnsupported)
+			}
+			elem, err := e.eval(f, in)
 			if err != nil {
 				return nil, err
 			}

@@ -149,7 +149,7 @@ func (a *analysis) run() (*Result, error) {
 	outside := b.And(e.valid, b.Not(e.legitimate))
 	// Closure: no configuration of L has a step out of L.
 	a.w.report(Progress{Phase: "closure"})
-	leaving := b.And(e.legitimate, e.pre(outside))
+	leaving := b.And(e.closureFrom, e.pre(outside))
 	res.Closure = b.Equal(leaving, b.False())
 	if !res.Closure {
 		from := e.pick(leaving)

@@ -46,6 +46,13 @@ type bddNode struct {
 // predicate the engine cannot encode gives an error that wraps
 // ErrUnsupported.
 func EncodeLegitimate(ctx context.Context, spec *ir.Spec, memory *budget.Memory) (*Legitimate, error) {
+	return encodeLegitimate(ctx, spec, memory, false)
+}
+
+// encodeLegitimate is EncodeLegitimate, drawing with closure only the
+// legitimate configurations closure is decided from (those where the
+// spec's closure from predicate holds too).
+func encodeLegitimate(ctx context.Context, spec *ir.Spec, memory *budget.Memory, closure bool) (*Legitimate, error) {
 	if spec.Legitimate == nil {
 		return nil, fmt.Errorf("spec %s declares no legitimacy predicate", spec.Name)
 	}
@@ -56,8 +63,12 @@ func EncodeLegitimate(ctx context.Context, spec *ir.Spec, memory *budget.Memory)
 		if err != nil {
 			return err
 		}
+		set := e.legitimate
+		if closure {
+			set = e.closureFrom
+		}
 		e.report(Progress{Phase: "drawing the legitimate configurations"})
-		l, err = e.draw(e.legitimate)
+		l, err = e.draw(set)
 		return err
 	}); err != nil {
 		return nil, err
@@ -278,14 +289,15 @@ func (d *decoder) state(st *model.State, bits []bool) {
 }
 
 // LegitimateConfigurations returns the source of an enumerator of spec's
-// legitimate configurations derived from its legitimacy predicate, for
+// legitimate configurations closure is decided from, derived from its
+// legitimacy predicate and its closure from predicate if it has one, for
 // the explicit model compiled from spec (model.System's
 // DeriveLegitimateConfigurations). A predicate the engine cannot encode
 // gives an error that says so and wraps ErrUnsupported; a bound, a
 // *Stopped error.
 func LegitimateConfigurations(spec *ir.Spec) model.EnumeratorSource {
 	return func(ctx context.Context, sys *model.System, memory *budget.Memory) (model.Enumerator, error) {
-		l, err := EncodeLegitimate(ctx, spec, memory)
+		l, err := encodeLegitimate(ctx, spec, memory, true)
 		if err != nil {
 			var st *Stopped
 			if errors.As(err, &st) {

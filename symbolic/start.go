@@ -37,6 +37,7 @@ func (a *analysis) fromStart() error {
 	}
 	e.valid = reached
 	e.legitimate = b.And(e.legitimate, reached)
+	e.closureFrom = b.And(e.closureFrom, reached)
 	return nil
 }
 

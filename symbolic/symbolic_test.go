@@ -60,6 +60,10 @@ var agreements = []agreement{
 	{"testdata/grid.ring", model.Central, invariants.WeakFairness, []map[string]int{{"n": 2}, {"n": 3}}},
 	{"testdata/grid.ring", model.Distributed, invariants.NoFairness, []map[string]int{{"n": 2}, {"n": 3}}},
 	{"testdata/busy.ring", model.Central, invariants.WeakFairness, []map[string]int{{"n": 2}, {"n": 3}}},
+	// Array fields of messages: entries at constant and computed indices,
+	// in an action (head(...).v[x]) and in L (m.v[x[p]]).
+	{"testdata/fieldarray.ring", model.Central, invariants.NoFairness, []map[string]int{{"n": 2}, {"n": 3}}},
+	{"testdata/fieldarray.ring", model.Central, invariants.WeakFairness, []map[string]int{{"n": 2}, {"n": 3}}},
 	{"testdata/busy.ring", model.Central, invariants.WeakActionFairness, []map[string]int{{"n": 2}, {"n": 3}}},
 	{"../specs/ring/dijkstra.ring", model.Central, invariants.WeakActionFairness, []map[string]int{{"n": 3, "K": 2}, {"n": 4, "K": 2}, {"n": 4, "K": 4}}},
 	{"../examples/three-state.ring", model.Central, invariants.WeakActionFairness, []map[string]int{{"n": 3}, {"n": 4}, {"n": 5}}},

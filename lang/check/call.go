@@ -138,6 +138,12 @@ func (c *checker) call(e *syntax.CallExpr, sc *scope) ir.Expr {
 // selector checks head(p, q).field: a field of the message at the head of
 // a channel.
 func (c *checker) selector(e *syntax.SelectorExpr, sc *scope) ir.Expr {
+	if e.Index != nil {
+		return c.arrayFieldRead(e, sc)
+	}
+	if c.wholeArrayField(e) {
+		return poison{}
+	}
 	if id, ok := e.X.(*syntax.Ident); ok {
 		if x, _, found := sc.lookup(id.Name); found {
 			if b, msg := x.(msgBinding); msg {

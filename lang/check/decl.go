@@ -380,15 +380,14 @@ func (c *checker) message(d *syntax.MessageDecl) {
 		// receives of the message are not reported besides.
 		c.errorf(d.Fields[ir.MaxFields].Name.Pos, "message %s has %d fields: a message has at most %d", m.Name, len(d.Fields), ir.MaxFields)
 	}
-	for _, f := range d.Fields {
-		for _, g := range m.Fields {
-			if g.Name == f.Name.Name {
-				c.errorf(f.Name.Pos, "message %s has two fields %s", m.Name, g.Name)
-			}
+	c.messageFields(m, d)
+	switch {
+	case len(d.Fields) > ir.MaxFields:
+	case len(m.Arrays) > 0:
+		if c.arrayBounds(m, d) {
+			c.letters(m, d)
 		}
-		m.Fields = append(m.Fields, &ir.Field{Name: f.Name.Name, Type: c.typ(f.Type)})
-	}
-	if len(d.Fields) <= ir.MaxFields {
+	default:
 		c.letters(m, d)
 	}
 	c.messages[m.Name] = m

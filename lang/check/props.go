@@ -90,7 +90,7 @@ func (c *checker) predicate(d *syntax.PredicateDecl) {
 			c.errorf(d.Pos, "a second valid_end predicate")
 		}
 		c.spec.ValidEnd = &ir.Predicate{Name: "valid-end", Doc: d.Doc, Body: c.boolExpr(d.Body, sc, "the valid end predicate")}
-	case "start", "init":
+	case "start", "init", "closure from":
 		c.setPredicate(d)
 	case "predicate":
 		l := &ir.Local{Name: d.Param.Name, Type: &ir.Type{Kind: ir.Int, Lo: 0, Hi: c.spec.N - 1}, Lo: 0, Hi: c.spec.N - 1}

@@ -89,7 +89,12 @@ func (c *checker) inlined(e syntax.Expr, params map[string]int, expanding map[st
 		}
 		return n
 	case *syntax.SelectorExpr:
-		return addSat(1, c.inlined(e.X, params, expanding))
+		n := addSat(1, c.inlined(e.X, params, expanding))
+		if e.Index != nil {
+			// An entry read at a computed index is a read of each entry.
+			n = addSat(n, c.inlined(e.Index, params, expanding))
+		}
+		return n
 	case *syntax.IsExpr:
 		return addSat(1, c.inlined(e.X, params, expanding))
 	case *syntax.UnaryExpr:

@@ -104,21 +104,27 @@ func (c *checker) receive(r *syntax.Receive, sc *scope) *ir.Receive {
 		c.errorf(r.Pos, "recv needs channels (channels capacity C)")
 	}
 	rc := &ir.Receive{Msg: m, From: c.procExpr(r.From, sc)}
-	if len(r.Fields) != len(m.Fields) && ok {
-		c.errorf(r.Pos, "message %s has %d fields, recv binds %d", m.Name, len(m.Fields), len(r.Fields))
+	arrays, first := declaredFields(m)
+	if len(r.Fields) != len(arrays) && ok {
+		c.errorf(r.Pos, "message %s has %d fields, recv binds %d", m.Name, len(arrays), len(r.Fields))
 	}
 	c.link(r.From.ExprPos(), rc.From, &ir.Self{}, sc, "receive from")
 	sc.recordChan(rc.From, &ir.Self{})
 	for i, f := range r.Fields {
-		if i >= len(m.Fields) {
+		if i >= len(arrays) {
 			break
 		}
-		if f.Name != "_" {
-			if c.taken(f.Name) {
-				c.errorf(f.Pos, "%s is already declared: name the field differently", f.Name)
-			}
-			sc.bind(f.Name, &ir.FieldRef{Recv: rc, Index: i})
+		if f.Name == "_" {
+			continue
 		}
+		if c.taken(f.Name) {
+			c.errorf(f.Pos, "%s is already declared: name the field differently", f.Name)
+		}
+		if a := arrays[i]; a != nil {
+			c.errorf(f.Pos, "field %s of %s is an array: bind it with _ and read its entries in a run receive (for m in run { ... m.%s[i] ... })", a.Name, m.Name, a.Name)
+			continue
+		}
+		sc.bind(f.Name, &ir.FieldRef{Recv: rc, Index: first[i]})
 	}
 	return rc
 }
@@ -430,25 +436,27 @@ func (c *checker) send(s *syntax.SendStmt, sc *scope) ir.Stmt {
 	} else if len(c.spec.Channels.Carry) > 0 && !slices.Contains(c.spec.Channels.Carry, m) {
 		c.errorf(s.Msg.Pos, "the channels do not carry %s", m.Name)
 	}
-	if len(s.Args) != len(m.Fields) {
-		c.errorf(s.Pos, "message %s has %d fields, not %d", m.Name, len(m.Fields), len(s.Args))
+	arrays, first := declaredFields(m)
+	if len(s.Args) != len(arrays) {
+		c.errorf(s.Pos, "message %s has %d fields, not %d", m.Name, len(arrays), len(s.Args))
 		return nil
 	}
 	send := &ir.Send{Msg: m, To: c.procExpr(s.To, sc)}
-	for i, a := range s.Args {
-		x := c.expr(a, sc)
-		f := m.Fields[i]
-		if invalid(x) || f.Type == invalidType {
-			send.Args = append(send.Args, x)
+	for d, a := range s.Args {
+		if arr := arrays[d]; arr != nil {
+			xs := c.arrayArg(a, arr, m, sc)
+			if xs == nil {
+				for range arr.Len() {
+					send.Args = append(send.Args, poison{})
+				}
+				continue
+			}
+			for i, x := range xs {
+				send.Args = append(send.Args, c.sendArg(a, x, m, m.Fields[first[d]+i], sc))
+			}
 			continue
 		}
-		if !assignable(f.Type, x.Type()) {
-			c.errorf(a.ExprPos(), "field %s of %s has type %s, not %s", f.Name, m.Name, typeName(f.Type), typeName(x.Type()))
-		}
-		if k, ok := x.(*ir.Const); ok && !sc.dead && (k.Value < f.Type.Lo || k.Value > f.Type.Hi) {
-			c.errorf(a.ExprPos(), "%d is outside field %s's domain %s", k.Value, f.Name, f.Type.Domain())
-		}
-		send.Args = append(send.Args, x)
+		send.Args = append(send.Args, c.sendArg(a, c.expr(a, sc), m, m.Fields[first[d]], sc))
 	}
 	c.link(s.To.ExprPos(), &ir.Self{}, send.To, sc, "send to")
 	if sc.writes != nil {
@@ -458,6 +466,20 @@ func (c *checker) send(s *syntax.SendStmt, sc *scope) ir.Stmt {
 		}
 	}
 	return send
+}
+
+// sendArg checks x, the value a send gives field f of m, written a.
+func (c *checker) sendArg(a syntax.Expr, x ir.Expr, m *ir.Message, f *ir.Field, sc *scope) ir.Expr {
+	if invalid(x) || f.Type == invalidType {
+		return x
+	}
+	if !assignable(f.Type, x.Type()) {
+		c.errorf(a.ExprPos(), "field %s of %s has type %s, not %s", f.Name, m.Name, typeName(f.Type), typeName(x.Type()))
+	}
+	if k, ok := x.(*ir.Const); ok && !sc.dead && (k.Value < f.Type.Lo || k.Value > f.Type.Hi) {
+		c.errorf(a.ExprPos(), "%d is outside field %s's domain %s", k.Value, f.Name, f.Type.Domain())
+	}
+	return x
 }
 
 // assignedNames lists the names of what assigned holds, sorted.

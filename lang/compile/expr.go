@@ -137,6 +137,8 @@ func (cx *actionCtx) compute(e ir.Expr, b bindings) actionFn {
 		return cx.msgQuant(e, b)
 	case *ir.MsgField:
 		return cx.msgField(e, b)
+	case *ir.FieldElem:
+		return cx.fieldElem(e, b)
 	}
 	return cx.fault(fmt.Sprintf("an expression of type %T", e))
 }

@@ -10,14 +10,20 @@ import (
 // over when a model is built: its full configuration space.
 const maxInitialSet = 1 << 24
 
-// setPredicates compiles the start predicate into the model's, and
-// returns the init predicate compiled (nil when the spec has none). Both
-// join preds, the predicates checked on the initial configurations.
+// setPredicates compiles the start and closure from predicates into the
+// model's, and returns the init predicate compiled (nil when the spec has
+// none). All join preds, the predicates checked on the initial
+// configurations.
 func (c *compiler) setPredicates(preds *[]compiledPredicate) *compiledPredicate {
 	spec := c.spec
 	if spec.Start != nil {
 		mp, cp := c.predicate(spec.Start, "the start predicate")
 		c.b.Start(mp)
+		*preds = append(*preds, cp)
+	}
+	if spec.ClosureFrom != nil {
+		mp, cp := c.predicate(spec.ClosureFrom, "the closure from predicate")
+		c.b.ClosureFrom(mp)
 		*preds = append(*preds, cp)
 	}
 	if spec.InitSet == nil {

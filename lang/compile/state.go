@@ -195,6 +195,8 @@ func (c *compiler) state(e ir.Expr, b bindings, self int) stateFn {
 		return c.stateMsgQuant(e, b, self)
 	case *ir.MsgField:
 		return c.stateMsgField(e, b, self)
+	case *ir.FieldElem:
+		return c.stateFieldElem(e, b, self)
 	case *ir.HeadField:
 		if f := c.constFirstField(e, b, self); f != nil {
 			return f

@@ -111,6 +111,8 @@ func (b *Bounds) compute(e Expr) bound {
 		return bound{iv: Interval{min(x.Lo, y.Lo), max(x.Hi, y.Hi)}}
 	case *MsgField:
 		return bound{iv: with0(Interval{e.T.Lo, e.T.Hi})}
+	case *FieldElem:
+		return bound{iv: with0(Interval{e.T.Lo, e.T.Hi})}
 	case *MsgQuant:
 		// As a quantifier over as many members as a channel holds.
 		capacity := 0

@@ -348,6 +348,13 @@ func eval(e Expr, env Env) int {
 		return evalMsgQuant(e, env)
 	case *TempRef:
 		return evalTemp(e, env)
+	case *FieldElem:
+		i := eval(e.Index, env)
+		x := e.Elem(i)
+		if x == nil {
+			panic(evalFault(e.Missing(i)))
+		}
+		return eval(x, env)
 	case *MsgField:
 		from, to := chanEnds(e.Quant, env)
 		m, fields, ok := env.At(from, to, env.Local(e.Quant.Var))

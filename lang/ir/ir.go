@@ -54,6 +54,10 @@ type Spec struct {
 	// Start is the start predicate (nil: none): a check from start
 	// starts from every configuration where it holds.
 	Start *Predicate
+	// ClosureFrom, when set, narrows closure to the legitimate
+	// configurations where it holds (the spec's reading of where L is
+	// closed); nil: closure is decided from every configuration of L.
+	ClosureFrom *Predicate
 	// InitSet, when set, replaces the initial configuration: the
 	// initial configurations are every configuration where it holds.
 	InitSet           *Predicate
@@ -212,10 +216,13 @@ func (s *Set) Members(p int) []int {
 	return out
 }
 
-// Message is a message type.
+// Message is a message type. Fields are its scalar fields, an array
+// field's entries among them (named NAME[i], consecutive); Arrays lists
+// its array fields.
 type Message struct {
 	Name   string
 	Fields []*Field
+	Arrays []*FieldArray
 	ID     int
 	Pos    syntax.Pos
 }

@@ -220,6 +220,16 @@ func (r *rewriter) expr(e Expr) Expr {
 		if q, ok := r.quants[e.Quant]; ok {
 			return &MsgField{Quant: q, Field: e.Field, Index: e.Index, T: e.T}
 		}
+	case *FieldElem:
+		changed := false
+		elems := make([]Expr, len(e.Elems))
+		for i, x := range e.Elems {
+			elems[i] = r.expr(x)
+			changed = changed || elems[i] != x
+		}
+		if i := r.expr(e.Index); changed || i != e.Index {
+			return &FieldElem{Name: e.Name, Lo: e.Lo, Elems: elems, Index: i, T: e.T, Pos: e.Pos}
+		}
 	}
 	return e
 }

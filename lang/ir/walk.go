@@ -45,6 +45,8 @@ func operands(e Expr) []Expr {
 		return []Expr{e.From, e.To, e.Body}
 	case *MsgField:
 		return []Expr{e.Quant.From, e.Quant.To}
+	case *FieldElem:
+		return append([]Expr{e.Index}, e.Elems...)
 	}
 	return nil
 }

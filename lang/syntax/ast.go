@@ -116,10 +116,13 @@ type MessageDecl struct {
 	Fields []*Field
 }
 
-// Field is a message field.
+// Field is a message field: one value, or, with Lo and Hi set, an array
+// field `NAME[LO..HI]: TYPE`, one value per index, LO and HI constants
+// over the parameters.
 type Field struct {
-	Name *Ident
-	Type *Type
+	Name   *Ident
+	Lo, Hi Expr
+	Type   *Type
 }
 
 // ChannelsDecl is `channels capacity C [overflow block|drop|error]
@@ -271,13 +274,14 @@ type DefDecl struct {
 //	predicate NAME(p) ["doc"] : EXPR
 //	start ["doc"] : EXPR
 //	init ["doc"] : EXPR
+//	closure from ["doc"] : EXPR
 //
-// Kind is the keyword; Param is the process parameter of a per-process
+// Kind is the keyword ("closure from" for the last); Param is the process parameter of a per-process
 // predicate; Abstraction marks an abstraction invariant.
 type PredicateDecl struct {
 	Pos         Pos
 	Kind        string
-	Name        *Ident // nil for legitimate, valid_end, start and init
+	Name        *Ident // nil for legitimate, valid_end, start, init and closure from
 	Param       *Ident
 	Doc         string
 	Body        Expr
@@ -375,10 +379,11 @@ type CallExpr struct {
 }
 
 // SelectorExpr is `X.FIELD`: a field of the message X denotes, as in
-// head(p, q).c.
+// head(p, q).c, or `X.FIELD[INDEX]`, an entry of an array field.
 type SelectorExpr struct {
 	X     Expr
 	Field *Ident
+	Index Expr // nil: not an array field's entry
 }
 
 // UnaryExpr is `-X` or `!X`.

@@ -117,7 +117,7 @@ func children(e Expr) []Expr {
 	case *CallExpr:
 		return e.Args
 	case *SelectorExpr:
-		return []Expr{e.X}
+		return []Expr{e.X, e.Index}
 	case *UnaryExpr:
 		return []Expr{e.X}
 	case *BinaryExpr:
@@ -333,6 +333,12 @@ func (p *parser) decl() Decl {
 		if p.got(LParen) {
 			for {
 				f := &Field{Name: p.ident("of a message field")}
+				if p.got(LBrack) {
+					f.Lo = p.expr()
+					p.expect(DotDot, "in an array field's index range (lastCS[0..N-1]: ...)")
+					f.Hi = p.expr()
+					p.expect(RBrack, "after the array field's index range")
+				}
 				p.expect(Colon, "after the field's name")
 				f.Type = p.typ()
 				d.Fields = append(d.Fields, f)
@@ -395,6 +401,13 @@ func (p *parser) decl() Decl {
 		p.expect(Colon, "before the "+kw+"'s expression")
 		d.Body = p.expr()
 		return d
+	case "closure":
+		p.s.next()
+		p.expectWord("from", "after closure (closure from \"doc\": EXPR)")
+		d := &PredicateDecl{Pos: pos, Kind: "closure from", Doc: p.optString()}
+		p.expect(Colon, "before the closure from predicate's expression")
+		d.Body = p.expr()
+		return d
 	case "claim":
 		return p.claimDecl()
 	case "bound":
@@ -423,7 +436,7 @@ func (p *parser) decl() Decl {
 	case "environment", "timeout", "atomic", "finite", "optional", "action":
 		p.failf(pos, "an action belongs in a process block (process all { action ... })")
 	}
-	p.failf(pos, "unknown declaration %q (spec, source, param, const, require, topology, type, var, message, channels, process, def, invariant, abstraction invariant, legitimate, valid_end, predicate, start, init, claim, check, bound, links)", p.s.lit)
+	p.failf(pos, "unknown declaration %q (spec, source, param, const, require, topology, type, var, message, channels, process, def, invariant, abstraction invariant, legitimate, valid_end, predicate, start, init, closure from, claim, check, bound, links)", p.s.lit)
 	return nil
 }
 
@@ -1048,18 +1061,29 @@ func (p *parser) primary() Expr {
 				p.expect(RParen, "after the arguments")
 			}
 			if p.got(Dot) {
-				return &SelectorExpr{X: c, Field: p.ident("after '.'")}
+				return p.selector(c)
 			}
 			return c
 		case Dot:
 			// m.f: a field of a message a quantifier over a channel binds.
 			p.s.next()
-			return &SelectorExpr{X: id, Field: p.ident("after '.'")}
+			return p.selector(id)
 		}
 		return id
 	}
 	p.failf(pos, "expected an expression, found %s", p.found())
 	return nil
+}
+
+// selector parses what follows X. : a field's name, and an index if the
+// field is an array's entry (m.lastCS[i]).
+func (p *parser) selector(x Expr) *SelectorExpr {
+	e := &SelectorExpr{X: x, Field: p.ident("after '.'")}
+	if p.got(LBrack) {
+		e.Index = p.expr()
+		p.expect(RBrack, "to close the array field's index")
+	}
+	return e
 }
 
 // AsError returns err as an *Error if it is one.

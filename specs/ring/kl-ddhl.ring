@@ -95,7 +95,8 @@
 //     "Le processeur annule alors cette demande" (§2), "en au plus 1
 //     ronde": the repair comes before anything else the process does, so
 //     while cancel is enabled no other protocol action of the process is
-//     (every other protocol and timeout guard says !corrupt). Without that
+//     (every other protocol and timeout guard says !corrupt;
+//     TestCancelComesFirst). Without that
 //     precedence, weak fairness per process lets a corrupted process keep
 //     forwarding messages and never cancel, and convergence fails from
 //     configurations where a request above K is never cancelled (a lasso
@@ -166,7 +167,8 @@
 //     channel full, and the policy only matters after a fault. There, block
 //     deadlocks: with every channel full and every head a message whose
 //     receipt sends (a valid privilege, a token to forward), no process can
-//     move (ringcheck simulate finds such configurations at once). Loss is
+//     move (ringcheck simulate finds such configurations at once; the
+//     test TestBlockingDeadlocksAfterAFault keeps one). Loss is
 //     what counter flushing tolerates (the root's timeout regenerates the
 //     privilege, and the regulator recreates lost tokens). The counter
 //     domain is n(Cmax+1), as the paper says, unless the parameter
@@ -193,11 +195,22 @@
 //     destroys a token. L says nothing of sentTok, sentPri and sentMark.
 //   - Closure is decided over every legitimate configuration, which
 //     ringcheck enumerates from the BDD of L, although the full space
-//     (about 10^49 configurations for n=3, L=K=2) cannot be swept. With
+//     (about 10^49 configurations for n=3, L=K=2) cannot be swept. Tests
+//     (specs/klddhl) compare that enumeration with one written by hand
+//     (each process's consistent local state, every arrangement of the
+//     messages left in transit over the channels, every counter value and
+//     privilege count, with the root's counts solved from the equations
+//     above), and check that each is legitimate, none comes twice, every
+//     configuration reachable from init is among them, and no legitimate
+//     configuration one edit away from one of them is missing. With
 //     resend=1, L leaves sentTok, sentPri and sentMark free, so L holds
 //     (L+2)·3·2 times as many configurations per process 1..n-1 as with
-//     resend=0 (18 times as many for n=2, L=K=1). Convergence needs the
-//     whole space and stays out of reach.
+//     resend=0 (18 times as many for n=2, L=K=1); closure is decided from
+//     those where they are 0 (closure from, below): no step from L reads
+//     them (the resend that sends them is never enabled in L) before the
+//     process's next accept writes them, so every value of them takes the
+//     same steps. Convergence needs the whole space and stays out of
+//     reach.
 //   - Requesting is optional and leaving the critical section finite,
 //     except with staycs=1, where leaving is optional too: processes may
 //     stay in their critical section forever, the assumption under which
@@ -398,6 +411,7 @@ def legit =
 invariant units_in_use "the units held by processes in their critical section never exceed L": unitsInUse <= L
 invariant legitimate "the configuration is legitimate, so exactly L tokens exist and a process in its critical section holds exactly its k (cnt = need ≤ K)": legit
 legitimate "one privilege in counter flushing's legitimate pattern, unmarked, root not resetting; local states consistent; exactly L Tokens, one Pusher, one Priority; the root's counts plus those still ahead of the privilege exactly L, 1, 1": legit
+closure from "the fields a process last sent (resend=1) at 0: no step from L reads them": forall p: sentTok[p] == 0 && sentPri[p] == 0 && sentMark[p] == 0
 predicate requesting(p) "the process has an unsatisfied request (0 < need ≤ K, cnt < need)": waitingAt(p)
 predicate inCS(p) "the process is in its critical section (0 < need = cnt)": inCSAt(p)
 predicate servedOrFull(p) "the process is in its critical section or needs more units than are free (need > L - units in use); requesting ~> servedOrFull is (k,L)-liveness for the process": inCSAt(p) || need[p] > L - unitsInUse

@@ -76,7 +76,7 @@ func TestKLDDHLTwinFromRandom(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	goSpec, err := reg.Lookup("kl-ddhl")
+	goSpec, err := lookupGo(reg, "kl-ddhl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,7 +222,7 @@ func TestKLDDHLDeclaresTheGoSpecsParametersAndActions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	goSpec, err := reg.Lookup("kl-ddhl")
+	goSpec, err := lookupGo(reg, "kl-ddhl")
 	if err != nil {
 		t.Fatal(err)
 	}

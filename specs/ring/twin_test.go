@@ -22,9 +22,11 @@ import (
 	"github.com/ringcheck/ringcheck/specs/catalog"
 	"github.com/ringcheck/ringcheck/specs/counterflush"
 	"github.com/ringcheck/ringcheck/specs/dijkstra"
+	"github.com/ringcheck/ringcheck/specs/klddhl"
 	"github.com/ringcheck/ringcheck/specs/kldhv"
 	"github.com/ringcheck/ringcheck/specs/klnaive"
 	"github.com/ringcheck/ringcheck/specs/klpusher"
+	"github.com/ringcheck/ringcheck/specs/lejeune"
 	"github.com/ringcheck/ringcheck/specs/raynal"
 	"github.com/ringcheck/ringcheck/specs/raynaland"
 	"github.com/ringcheck/ringcheck/specs/thiare"
@@ -132,6 +134,8 @@ var goTwins = map[string]func() *specs.Spec{
 	"raynal":       raynal.Spec,
 	"raynal-and":   raynaland.Spec,
 	"thiare":       thiare.Spec,
+	"kl-ddhl":      klddhl.Spec,
+	"lejeune":      lejeune.Spec,
 }
 
 // lookupGo returns the Go spec name: from goTwins, or the catalogue reg's.
@@ -280,7 +284,11 @@ func (nm naming) toRing(rsys *model.System, snap model.Snapshot) model.Snapshot 
 				v = model.Value{Int: 0}
 			}
 			v.Name = name
-			if nm.labels && !rsys.Vars[id].Domain.IsEnum() {
+			if d := rsys.Vars[id].Domain; nm.labels && d.IsEnum() {
+				// The file's label of the value, which may be spelled
+				// differently (a name of the language).
+				v.Text, v.Enum = d.Format(v.Int), true
+			} else if nm.labels {
 				v.Enum = false
 			}
 			rv.Vars = append(rv.Vars, v)
@@ -311,7 +319,7 @@ func (nm naming) toGo(gsys *model.System, snap model.Snapshot) (model.Snapshot, 
 		gv := model.ProcessView{ID: p}
 		for _, id := range gsys.Processes[p].Vars {
 			v, d := byName[gsys.Vars[id].Name], gsys.Vars[id].Domain
-			if nm.labels && !v.Enum && d.IsEnum() {
+			if nm.labels && d.IsEnum() {
 				v.Text, v.Enum = d.Format(v.Int), true
 			}
 			gv.Vars = append(gv.Vars, v)
@@ -494,6 +502,13 @@ func TestTwinsTakeTheSameSteps(t *testing.T) {
 		{"kl-ddhl.ring", "kl-ddhl", specs.Values{"n": 3, "L": 2, "K": 2, "Cmax": 5, "resend": 1, "counters": 3}, 0, nil},
 		{"kl-ddhl.ring", "kl-ddhl", specs.Values{"n": 3, "L": 1, "K": 1, "Cmax": 4, "resend": 2, "notimeout": 1, "counters": 2}, 0, nil},
 		{"kl-ddhl.ring", "kl-ddhl", specs.Values{"n": 2, "L": 1, "K": 1, "Cmax": 4, "resend": 1, "staycs": 1, "counters": 2}, 1, nil},
+		// Every parameter of lejeune: loans, the reading of lines 260–261,
+		// strict=0, two requests, recurring requests (fill 3: at most
+		// maxM tokens in one aggregate, as the Go spec's buffer holds).
+		{"lejeune.ring", "lejeune", specs.Values{"N": 3, "M": 2, "requests": 1, "window": 0, "loan": 0, "strict": 1, "Cmax": 0, "line260": 0}, 3, lejeuneNames(3, false)},
+		{"lejeune.ring", "lejeune", specs.Values{"N": 3, "M": 2, "requests": 1, "window": 0, "loan": 1, "strict": 0, "Cmax": 0, "line260": 0}, 3, lejeuneNames(3, false)},
+		{"lejeune.ring", "lejeune", specs.Values{"N": 2, "M": 3, "requests": 2, "window": 0, "loan": 2, "strict": 1, "Cmax": 0, "line260": 1}, 3, lejeuneNames(2, false)},
+		{"lejeune.ring", "lejeune", specs.Values{"N": 2, "M": 1, "requests": 0, "window": 0, "loan": 0, "strict": 1, "Cmax": 0, "line260": 0}, 3, lejeuneNames(2, true)},
 		{"raynal-and.ring", "raynal-and", specs.Values{"n": 3, "types": 2, "M": 1, "K": 1, "requests": 1, "Cmax": 0}, 3, &raynalAnd},
 		{"raynal-and.ring", "raynal-and", specs.Values{"n": 2, "types": 2, "M": 2, "K": 0, "requests": 1, "Cmax": 0}, 3, &raynalAnd},
 		{"raynal-and.ring", "raynal-and", specs.Values{"n": 2, "types": 3, "M": 2, "K": 1, "requests": 2, "Cmax": 3}, 3, &raynalAnd},
