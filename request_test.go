@@ -14,7 +14,6 @@ import (
 	"github.com/ringcheck/ringcheck/invariants"
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/specs/dijkstra"
-	"github.com/ringcheck/ringcheck/specs/klddhl"
 	"github.com/ringcheck/ringcheck/specs/klnaive"
 	"github.com/ringcheck/ringcheck/specs/spectest"
 )
@@ -70,15 +69,15 @@ func TestValidateNamesFields(t *testing.T) {
 			[]string{"Properties", "From", "Start.Trace"}, ""},
 		{"reliable links on a spec without", ringcheck.Request{Spec: dijkstra.Spec(), Properties: props(invariants.Convergence), From: invariants.FromRandom,
 			ReliableLinks: true, Workers: 1}, []string{"ReliableLinks"}, ""},
-		{"reliable links with an overflow policy", ringcheck.Request{Spec: klddhl.Spec(), Properties: props(invariants.Convergence), From: invariants.FromRandom,
+		{"reliable links with an overflow policy", ringcheck.Request{Spec: spectest.Builtin(t, "kl-ddhl"), Properties: props(invariants.Convergence), From: invariants.FromRandom,
 			ReliableLinks: true, Overflow: &drop, Workers: 1}, []string{"ReliableLinks", "Overflow"}, ""},
-		{"reliable links from init", ringcheck.Request{Spec: klddhl.Spec(), Properties: props(invariants.Safety), ReliableLinks: true, Workers: 1},
+		{"reliable links from init", ringcheck.Request{Spec: spectest.Builtin(t, "kl-ddhl"), Properties: props(invariants.Safety), ReliableLinks: true, Workers: 1},
 			[]string{"ReliableLinks", "From", "Start.Trace"}, ""},
 		{"symbolic rounds with the explicit engine", ringcheck.Request{Spec: dijkstra.Spec(), Properties: props(invariants.Convergence), SymbolicRounds: true, Workers: 1},
 			[]string{"SymbolicRounds", "Engine"}, ""},
-		{"reliable links from empty channels", ringcheck.Request{Spec: klddhl.Spec(), Properties: props(invariants.Convergence), From: invariants.FromEmptyChannels,
+		{"reliable links from empty channels", ringcheck.Request{Spec: spectest.Builtin(t, "kl-ddhl"), Properties: props(invariants.Convergence), From: invariants.FromEmptyChannels,
 			ReliableLinks: true, Workers: 1}, nil, "ok"},
-		{"reliable links from random", ringcheck.Request{Spec: klddhl.Spec(), Properties: props(invariants.Convergence), From: invariants.FromRandom,
+		{"reliable links from random", ringcheck.Request{Spec: spectest.Builtin(t, "kl-ddhl"), Properties: props(invariants.Convergence), From: invariants.FromRandom,
 			ReliableLinks: true, Workers: 1}, nil, "ok"},
 	}
 	for _, tt := range tests {
@@ -135,7 +134,7 @@ func TestSystemAppliesDaemonAndOverflow(t *testing.T) {
 // channel; the trace policy is error, and the key differs from the spec's
 // own links'.
 func TestReliableLinks(t *testing.T) {
-	req := ringcheck.Request{Spec: klddhl.Spec(), Params: map[string]int{"n": 2, "L": 1, "K": 1}, Properties: props(invariants.Convergence),
+	req := ringcheck.Request{Spec: spectest.Builtin(t, "kl-ddhl"), Params: map[string]int{"n": 2, "L": 1, "K": 1}, Properties: props(invariants.Convergence),
 		From: invariants.FromRandom, Random: &ringcheck.Random{Samples: 2, Seed: 1}, Fairness: invariants.WeakFairness, ReliableLinks: true, Workers: 1}
 	res, err := req.Run(context.Background())
 	if err != nil {

@@ -11,7 +11,7 @@ import (
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/runs"
 	"github.com/ringcheck/ringcheck/specs"
-	"github.com/ringcheck/ringcheck/specs/klddhl"
+	"github.com/ringcheck/ringcheck/specs/spectest"
 	"github.com/ringcheck/ringcheck/statespace"
 )
 
@@ -66,17 +66,16 @@ func TestSearchRoundsReproducible(t *testing.T) {
 	}
 }
 
+// klddhlSys returns the catalogue's kl-ddhl (specs/ring/kl-ddhl.ring) for
+// n processes and L = K = 2, with Cmax 0 (L+3), or the second value of
+// each pair of extra.
 func klddhlSys(t *testing.T, n int, extra ...int) *model.System {
 	t.Helper()
 	p := specs.Values{"n": n, "L": 2, "K": 2, "Cmax": 0, "staycs": 0}
 	for i := 0; i+1 < len(extra); i += 2 {
 		p["Cmax"] = extra[i+1]
 	}
-	sys, err := klddhl.Build(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sys
+	return spectest.Build(t, "kl-ddhl", p)
 }
 
 // TestSearchRoundsWitnessesVerify replays kl-ddhl runs one by one (with

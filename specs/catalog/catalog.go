@@ -11,7 +11,6 @@ import (
 
 	"github.com/ringcheck/ringcheck/lang"
 	"github.com/ringcheck/ringcheck/specs"
-	"github.com/ringcheck/ringcheck/specs/klddhl"
 	"github.com/ringcheck/ringcheck/specs/lejeune"
 	"github.com/ringcheck/ringcheck/specs/ring"
 )
@@ -30,7 +29,7 @@ func entries() []entry {
 		{file: "kl-naive.ring"},
 		{file: "kl-pusher.ring"},
 		{file: "counterflush.ring"},
-		{goSpec: klddhl.Spec},
+		{file: "kl-ddhl.ring"},
 		{file: "kl-dhv.ring"},
 		{file: "raynal.ring"},
 		{file: "raynal-and.ring"},

@@ -8,8 +8,6 @@ import (
 
 	"github.com/ringcheck/ringcheck/invariants"
 	"github.com/ringcheck/ringcheck/runs"
-	"github.com/ringcheck/ringcheck/specs"
-	"github.com/ringcheck/ringcheck/specs/klddhl"
 	"github.com/ringcheck/ringcheck/specs/spectest"
 	"github.com/ringcheck/ringcheck/specs/spintest"
 )
@@ -36,10 +34,7 @@ var benchName = fmt.Sprintf("n=%d,L=%d,K=%d", benchN, benchL, benchK)
 //	go test ./specs/klddhl -run '^$' -bench Reachable -benchtime 1x
 func BenchmarkReachable(b *testing.B) {
 	b.Run(benchName, func(b *testing.B) {
-		sys, err := klddhl.Build(specs.Values{"n": benchN, "L": benchL, "K": benchK, "Cmax": 0, "staycs": 0})
-		if err != nil {
-			b.Fatal(err)
-		}
+		sys, _ := build(b, benchN, benchL, benchK)
 		spectest.BenchReachable(b, sys, benchStates, benchTransitions)
 	})
 }
@@ -75,10 +70,7 @@ func BenchmarkStarvation(b *testing.B) {
 		b.Skip(err)
 	}
 	b.Run(benchName, func(b *testing.B) {
-		sys, err := klddhl.Build(specs.Values{"n": benchN, "L": benchL, "K": benchK, "Cmax": 0, "staycs": 0})
-		if err != nil {
-			b.Fatal(err)
-		}
+		sys, _ := build(b, benchN, benchL, benchK)
 		opts := spectest.WeakFairnessFromInit(invariants.Starvation)
 		opts.Search.Workers = runtime.GOMAXPROCS(0)
 		rep, elapsed, peak := spectest.TimeCheck(b, sys, opts)
@@ -97,10 +89,7 @@ func BenchmarkStarvation(b *testing.B) {
 //	go test ./specs/klddhl -run '^$' -bench Rounds -benchmem
 func BenchmarkRounds(b *testing.B) {
 	b.Run(benchName, func(b *testing.B) {
-		sys, err := klddhl.Build(specs.Values{"n": benchN, "L": benchL, "K": benchK, "Cmax": 0, "staycs": 0})
-		if err != nil {
-			b.Fatal(err)
-		}
+		sys, _ := build(b, benchN, benchL, benchK)
 		const batch = 1000
 		b.ReportAllocs()
 		b.ResetTimer()

@@ -8,8 +8,6 @@ import (
 	"github.com/ringcheck/ringcheck/explore"
 	"github.com/ringcheck/ringcheck/invariants"
 	"github.com/ringcheck/ringcheck/model"
-	"github.com/ringcheck/ringcheck/specs"
-	"github.com/ringcheck/ringcheck/specs/klddhl"
 	"github.com/ringcheck/ringcheck/specs/spectest"
 )
 
@@ -44,24 +42,39 @@ func (m *inSet) Observe(v *explore.Visit) {
 
 func (m *inSet) Decided() bool { return false }
 
-// TestEnumeratedLegitimateConfigurations checks the enumeration closure is
-// decided from: every configuration it yields is legitimate, none twice,
-// and every configuration reachable from init (all legitimate, as the
-// safety check shows) is among them; and closure holds over them.
+// derivedL returns the enumeration of L that ringcheck derives from the
+// file's legitimacy predicate and its closure from predicate
+// (model.System.DeriveLegitimateConfigurations), what closure is decided
+// from.
+func derivedL(t *testing.T, sys *model.System) model.Enumerator {
+	t.Helper()
+	if sys.LegitimateConfigurations != nil || sys.DeriveLegitimateConfigurations == nil {
+		t.Fatal("the catalogue's kl-ddhl does not derive its enumeration of L from its file")
+	}
+	enum, err := sys.DeriveLegitimateConfigurations(context.Background(), sys, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return enum
+}
+
+// TestEnumeratedLegitimateConfigurations checks the hand-written
+// enumeration of L (enumerateLegitimate) against the file: every
+// configuration it yields is legitimate, none twice; they are exactly those
+// of the enumeration ringcheck derives from the file's L, which closure is
+// decided from; every configuration reachable from init (all legitimate,
+// as the safety check shows) is among them; and closure holds over them.
 func TestEnumeratedLegitimateConfigurations(t *testing.T) {
 	for _, tc := range []struct{ n, l, k, want int }{
 		{2, 1, 1, 16680},
 		{2, 2, 2, 0},
 		{3, 1, 1, 0},
 	} {
-		sys, _, err := klddhl.BuildVars(specs.Values{"n": tc.n, "L": tc.l, "K": tc.k, "Cmax": 0, "staycs": 0})
-		if err != nil {
-			t.Fatal(err)
-		}
+		sys, v := build(t, tc.n, tc.l, tc.k)
 		set := make(map[string]bool)
-		sys.LegitimateConfigurations(sys, func(s *model.State) bool {
+		v.enumerateLegitimate(sys, func(s *model.State) bool {
 			if !sys.Legitimate.Holds(s) {
-				t.Fatalf("n=%d L=%d: an enumerated configuration is not legitimate", tc.n, tc.l)
+				t.Fatalf("n=%d L=%d: an enumerated configuration is not legitimate: %s", tc.n, tc.l, render(sys, v, s))
 			}
 			k := key(sys, s)
 			if set[k] {
@@ -72,6 +85,21 @@ func TestEnumeratedLegitimateConfigurations(t *testing.T) {
 		})
 		if tc.want > 0 && len(set) != tc.want {
 			t.Errorf("n=%d L=%d K=%d: %d legitimate configurations, want %d", tc.n, tc.l, tc.k, len(set), tc.want)
+		}
+		fromFile := make(map[string]bool)
+		derivedL(t, sys)(sys, func(s *model.State) bool {
+			k := key(sys, s)
+			if fromFile[k] {
+				t.Fatalf("n=%d L=%d K=%d: a configuration derived twice: %s", tc.n, tc.l, tc.k, render(sys, v, s))
+			}
+			if !set[k] {
+				t.Fatalf("n=%d L=%d K=%d: the file's enumeration yields %s, which the hand-written one misses", tc.n, tc.l, tc.k, render(sys, v, s))
+			}
+			fromFile[k] = true
+			return true
+		})
+		if len(fromFile) != len(set) {
+			t.Fatalf("n=%d L=%d K=%d: the file's enumeration yields %d configurations, the hand-written one %d", tc.n, tc.l, tc.k, len(fromFile), len(set))
 		}
 		mon := &inSet{sys: sys, set: set}
 		res, err := explore.BFS(context.Background(), sys, mon, explore.Options{Workers: 2})
@@ -102,13 +130,10 @@ func TestEnumeratedLegitimateConfigurations(t *testing.T) {
 // rotated by one) that is
 // legitimate must be enumerated too.
 func TestEnumerationHasNoLegitimateNeighbourMissing(t *testing.T) {
-	sys, v, err := klddhl.BuildVars(specs.Values{"n": 2, "L": 1, "K": 1, "Cmax": 0, "staycs": 0})
-	if err != nil {
-		t.Fatal(err)
-	}
+	sys, v := build(t, 2, 1, 1)
 	var all []*model.State
 	set := make(map[string]bool)
-	sys.LegitimateConfigurations(sys, func(s *model.State) bool {
+	v.enumerateLegitimate(sys, func(s *model.State) bool {
 		all = append(all, s.Clone())
 		set[key(sys, s)] = true
 		return true

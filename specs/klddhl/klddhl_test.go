@@ -9,26 +9,14 @@ import (
 	"github.com/ringcheck/ringcheck/invariants"
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/runs"
-	"github.com/ringcheck/ringcheck/specs"
-	"github.com/ringcheck/ringcheck/specs/klddhl"
 	"github.com/ringcheck/ringcheck/specs/spectest"
 )
 
-// build builds the ring; overflow, if given, replaces every channel's
-// policy, as --overflow does.
-func build(t testing.TB, n, l, k int, overflow ...model.Overflow) (*model.System, klddhl.Vars) {
+// build builds the catalogue's ring for n, L, K (Cmax 0: L+3); overflow,
+// if given, replaces every channel's policy, as --overflow does.
+func build(t testing.TB, n, l, k int, overflow ...model.Overflow) (*model.System, vars) {
 	t.Helper()
-	sys, v, err := klddhl.BuildVars(specs.Values{"n": n, "L": l, "K": k, "Cmax": 0, "staycs": 0})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(overflow) > 0 {
-		var err error
-		if sys, err = sys.WithOverflow(overflow[0]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return sys, v
+	return buildP(t, params(t, "n", n, "L", l, "K", k, "Cmax", 0, "staycs", 0), overflow...)
 }
 
 // ring is a configuration of a 3-process ring written by hand. out[i] is
@@ -40,7 +28,7 @@ type ring struct {
 	out                  [3]string
 }
 
-func (r ring) state(t testing.TB, sys *model.System, v klddhl.Vars) *model.State {
+func (r ring) state(t testing.TB, sys *model.System, v vars) *model.State {
 	t.Helper()
 	s := sys.NewState()
 	for p := 0; p < 3; p++ {
@@ -66,7 +54,7 @@ func (r ring) state(t testing.TB, sys *model.System, v klddhl.Vars) *model.State
 	return s
 }
 
-func msg(t testing.TB, sys *model.System, v klddhl.Vars, word string) model.Msg {
+func msg(t testing.TB, sys *model.System, v vars, word string) model.Msg {
 	switch word {
 	case "T":
 		return sys.Msg(v.Token)
@@ -89,7 +77,7 @@ func msg(t testing.TB, sys *model.System, v klddhl.Vars, word string) model.Msg 
 }
 
 // words renders channel ch as ring.out does.
-func words(sys *model.System, v klddhl.Vars, s *model.State, ch model.ChanID) string {
+func words(sys *model.System, v vars, s *model.State, ch model.ChanID) string {
 	var out []string
 	for i := 0; i < s.Len(ch); i++ {
 		m := s.At(ch, i)
@@ -277,15 +265,18 @@ func TestActions(t *testing.T) {
 	}
 }
 
-func render(sys *model.System, v klddhl.Vars, s *model.State) string {
+// render writes a configuration on one line: each process's need, cnt,
+// prio and C, the root's counts and reset, then each channel i→i+1 as
+// ring.out writes it.
+func render(sys *model.System, v vars, s *model.State) string {
 	var b strings.Builder
-	for p := 0; p < 3; p++ {
+	for p := 0; p < v.N; p++ {
 		b.WriteString("p" + itoa(p) + "(need=" + itoa(s.Get(p, v.Need)) + " cnt=" + itoa(s.Get(p, v.Cnt)) +
 			" prio=" + itoa(s.Get(p, v.Prio)) + " C=" + itoa(s.Get(p, v.C)) + ") ")
 	}
 	b.WriteString("root(tok=" + itoa(s.Get(0, v.Tok)) + " pri=" + itoa(s.Get(0, v.Pri)) +
 		" push=" + itoa(s.Get(0, v.Push)) + " reset=" + itoa(s.Get(0, v.Reset)) + ")")
-	for p := 0; p < 3; p++ {
+	for p := 0; p < v.N; p++ {
 		b.WriteString(" [" + words(sys, v, s, v.Out[p]) + "]")
 	}
 	return b.String()
@@ -300,7 +291,7 @@ func TestInitialIsLegitimate(t *testing.T) {
 	if !init.Equal(want) {
 		t.Fatalf("initial %s, want %s", render(sys, v, init), render(sys, v, want))
 	}
-	if !klddhl.Legitimate(sys, v, init) {
+	if !sys.Legitimate.Holds(init) {
 		t.Fatal("the initial configuration is not legitimate")
 	}
 	// One token more, one less, a stale count: not legitimate.
@@ -310,7 +301,7 @@ func TestInitialIsLegitimate(t *testing.T) {
 		{c: [3]int{0, 17, 17}, tok: 1, out: [3]string{"T T U R 0.0.0.0", "", ""}},
 		{c: [3]int{0, 17, 17}, out: [3]string{"0.0.0.0 T T U R", "", ""}},
 	} {
-		if s := r.state(t, sys, v); klddhl.Legitimate(sys, v, s) {
+		if s := r.state(t, sys, v); sys.Legitimate.Holds(s) {
 			t.Errorf("%s is legitimate", render(sys, v, s))
 		}
 	}
@@ -346,10 +337,7 @@ func TestPaperClaimsFromInit(t *testing.T) {
 // only free token, which the pusher cannot take from it; a third, needing
 // one unit, which is free, waits forever.
 func TestKLLivenessFails(t *testing.T) {
-	sys, v, err := klddhl.BuildVars(specs.Values{"n": 3, "L": 2, "K": 2, "Cmax": 0, "staycs": 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	sys, v := buildKV(t, "n", 3, "L", 2, "K", 2, "Cmax", 0, "staycs", 1)
 	o := spectest.CheckComplete(t, sys, invariants.Options{
 		Properties: []invariants.Property{invariants.LeadsToProperty},
 		LeadsTo:    invariants.LeadsTo{From: "requesting", To: "servedOrFull"},
@@ -487,8 +475,9 @@ func TestCancelComesFirst(t *testing.T) {
 // TestCounterDomain: the counters range over n(Cmax+1) values, or over
 // the parameter counters when it is set (as on reliable links, whose
 // enlarged channels would otherwise enlarge the domain too); the counter
-// variable and the privilege's field share that domain, and a domain of
-// one value is refused.
+// variable and the privilege's field share that domain, the initial
+// configuration's counters other than the root's are its top value M-1,
+// and a domain of one value is refused.
 func TestCounterDomain(t *testing.T) {
 	tests := []struct {
 		cmax, counters, want int
@@ -499,12 +488,9 @@ func TestCounterDomain(t *testing.T) {
 		{0, 7, 7},
 	}
 	for _, tt := range tests {
-		sys, v, err := klddhl.BuildVars(specs.Values{"n": 2, "L": 1, "K": 1, "Cmax": tt.cmax, "counters": tt.counters})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if v.M != tt.want {
-			t.Errorf("Cmax=%d counters=%d: M=%d, want %d", tt.cmax, tt.counters, v.M, tt.want)
+		sys, v := buildKV(t, "n", 2, "L", 1, "K", 1, "Cmax", tt.cmax, "counters", tt.counters)
+		if got := sys.Initial()[0].Get(1, v.C); got != tt.want-1 {
+			t.Errorf("Cmax=%d counters=%d: initial C_1=%d, want M-1=%d", tt.cmax, tt.counters, got, tt.want-1)
 		}
 		if got := sys.Vars[v.C].Domain.Size(); got != tt.want {
 			t.Errorf("Cmax=%d counters=%d: C has %d values, want %d", tt.cmax, tt.counters, got, tt.want)
@@ -513,7 +499,10 @@ func TestCounterDomain(t *testing.T) {
 			t.Errorf("Cmax=%d counters=%d: Priv.c has %d values, want %d", tt.cmax, tt.counters, got, tt.want)
 		}
 	}
-	if _, _, err := klddhl.BuildVars(specs.Values{"n": 2, "L": 1, "K": 1, "counters": 1}); err == nil || !strings.Contains(err.Error(), "counters ≥ 2") {
+	spec := spectest.Builtin(t, "kl-ddhl")
+	vals := params(t, "n", 2, "L", 1, "K", 1)
+	vals["counters"] = 1
+	if _, err := spec.Build(vals); err == nil || !strings.Contains(err.Error(), "counters ≥ 2") {
 		t.Errorf("counters=1: error %v", err)
 	}
 }

@@ -14,8 +14,6 @@ import (
 	"github.com/ringcheck/ringcheck/explore"
 	"github.com/ringcheck/ringcheck/invariants"
 	"github.com/ringcheck/ringcheck/model"
-	"github.com/ringcheck/ringcheck/specs"
-	"github.com/ringcheck/ringcheck/specs/klddhl"
 )
 
 // TestReliableStartsAreTheLossyOnes: each reliable-*.json start file
@@ -75,7 +73,7 @@ func TestReliableStartsAreTheLossyOnes(t *testing.T) {
 // L+3 = 4 privileges, and the two processes' counters and the eight
 // privileges' counters hold the ten values, each once, in a random order;
 // every other variable and field is drawn in its domain.
-func distinctCounters(t *testing.T, sys *model.System, v klddhl.Vars, seed uint64, count int) []*model.State {
+func distinctCounters(t *testing.T, sys *model.System, v vars, seed uint64, count int) []*model.State {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 0))
 	bit := func() int { return rng.IntN(2) }
@@ -116,13 +114,7 @@ var hardest = flag.Int("hardest", 300, "configurations TestReliableConvergesWher
 // fairness), and no send finds a channel full. Evidence for the paper's
 // claim on its own links, not a proof: convergence stays unknown.
 func TestReliableConvergesWhereCounterFlushingIsHardest(t *testing.T) {
-	sys, v, err := klddhl.BuildVars(specs.Values{"n": 2, "L": 1, "K": 1, "Cmax": 32, "counters": 10, "staycs": 0})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if sys, err = sys.WithOverflow(model.Error); err != nil {
-		t.Fatal(err)
-	}
+	sys, v := buildP(t, params(t, "n", 2, "L", 1, "K", 1, "Cmax", 32, "counters", 10, "staycs", 0), model.Error)
 	if v.M != 10 {
 		t.Fatalf("counters modulo %d, want 10", v.M)
 	}

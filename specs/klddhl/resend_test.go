@@ -8,20 +8,14 @@ import (
 	"github.com/ringcheck/ringcheck/explore"
 	"github.com/ringcheck/ringcheck/invariants"
 	"github.com/ringcheck/ringcheck/model"
-	"github.com/ringcheck/ringcheck/specs"
-	"github.com/ringcheck/ringcheck/specs/klddhl"
 	"github.com/ringcheck/ringcheck/specs/spectest"
 )
 
 // buildResend builds a 3-process ring with L=2, K=2 (Cmax 5, counters
 // 0..17) and the given resend parameter.
-func buildResend(t testing.TB, resend int) (*model.System, klddhl.Vars) {
+func buildResend(t testing.TB, resend int) (*model.System, vars) {
 	t.Helper()
-	sys, v, err := klddhl.BuildVars(specs.Values{"n": 3, "L": 2, "K": 2, "Cmax": 0, "staycs": 0, "resend": resend})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sys, v
+	return buildKV(t, "n", 3, "L", 2, "K", 2, "Cmax", 0, "staycs", 0, "resend", resend)
 }
 
 // sent is what a process other than the root last sent in a privilege's
@@ -30,7 +24,7 @@ type sent struct{ tok, pri, mark int }
 
 // withSent is r's configuration with process p's sent fields set to f,
 // under resend=1 (which declares them); under another reading, r's.
-func withSent(t testing.TB, sys *model.System, v klddhl.Vars, r ring, f map[int]sent) *model.State {
+func withSent(t testing.TB, sys *model.System, v vars, r ring, f map[int]sent) *model.State {
 	t.Helper()
 	s := r.state(t, sys, v)
 	if v.Resend != 1 {
@@ -163,22 +157,20 @@ func TestResend(t *testing.T) {
 }
 
 // TestResendNeverEnabledInL checks what makes every check of resend=1 and
-// 2 from init, and closure, those of resend=0: in no enumerated
-// legitimate configuration is any process's resend enabled (the one
-// privilege is on the link of the one process whose successor misses its
-// counter). Under resend=1 the sent fields are 0 in the enumeration, and
-// the guard does not read them.
+// 2 from init, and closure, those of resend=0: in no legitimate
+// configuration of the enumeration closure is decided from (derived from
+// the file's L and its closure from) is any process's resend enabled (the
+// one privilege is on the link of the one process whose successor misses
+// its counter). Under resend=1 the sent fields are 0 in the enumeration,
+// and the guard does not read them.
 func TestResendNeverEnabledInL(t *testing.T) {
 	for _, tc := range []struct{ n, l, k, resend int }{
 		{2, 1, 1, 1}, {2, 1, 1, 2}, {3, 1, 1, 1}, {3, 1, 1, 2},
 	} {
-		sys, _, err := klddhl.BuildVars(specs.Values{"n": tc.n, "L": tc.l, "K": tc.k, "Cmax": 0, "staycs": 0, "resend": tc.resend})
-		if err != nil {
-			t.Fatal(err)
-		}
+		sys, _ := buildKV(t, "n", tc.n, "L", tc.l, "K", tc.k, "Cmax", 0, "staycs", 0, "resend", tc.resend)
 		exp := sys.NewExpander()
 		configs, resends := 0, 0
-		sys.LegitimateConfigurations(sys, func(s *model.State) bool {
+		derivedL(t, sys)(sys, func(s *model.State) bool {
 			configs++
 			_, err := exp.Expand(s, func(step *model.Step, _ *model.State) bool {
 				if sys.ActionOf(step.Moves[0]).Name == "resend" {
@@ -205,15 +197,13 @@ func TestResendNeverEnabledInL(t *testing.T) {
 // every configuration sampled with no Priv message anywhere, some process
 // has cancel or a resend enabled.
 func TestNoTimeout(t *testing.T) {
-	_, _, err := klddhl.BuildVars(specs.Values{"n": 3, "L": 2, "K": 2, "notimeout": 1})
+	vals := params(t, "n", 3, "L", 2, "K", 2, "notimeout", 1)
+	_, err := spectest.Builtin(t, "kl-ddhl").Build(vals)
 	if err == nil || !strings.Contains(err.Error(), "notimeout=1 needs resend") {
 		t.Fatalf("notimeout=1 with resend=0: got error %v, want one naming notimeout and resend", err)
 	}
 	for _, tc := range []struct{ n, resend int }{{2, 1}, {3, 1}, {3, 2}, {4, 2}} {
-		sys, v, err := klddhl.BuildVars(specs.Values{"n": tc.n, "L": 2, "K": 2, "resend": tc.resend, "notimeout": 1})
-		if err != nil {
-			t.Fatal(err)
-		}
+		sys, v := buildKV(t, "n", tc.n, "L", 2, "K", 2, "resend", tc.resend, "notimeout", 1)
 		for _, a := range sys.Processes[0].Actions {
 			if a.Name == "timeout" {
 				t.Fatalf("n=%d resend=%d notimeout=1: the root has a timeout", tc.n, tc.resend)
@@ -260,10 +250,7 @@ func TestResendClaimsFromInit(t *testing.T) {
 	states := map[string]int64{}
 	for _, p := range []struct{ resend, notimeout int }{{0, 0}, {1, 0}, {2, 0}, {1, 1}, {2, 1}} {
 		name := "resend=" + itoa(p.resend) + " notimeout=" + itoa(p.notimeout)
-		sys, _, err := klddhl.BuildVars(specs.Values{"n": 2, "L": 2, "K": 2, "Cmax": 0, "staycs": 0, "resend": p.resend, "notimeout": p.notimeout})
-		if err != nil {
-			t.Fatal(err)
-		}
+		sys, _ := buildKV(t, "n", 2, "L", 2, "K", 2, "Cmax", 0, "staycs", 0, "resend", p.resend, "notimeout", p.notimeout)
 		rep := spectest.CheckComplete(t, sys, invariants.Options{
 			Properties: []invariants.Property{invariants.Safety, invariants.Deadlock, invariants.Starvation},
 			Search:     explore.Options{Workers: spectest.Workers},

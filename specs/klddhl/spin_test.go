@@ -7,8 +7,6 @@ import (
 
 	"github.com/ringcheck/ringcheck/explore"
 	"github.com/ringcheck/ringcheck/model"
-	"github.com/ringcheck/ringcheck/specs"
-	"github.com/ringcheck/ringcheck/specs/klddhl"
 	"github.com/ringcheck/ringcheck/specs/spectest"
 	"github.com/ringcheck/ringcheck/specs/spintest"
 )
@@ -31,13 +29,10 @@ func ddhlPanFlags(states int64) []string {
 func fastCompile() []string { return append(spintest.CFlags(), "-O0") }
 
 // reachableDDHL counts the states and transitions ringcheck reaches from
-// the initial configuration of n, L, K (Cmax = L+3).
+// the initial configuration of the catalogue's n, L, K (Cmax = L+3).
 func reachableDDHL(t testing.TB, n, l, k int) *explore.Result {
 	t.Helper()
-	sys, err := klddhl.Build(specs.Values{"n": n, "L": l, "K": k, "Cmax": 0, "staycs": 0})
-	if err != nil {
-		t.Fatalf("building the model: %v", err)
-	}
+	sys, _ := build(t, n, l, k)
 	return spectest.Reachable(t, sys)
 }
 
@@ -92,7 +87,7 @@ func TestSPINTwinAgrees(t *testing.T) {
 
 // faultState builds the configuration the twin's init makes with
 // -DFAULT=f (see the header of testdata/klddhl.pml).
-func faultState(t testing.TB, sys *model.System, v klddhl.Vars, f int) *model.State {
+func faultState(t testing.TB, sys *model.System, v vars, f int) *model.State {
 	t.Helper()
 	n, l, k, m := v.N, v.L, v.K, v.M
 	s := sys.NewState()
