@@ -380,10 +380,9 @@ func TestRecurringVerdicts(t *testing.T) {
 		{[]any{"n", 4}, 38988, invariants.Holds, invariants.Holds, fairnesses},
 		{[]any{"n", 4, "window", 3}, 18468, invariants.Holds, invariants.Holds, []invariants.Fairness{invariants.WeakActionFairness}},
 		// Rule 2's deadlock (TestRule2Deadlock) with recurring requests,
-		// at the smallest window that holds (656,834 states at the default
-		// window 10); without the replacement all three hold.
-		{[]any{"n", 5, "window", 4}, 314138, invariants.Violated, invariants.Violated, []invariants.Fairness{invariants.WeakActionFairness}},
-		{[]any{"n", 5, "window", 4, "replace", 0}, 295306, invariants.Holds, invariants.Holds, []invariants.Fairness{invariants.WeakActionFairness}},
+		// at the smallest window that holds, n=5 window=4 (314,138 states;
+		// 656,834 at the default window 10), and without the replacement,
+		// where all three hold, are cases of the regression manifest.
 	} {
 		vals := params(t, append(slices.Clone(tc.kv), "requests", 0)...)
 		for _, fair := range tc.fairnesss {
@@ -403,9 +402,6 @@ func TestRecurringVerdicts(t *testing.T) {
 				for i, o := range rep.Outcomes {
 					if o.Verdict != want[i] {
 						t.Errorf("%s %s (%s), want %s", o.Property, o.Verdict, o.Reason, want[i])
-					}
-					if o.Property == invariants.Deadlock && o.Verdict == invariants.Violated && len(o.Counterexample.Steps) != 17 {
-						t.Errorf("shortest deadlock has %d steps, want Rule 2's 17", len(o.Counterexample.Steps))
 					}
 				}
 			})
