@@ -149,6 +149,9 @@ type actionCtx struct {
 	// compiled, whose faults name the action themselves: the expansion
 	// names it for an effect's.
 	guard bool
+	// loops holds the slots of the locals of the loops compiled as
+	// loops (nil until the first).
+	loops *loopSlots
 }
 
 // faultAt returns what makes the error of a fault found at pos as the

@@ -95,9 +95,13 @@ func (cx *actionCtx) quant(e *ir.Quant, b bindings) actionFn {
 }
 
 // forLoop compiles a for loop: its body once per member, in ascending
-// order.
+// order, or once for all of them when unrolling it would make it large
+// (rolledLoop).
 func (cx *actionCtx) forLoop(s *ir.For, b bindings) effect {
 	values, member := cx.over(s.Over, b)
+	if cx.rolls(s, values, b) {
+		return cx.rolledLoop(s, values, member, b)
+	}
 	parts := make([]effect, len(values))
 	for i, q := range values {
 		body := cx.stmts(s.Body, b.with(s.Var, q))
@@ -161,8 +165,12 @@ func (cx *actionCtx) elemRef(e *ir.ElemRef, b bindings) actionFn {
 }
 
 // entries returns the variables of a's entries by index (-1 where there
-// is none) and the processes that have each.
+// is none) and the processes that have each, computed once per array
+// and shared (read-only).
 func (cx *actionCtx) entries(a *ir.Array) ([]model.VarID, []uint64) {
+	if e, ok := cx.entryTab[a]; ok {
+		return e.ids, e.has
+	}
 	ids := make([]model.VarID, len(a.Elems))
 	has := make([]uint64, len(a.Elems))
 	for i, v := range a.Elems {
@@ -171,7 +179,17 @@ func (cx *actionCtx) entries(a *ir.Array) ([]model.VarID, []uint64) {
 			ids[i], has[i] = cx.vars[v.ID], procMask(v.Procs)
 		}
 	}
+	if cx.entryTab == nil {
+		cx.entryTab = map[*ir.Array]arrayEntries{}
+	}
+	cx.entryTab[a] = arrayEntries{ids, has}
 	return ids, has
+}
+
+// arrayEntries are an array's entries (see entries).
+type arrayEntries struct {
+	ids []model.VarID
+	has []uint64
 }
 
 // procOf compiles the process whose entry is accessed (nil: the acting

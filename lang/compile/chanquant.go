@@ -70,17 +70,30 @@ func (c *compiler) fieldOf(e *ir.MsgField) (index, nfields []int) {
 func (cx *actionCtx) msgQuant(e *ir.MsgQuant, b bindings) actionFn {
 	from, to := cx.proc(e.From, b), cx.proc(e.To, b)
 	post, n, none := cx.post, cx.n, neutral(e.Kind)
-	var parts []actionFn
-	for _, m := range cx.msgParts(e) {
-		body := cx.expr(e.Body, b.with(e.Var, m.i))
-		parts = append(parts, func(c *model.Ctx, k int) int {
+	msgs := cx.msgParts(e)
+	bodies := make([]actionFn, len(msgs))
+	for i, m := range msgs {
+		bodies[i] = cx.expr(e.Body, b.with(e.Var, m.i))
+	}
+	q := &ir.Quant{Kind: e.Kind, Pos: e.Pos, Var: e.Var, Over: &ir.Set{Lo: 0, Hi: len(msgs) - 1}, Body: e.Body}
+	if !cx.mayOverflow(q) {
+		fold, filter := folder(e.Kind), filterOf(msgs)
+		return func(c *model.Ctx, k int) int {
+			st := c.Config()
+			return fold.over(st, post.chans[from(c, k)*n+to(c, k)], filter, len(bodies), func(i int) int { return bodies[i](c, k) })
+		}
+	}
+	parts := make([]actionFn, len(msgs))
+	for i, m := range msgs {
+		body := bodies[i]
+		parts[i] = func(c *model.Ctx, k int) int {
 			if !m.holds(c.Config(), post.chans[from(c, k)*n+to(c, k)]) {
 				return none
 			}
 			return body(c, k)
-		})
+		}
 	}
-	return cx.total(&ir.Quant{Kind: e.Kind, Pos: e.Pos, Var: e.Var, Over: &ir.Set{Lo: 0, Hi: len(parts) - 1}, Body: e.Body}, parts)
+	return cx.total(q, parts)
 }
 
 // msgField compiles a field of the message a quantifier over a channel
@@ -112,19 +125,112 @@ func (cx *actionCtx) msgField(e *ir.MsgField, b bindings) actionFn {
 // stateMsgQuant compiles a quantifier over a channel's messages in a
 // state expression.
 func (c *compiler) stateMsgQuant(e *ir.MsgQuant, b bindings, self int) stateFn {
-	from, to := c.state(e.From, b, self), c.state(e.To, b, self)
 	post, n, none := c.post, c.n, neutral(e.Kind)
-	var parts []stateFn
-	for _, m := range c.msgParts(e) {
-		body := c.state(e.Body, b.with(e.Var, m.i), self)
-		parts = append(parts, func(s *stateEval) int {
-			if !m.holds(s.State, post.chans[ir.Mod(from(s), n)*n+ir.Mod(to(s), n)]) {
+	var chanOf func(*stateEval) model.ChanID
+	p, okp := constProc(e.From, b, self, n)
+	q, okq := constProc(e.To, b, self, n)
+	if okp && okq {
+		// Between processes known at compile time: the channel from
+		// the table, without a call.
+		idx := p*n + q
+		chanOf = func(*stateEval) model.ChanID { return post.chans[idx] }
+	} else {
+		from, to := c.state(e.From, b, self), c.state(e.To, b, self)
+		chanOf = func(s *stateEval) model.ChanID { return post.chans[ir.Mod(from(s), n)*n+ir.Mod(to(s), n)] }
+	}
+	msgs := c.msgParts(e)
+	bodies := make([]stateFn, len(msgs))
+	for i, m := range msgs {
+		bodies[i] = c.state(e.Body, b.with(e.Var, m.i), self)
+	}
+	quant := &ir.Quant{Kind: e.Kind, Pos: e.Pos, Var: e.Var, Over: &ir.Set{Lo: 0, Hi: len(msgs) - 1}, Body: e.Body}
+	if !c.mayOverflow(quant) {
+		fold, filter := folder(e.Kind), filterOf(msgs)
+		return func(s *stateEval) int {
+			return fold.over(s.State, chanOf(s), filter, len(bodies), func(i int) int { return bodies[i](s) })
+		}
+	}
+	parts := make([]stateFn, len(msgs))
+	for i, m := range msgs {
+		body := bodies[i]
+		parts[i] = func(s *stateEval) int {
+			if !m.holds(s.State, chanOf(s)) {
 				return none
 			}
 			return body(s)
-		})
+		}
 	}
-	return c.stateTotal(&ir.Quant{Kind: e.Kind, Pos: e.Pos, Var: e.Var, Over: &ir.Set{Lo: 0, Hi: len(parts) - 1}, Body: e.Body}, parts)
+	return c.stateTotal(quant, parts)
+}
+
+// fold is how a quantifier over a channel's messages combines the values
+// of its body: count, sum, forall or exists.
+type fold int
+
+const (
+	foldCount fold = iota
+	foldSum
+	foldForall
+	foldExists
+)
+
+// folder returns the fold of a quantifier of kind.
+func folder(kind string) fold {
+	switch kind {
+	case "count":
+		return foldCount
+	case "sum":
+		return foldSum
+	case "forall":
+		return foldForall
+	}
+	return foldExists
+}
+
+// filterOf is the message type the positions msgs test (-1: every type).
+func filterOf(msgs []msgPart) model.MsgType {
+	if len(msgs) == 0 {
+		return -1
+	}
+	return msgs[0].filter
+}
+
+// over folds body(i) over the positions i of channel ch of s (at most
+// max) that hold a message of type filter (-1: any): only the positions
+// filled, as the others add the neutral value, and a sum that cannot
+// overflow.
+func (f fold) over(s *model.State, ch model.ChanID, filter model.MsgType, max int, body func(i int) int) int {
+	acc := 0
+	if f == foldForall {
+		acc = 1
+	}
+	if ch < 0 {
+		return acc
+	}
+	l := min(s.Len(ch), max)
+	for i := range l {
+		if filter >= 0 && s.TypeOf(s.At(ch, i)) != filter {
+			continue
+		}
+		v := body(i)
+		switch f {
+		case foldCount:
+			if v != 0 {
+				acc++
+			}
+		case foldSum:
+			acc += v
+		case foldForall:
+			if v == 0 {
+				return 0
+			}
+		default:
+			if v != 0 {
+				return 1
+			}
+		}
+	}
+	return acc
 }
 
 // stateMsgField compiles a field of the message a quantifier over a

@@ -84,6 +84,14 @@ type compiler struct {
 	// closures, without the single-closure forms of actions.go
 	// (leafGuard, recvGuard, leafAssign).
 	noFused bool
+	// noRoll unrolls every for loop, however large (loop.go).
+	noRoll bool
+	// rolled records, per for loop, whether it is compiled as a loop
+	// (loop.go).
+	rolled map[*ir.For]bool
+	// entryTab holds the entries of the arrays compiled so far
+	// (entries).
+	entryTab map[*ir.Array]arrayEntries
 	// evals holds the contexts of state expressions' evaluations
 	// (*stateEval), one per evaluation running at a time.
 	evals sync.Pool

@@ -64,6 +64,9 @@ func (cx *actionCtx) compute(e ir.Expr, b bindings) actionFn {
 		if e.Local == cx.action.Choice {
 			return func(_ *model.Ctx, k int) int { return frameChoice(k) }
 		}
+		if f := cx.loopLocal(e.Local); f != nil {
+			return f
+		}
 		return cx.fault("an unbound local " + e.Local.Name)
 	case *ir.VarRef:
 		return cx.varRef(e, b)

@@ -12,7 +12,11 @@ import (
 
 // seq compiles a sequential block: its shadows set from the acting
 // process's variables, its effects in order, then the entries the block
-// assigned written to the configuration after the step.
+// assigned written to the configuration after the step. In an action that
+// is not atomic, where nothing else writes the acting process's
+// variables during the step, a shadow's entry is not copied: until the
+// block assigns it, a read of it reads the variable before the step
+// (tempRef).
 func (cx *actionCtx) seq(s *ir.Seq, b bindings) effect {
 	type shadow struct {
 		slot, dirty int
@@ -33,8 +37,11 @@ func (cx *actionCtx) seq(s *ir.Seq, b bindings) effect {
 	return func(c *model.Ctx, k int) {
 		f := c.Scratch(frame)
 		for _, sh := range shadows {
+			clear(f[sh.dirty : sh.dirty+len(sh.ids)])
+			if !atomic {
+				continue
+			}
 			for i, id := range sh.ids {
-				f[sh.dirty+i] = 0
 				if sh.has[i]>>c.P&1 != 0 {
 					f[sh.slot+i] = c.Get(id)
 				}
@@ -107,23 +114,68 @@ func (cx *actionCtx) setTemp(s *ir.SetTemp, b bindings) effect {
 	}
 }
 
-// tempRef compiles the read of a local or of a shadow's entry.
+// tempRef compiles the read of a local or of a shadow's entry: in an
+// action that is not atomic, the variable before the step until the
+// block assigns the entry (see seq).
 func (cx *actionCtx) tempRef(e *ir.TempRef, b bindings) actionFn {
-	slot := e.Temp.Slot
+	t := e.Temp
+	slot, lazy := t.Slot, !cx.action.Atomic
 	if e.Index == nil {
+		if t.Var != nil && lazy {
+			id, dirty := cx.vars[t.Var.ID], t.Dirty
+			top := max(slot, dirty) + 1
+			return func(c *model.Ctx, _ int) int {
+				if f := c.Scratch(top); f[dirty] != 0 {
+					return f[slot]
+				}
+				return c.Get(id)
+			}
+		}
 		return func(c *model.Ctx, _ int) int { return c.Scratch(slot + 1)[slot] }
 	}
-	a := e.Temp.Array
+	a := t.Array
+	ids, has := cx.entries(a)
+	dirty := t.Dirty
+	top := max(slot, dirty) + len(ids)
+	if i, ok := constValue(e.Index, b, -1, cx.n); ok && i-a.Lo >= 0 && i-a.Lo < len(ids) && isSubset(cx.action.Procs, procsOf(has[i-a.Lo], cx.n)) {
+		// An entry every acting process has, at an index known at
+		// compile time.
+		i -= a.Lo
+		id := ids[i]
+		if lazy {
+			return func(c *model.Ctx, _ int) int {
+				if f := c.Scratch(top); f[dirty+i] != 0 {
+					return f[slot+i]
+				}
+				return c.Get(id)
+			}
+		}
+		return func(c *model.Ctx, _ int) int { return c.Scratch(top)[slot+i] }
+	}
 	index := cx.expr(e.Index, b)
-	_, has := cx.entries(a)
 	missing := cx.noEntry(a, e.Pos, index)
 	return func(c *model.Ctx, k int) int {
 		i := index(c, k) - a.Lo
 		if i < 0 || i >= len(has) || has[i]>>c.P&1 == 0 {
 			return missing(c, k)
 		}
-		return c.Scratch(slot + i + 1)[slot+i]
+		f := c.Scratch(top)
+		if !lazy || f[dirty+i] != 0 {
+			return f[slot+i]
+		}
+		return c.Get(ids[i])
 	}
+}
+
+// procsOf lists the processes of mask m, below n.
+func procsOf(m uint64, n int) []int {
+	var ps []int
+	for p := range n {
+		if m>>p&1 != 0 {
+			ps = append(ps, p)
+		}
+	}
+	return ps
 }
 
 // Temp returns entry i of t in the sequential block the init effects
