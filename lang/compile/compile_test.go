@@ -104,27 +104,29 @@ func TestMemoChangesNoStep(t *testing.T) {
 		if plain.plan != nil || ref.MemoSlots != 0 {
 			t.Fatal("the compiler without memo kept one")
 		}
-		// steps lists s's steps, and the fault that stops its expansion
-		// (a random configuration may be one no execution reaches, where
-		// a file's action faults: both compilations must fault alike).
-		steps := func(sys *model.System, ex *model.Expander, s *model.State) []string {
-			var out []string
-			if _, err := ex.Expand(s, func(step *model.Step, next *model.State) bool {
-				out = append(out, sys.Label(step)+" → "+fmt.Sprint(sys.Decode(next)))
-				return true
-			}); err != nil {
-				out = append(out, "fault: "+err.Error())
-			}
-			return out
-		}
 		exMemo, exRef := memo.NewExpander(), ref.NewExpander()
 		walkAndSample(t, memo, 2, 2000, func(s *model.State) {
-			got, want := steps(memo, exMemo, s), steps(ref, exRef, s)
+			got, want := stepsOf(memo, exMemo, s), stepsOf(ref, exRef, s)
 			if !slices.Equal(got, want) {
 				t.Fatalf("in %v\nwith the memo:\n%s\nwithout:\n%s", memo.Decode(s), strings.Join(got, "\n"), strings.Join(want, "\n"))
 			}
 		})
 	})
+}
+
+// stepsOf lists s's steps in sys, each as its label and successor, and
+// the fault that stops its expansion last (a random configuration may be
+// one no execution reaches, where a file's action faults: two
+// compilations of one spec must fault alike).
+func stepsOf(sys *model.System, ex *model.Expander, s *model.State) []string {
+	var out []string
+	if _, err := ex.Expand(s, func(step *model.Step, next *model.State) bool {
+		out = append(out, sys.Label(step)+" → "+fmt.Sprint(sys.Decode(next)))
+		return true
+	}); err != nil {
+		out = append(out, "fault: "+err.Error())
+	}
+	return out
 }
 
 // TestOutcomeMasks checks the branch-free comparisons against Go's.

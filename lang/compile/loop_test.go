@@ -98,20 +98,10 @@ func TestRolledLoopsChangeNoStep(t *testing.T) {
 		if wantRolled && c.nodes*4 > unrolled.nodes {
 			t.Fatalf("%d closures with loops, %d unrolled: no loop compiled as a loop", c.nodes, unrolled.nodes)
 		}
-		steps := func(sys *model.System, ex *model.Expander, s *model.State) []string {
-			var out []string
-			if _, err := ex.Expand(s, func(step *model.Step, next *model.State) bool {
-				out = append(out, sys.Label(step)+" → "+fmt.Sprint(sys.Decode(next)))
-				return true
-			}); err != nil {
-				out = append(out, "fault: "+err.Error())
-			}
-			return out
-		}
 		exRolled, exRef := rolled.NewExpander(), ref.NewExpander()
 		faults := map[string]bool{}
 		walkAndSample(t, rolled, 5, n, func(s *model.State) {
-			got, want := steps(rolled, exRolled, s), steps(ref, exRef, s)
+			got, want := stepsOf(rolled, exRolled, s), stepsOf(ref, exRef, s)
 			if !slices.Equal(got, want) {
 				t.Fatalf("in %v\nwith loops:\n%s\nunrolled:\n%s", rolled.Decode(s), strings.Join(got, "\n"), strings.Join(want, "\n"))
 			}
