@@ -98,6 +98,11 @@ func TestRolledLoopsChangeNoStep(t *testing.T) {
 		if wantRolled && c.nodes*4 > unrolled.nodes {
 			t.Fatalf("%d closures with loops, %d unrolled: no loop compiled as a loop", c.nodes, unrolled.nodes)
 		}
+		if c.nodes == unrolled.nodes {
+			// No loop is compiled as a loop (one that is takes fewer
+			// closures than unrolled): the two compilations are the same.
+			return
+		}
 		exRolled, exRef := rolled.NewExpander(), ref.NewExpander()
 		faults := map[string]bool{}
 		walkAndSample(t, rolled, 5, n, func(s *model.State) {
