@@ -348,8 +348,8 @@ func TestDomainsAndChannels(t *testing.T) {
 // TestBasicAlgorithmHolds: the algorithm of §3 is safe (at most M units
 // allocated, used ≥ 0), deadlock-free and starvation-free under weak
 // fairness, for at most R requests per process, on small instances. The
-// instance n=3, M=2, R=2 is the done criterion (about 1.1 million
-// states).
+// instance n=3, M=2, R=2 (1,096,552 states, the same check) is a case of
+// the regression manifest.
 func TestBasicAlgorithmHolds(t *testing.T) {
 	cases := []struct {
 		p      params
@@ -360,7 +360,6 @@ func TestBasicAlgorithmHolds(t *testing.T) {
 		{params{n: 3, m: 1, r: 2}, 0},
 		{params{n: 3, m: 2, r: 1}, 24941},
 		{params{n: 3, m: 3, k: 2, r: 1}, 0},
-		{params{n: 3, m: 2, r: 2}, 1096552},
 	}
 	for _, tc := range cases {
 		t.Run(tc.p.String(), func(t *testing.T) {
