@@ -10,25 +10,33 @@ import (
 	"github.com/ringcheck/ringcheck/symbolic"
 )
 
-// TestRefusesSequentialBlocks: a sequential block (do { ... }) is out of
-// the engine's reach, refused by Supports (so that auto runs the
-// explicit engine) and Encode with ErrUnsupported at its place.
+// TestRefusesSequentialBlocks: a sequential block (do { ... }), with or
+// without local arrays, is out of the engine's reach, refused by
+// Supports (so that auto runs the explicit engine) and Encode with
+// ErrUnsupported at its place.
 func TestRefusesSequentialBlocks(t *testing.T) {
-	src := "spec s \"s\"\ntopology ring(3)\nvar x: 0..3\nprocess all { action a: x != x[pred] -> do { x := x[pred]; x := x } }\nlegitimate: forall p: x[p] == x[0]\n"
-	f, err := lang.Parse("s.ring", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec, err := f.Instance(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := symbolic.Supports(spec, symbolic.Options{}); !errors.Is(err, symbolic.ErrUnsupported) {
-		t.Fatalf("Supports: %v, want ErrUnsupported", err)
-	}
-	_, err = symbolic.Encode(context.Background(), spec, symbolic.Options{})
-	if !errors.Is(err, symbolic.ErrUnsupported) || !strings.Contains(err.Error(), "s.ring:4:41: action a runs a sequential block (do { ... })") {
-		t.Fatalf("Encode: %v, want ErrUnsupported at the block", err)
+	for name, action := range map[string]string{
+		"a block":               "do { x := x[pred]; x := x }",
+		"a block's local array": "do { let t[0..1]: 0..3; t[1] := x[pred]; x := t[1] }",
+	} {
+		t.Run(name, func(t *testing.T) {
+			src := "spec s \"s\"\ntopology ring(3)\nvar x: 0..3\nprocess all { action a: x != x[pred] -> " + action + " }\nlegitimate: forall p: x[p] == x[0]\n"
+			f, err := lang.Parse("s.ring", []byte(src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			spec, err := f.Instance(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := symbolic.Supports(spec, symbolic.Options{}); !errors.Is(err, symbolic.ErrUnsupported) {
+				t.Fatalf("Supports: %v, want ErrUnsupported", err)
+			}
+			_, err = symbolic.Encode(context.Background(), spec, symbolic.Options{})
+			if !errors.Is(err, symbolic.ErrUnsupported) || !strings.Contains(err.Error(), "s.ring:4:41: action a runs a sequential block (do { ... })") {
+				t.Fatalf("Encode: %v, want ErrUnsupported at the block", err)
+			}
+		})
 	}
 }
 

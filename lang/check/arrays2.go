@@ -93,7 +93,7 @@ func (c *checker) elem2(e *syntax.IndexExpr, a *ir.Array, sc *scope) ir.Expr {
 			sc.recordVar(v, proc)
 		}
 	}
-	return &ir.ElemRef{Array: a, Proc: proc, Index: c.flatIndex(a, rs, cs, sc), Pos: rs.ExprPos()}
+	return &ir.ElemRef{Array: a, Proc: proc, Index: c.flatIndex(a.Rows, a.Cols, rs, cs, sc), Pos: rs.ExprPos()}
 }
 
 // assignElem2 checks an assignment to an entry of the acting process's
@@ -124,7 +124,7 @@ func (c *checker) assignElem2(s *syntax.AssignStmt, a *ir.Array, sc *scope, assi
 		c.record(assigned, v, v.Name, s.Pos)
 		return c.assign(v, s.Value, sc)
 	}
-	return c.assignDynamic(s, a, lineOf(a, r, col), c.flatIndex(a, s.Index, s.Index2, sc), s.Index.ExprPos(), sc, assigned)
+	return c.assignDynamic(s, a, lineOf(a, r, col), c.flatIndex(a.Rows, a.Cols, s.Index, s.Index2, sc), s.Index.ExprPos(), sc, assigned)
 }
 
 // lineOf is the key of assignments for an entry of a at indices r, col,
@@ -183,21 +183,21 @@ func (c *checker) entry2(a *ir.Array, r, col ir.Expr) (v *ir.Var, constant bool)
 	return a.Elem((kr.Value-a.Rows.Lo)*a.Cols.Len() + kc.Value - a.Cols.Lo), true
 }
 
-// flatIndex returns the index in a of its entry [rs][cs]: (rs-Rows.Lo) *
-// Cols.Len() + (cs-Cols.Lo) when both are within their ranges, -1 (no
-// entry) otherwise, so that an index outside its range is a missing entry
-// and not another row's. The indices were checked already: their
-// problems are not reported twice.
-func (c *checker) flatIndex(a *ir.Array, rs, cs syntax.Expr, sc *scope) ir.Expr {
+// flatIndex returns the index of the entry [rs][cs] of a two-dimensional
+// array of ranges rows and cols: (rs-rows.Lo) * cols.Len() + (cs-cols.Lo)
+// when both are within their ranges, -1 (no entry) otherwise, so that an
+// index outside its range is a missing entry and not another row's. The
+// indices were checked already: their problems are not reported twice.
+func (c *checker) flatIndex(rows, cols *ir.Range, rs, cs syntax.Expr, sc *scope) ir.Expr {
 	pos := rs.ExprPos()
 	lit := func(v int) syntax.Expr { return &syntax.IntLit{Pos: pos, Value: v} }
 	bin := func(op syntax.Token, x, y syntax.Expr) syntax.Expr {
 		return &syntax.BinaryExpr{OpPos: pos, Op: op, X: x, Y: y}
 	}
 	in := bin(syntax.AndAnd,
-		bin(syntax.AndAnd, bin(syntax.Le, lit(a.Rows.Lo), rs), bin(syntax.Le, rs, lit(a.Rows.Hi))),
-		bin(syntax.AndAnd, bin(syntax.Le, lit(a.Cols.Lo), cs), bin(syntax.Le, cs, lit(a.Cols.Hi))))
-	at := bin(syntax.Plus, bin(syntax.Star, bin(syntax.Minus, rs, lit(a.Rows.Lo)), lit(a.Cols.Len())), bin(syntax.Minus, cs, lit(a.Cols.Lo)))
+		bin(syntax.AndAnd, bin(syntax.Le, lit(rows.Lo), rs), bin(syntax.Le, rs, lit(rows.Hi))),
+		bin(syntax.AndAnd, bin(syntax.Le, lit(cols.Lo), cs), bin(syntax.Le, cs, lit(cols.Hi))))
+	at := bin(syntax.Plus, bin(syntax.Star, bin(syntax.Minus, rs, lit(rows.Lo)), lit(cols.Len())), bin(syntax.Minus, cs, lit(cols.Lo)))
 	c.silent++
 	defer func() { c.silent-- }()
 	return c.intExpr(&syntax.CondExpr{Pos: pos, Cond: in, X: at, Y: lit(-1)}, sc, "an array's index")

@@ -245,6 +245,10 @@ func (c *checker) ident(e *syntax.Ident, sc *scope) ir.Expr {
 			c.errorf(e.Pos, "%s is a message of a channel: read its fields (%s.f)", e.Name, e.Name)
 			return poison{}
 		}
+		if la, ok := x.(localArray); ok {
+			c.errorf(e.Pos, "%s is a local array: index it (%s)", e.Name, entryForm(la.t))
+			return poison{}
+		}
 		if _, run := x.(runBinding); run {
 			c.errorf(e.Pos, "%s is a message of the run: read its fields (%s.f) or test its type (%s is M)", e.Name, e.Name, e.Name)
 			return poison{}
@@ -377,6 +381,9 @@ func (c *checker) enter(name string, pos syntax.Pos, body syntax.Expr, params ma
 }
 
 func (c *checker) index(e *syntax.IndexExpr, sc *scope) ir.Expr {
+	if t, ok := localArrayOf(e.Var.Name, sc); ok {
+		return c.localElem(e, t, sc)
+	}
 	if a, ok := c.arrays[e.Var.Name]; ok {
 		return c.elem(e, a, sc)
 	}

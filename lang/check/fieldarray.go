@@ -205,23 +205,32 @@ func (c *checker) wholeArrayField(e *syntax.SelectorExpr) bool {
 }
 
 // arrayArg checks the argument of a send for the array field a of m: an
-// array variable of the acting process with a's range (lastCS), a row of a
-// two-dimensional one whose second range is a's (tokLastCS[r], or
-// tokLastCS[p][r] of process p), or a received message's array field of
-// a's range (m.lastCS); it returns one expression per entry.
+// array variable of the acting process or a local array with a's range
+// (lastCS), a row of a two-dimensional one whose second range is a's
+// (tokLastCS[r], or tokLastCS[p][r] of process p), or a received
+// message's array field of a's range (m.lastCS); it returns one
+// expression per entry.
 func (c *checker) arrayArg(arg syntax.Expr, a *ir.FieldArray, m *ir.Message, sc *scope) []ir.Expr {
 	var entry func(i int) syntax.Expr
 	lit := func(i int) syntax.Expr { return &syntax.IntLit{Pos: arg.ExprPos(), Value: i} }
 	sameRange := func(lo, hi int) bool { return lo == a.Lo && hi == a.Hi }
 	switch x := arg.(type) {
 	case *syntax.Ident:
-		if v, ok := c.arrays[x.Name]; ok && v.Cols == nil && !v.Peers && sameRange(v.Lo, v.Hi) {
+		if t, ok := localArrayOf(x.Name, sc); ok {
+			if t.Cols == nil && sameRange(t.Rows.Lo, t.Rows.Hi) {
+				entry = func(i int) syntax.Expr { return &syntax.IndexExpr{Var: x, Index: lit(i)} }
+			}
+		} else if v, ok := c.arrays[x.Name]; ok && v.Cols == nil && !v.Peers && sameRange(v.Lo, v.Hi) {
 			if _, _, bound := sc.lookup(x.Name); !bound {
 				entry = func(i int) syntax.Expr { return &syntax.IndexExpr{Var: x, Index: lit(i)} }
 			}
 		}
 	case *syntax.IndexExpr:
-		if v, ok := c.arrays[x.Var.Name]; ok && v.Cols != nil && x.Elem2 == nil && sameRange(v.Cols.Lo, v.Cols.Hi) {
+		if t, ok := localArrayOf(x.Var.Name, sc); ok {
+			if t.Cols != nil && x.Elem == nil && sameRange(t.Cols.Lo, t.Cols.Hi) {
+				entry = func(i int) syntax.Expr { return &syntax.IndexExpr{Var: x.Var, Index: x.Index, Elem: lit(i)} }
+			}
+		} else if v, ok := c.arrays[x.Var.Name]; ok && v.Cols != nil && x.Elem2 == nil && sameRange(v.Cols.Lo, v.Cols.Hi) {
 			if x.Elem == nil {
 				entry = func(i int) syntax.Expr { return &syntax.IndexExpr{Var: x.Var, Index: x.Index, Elem: lit(i)} }
 			} else {

@@ -260,9 +260,12 @@ func (c *checker) localOf(name string, sc *scope) (*ir.Temp, bool) {
 	return r.Temp, true
 }
 
-// let checks let NAME [: TYPE] := EXPR, returning its effect and the
-// scope of the effects after it.
+// let checks let NAME [: TYPE] := EXPR, or a local array's let
+// (letArray), returning its effect and the scope of the effects after it.
 func (c *checker) let(s *syntax.LetStmt, sc *scope) (ir.Stmt, *scope) {
+	if s.Index != nil {
+		return c.letArray(s, sc)
+	}
 	x := c.expr(s.Value, sc)
 	name := s.Name.Name
 	if sc.seq == nil {

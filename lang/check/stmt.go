@@ -278,6 +278,9 @@ func (c *checker) stmt(s syntax.Stmt, sc *scope, assigned assignments) []ir.Stmt
 		if t, ok := c.localOf(s.Var.Name, sc); ok {
 			return c.assignLocal(s, t, sc)
 		}
+		if t, ok := localArrayOf(s.Var.Name, sc); ok {
+			return c.assignLocalElem(s, t, sc)
+		}
 		if a, ok := c.arrays[s.Var.Name]; ok {
 			if st := c.assignElem(s, a, sc, assigned); st != nil {
 				return []ir.Stmt{st}

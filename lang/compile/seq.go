@@ -68,6 +68,9 @@ func (cx *actionCtx) seq(s *ir.Seq, b bindings) effect {
 // value outside the domain is a range fault: a shadow's is reported by
 // Set, as the variable's own assignment would be, and dropped.
 func (cx *actionCtx) setTemp(s *ir.SetTemp, b bindings) effect {
+	if s.Temp.LocalArray() {
+		return cx.setLocalArray(s, b)
+	}
 	t, val := s.Temp, cx.expr(s.Value, b)
 	slot, lo, hi := t.Slot, t.Type.Lo, t.Type.Hi
 	switch {
@@ -118,6 +121,9 @@ func (cx *actionCtx) setTemp(s *ir.SetTemp, b bindings) effect {
 // action that is not atomic, the variable before the step until the
 // block assigns the entry (see seq).
 func (cx *actionCtx) tempRef(e *ir.TempRef, b bindings) actionFn {
+	if e.Temp.LocalArray() {
+		return cx.localArrayRef(e, b)
+	}
 	t := e.Temp
 	slot, lazy := t.Slot, !cx.action.Atomic
 	if e.Index == nil {
@@ -227,6 +233,9 @@ func (c *compiler) runSetTemp(s *ir.SetTemp, env *stateEnv) error {
 	t := s.Temp
 	if env.temps == nil {
 		return fmt.Errorf("%s is assigned outside its block", t.Name)
+	}
+	if t.LocalArray() {
+		return runSetLocalArray(s, env)
 	}
 	i := 0
 	if s.Index != nil {

@@ -31,19 +31,56 @@ type Seq struct {
 // and Array nil), or the shadow of variable Var or of array Array of the
 // acting process, one slot per entry (Len of them, from Slot), and as
 // many flags, from Dirty, set where the block assigned the entry.
+// A local array (let t[LO..HI]: ...) has Rows set: its entry i is at
+// slot offset i-Rows.Lo; a two-dimensional one (Cols set too) is read and
+// assigned at the index (r-Rows.Lo)*Cols.Len()+(c-Cols.Lo) of its entry
+// [r][c], which is its offset (-1, no entry, for indices outside the
+// ranges).
 type Temp struct {
-	Name  string
-	Type  *Type
-	Slot  int
-	Len   int
-	Dirty int
-	Var   *Var
-	Array *Array
-	Pos   syntax.Pos
+	Name       string
+	Type       *Type
+	Slot       int
+	Len        int
+	Dirty      int
+	Var        *Var
+	Array      *Array
+	Rows, Cols *Range
+	Pos        syntax.Pos
 }
 
 // Shadow reports whether t is the shadow of a variable or an array.
 func (t *Temp) Shadow() bool { return t.Var != nil || t.Array != nil }
+
+// LocalArray reports whether t is a local array.
+func (t *Temp) LocalArray() bool { return t.Rows != nil }
+
+// Offset returns the slot offset of index i of the local array t, and
+// whether t has an entry there.
+func (t *Temp) Offset(i int) (int, bool) {
+	if t.Cols == nil {
+		i -= t.Rows.Lo
+	}
+	return i, i >= 0 && i < t.Len
+}
+
+// EntryName returns the entry at slot offset off of the local array t
+// as written in a file: "[3]", or "[1][2]" for a two-dimensional one.
+func (t *Temp) EntryName(off int) string {
+	if t.Cols == nil {
+		return fmt.Sprintf("[%d]", t.Rows.Lo+off)
+	}
+	return fmt.Sprintf("[%d][%d]", t.Rows.Lo+off/t.Cols.Len(), t.Cols.Lo+off%t.Cols.Len())
+}
+
+// MissingLocal describes the lack of entry i of the local array t, for
+// an error: "local t has no entry 5 (its entries are 0..3)", or, for a
+// two-dimensional one, "local t has no entry outside [0..1][0..2]".
+func (t *Temp) MissingLocal(i int) string {
+	if t.Cols == nil {
+		return fmt.Sprintf("local %s has no entry %d (its entries are %s)", t.Name, i, t.Rows)
+	}
+	return fmt.Sprintf("local %s has no entry outside [%s][%s]", t.Name, t.Rows, t.Cols)
+}
 
 // Entry returns the slot offset of index i of t (0 for a local or a
 // variable's shadow; i less the array's first index for an array's) and
@@ -71,9 +108,10 @@ func (t *Temp) Missing(p, i int) string {
 	return t.Array.Missing(p, i)
 }
 
-// TempRef reads a local, or the acting process's entry Index (nil for a
-// local or a variable) of the array whose shadow Temp is. Pos is the
-// index's position in the file, for an entry found missing.
+// TempRef reads a local, the acting process's entry Index (nil for a
+// local or a variable) of the array whose shadow Temp is, or entry Index
+// of a local array (see Temp). Pos is the index's position in the file,
+// for an entry found missing.
 type TempRef struct {
 	Temp  *Temp
 	Index Expr
@@ -84,9 +122,10 @@ type TempRef struct {
 func (e *TempRef) Type() *Type { return e.Temp.Type }
 
 // SetTemp assigns Value to a local, or to the entry Index (nil for a
-// local or a variable) of a shadow. Pos is the index's position in the
-// file (the statement's for a local or a variable), for an entry found
-// missing.
+// local or a variable) of a shadow or of a local array; with Index nil,
+// a local array's every entry is set to Value (its let). Pos is the
+// index's position in the file (the statement's for a local or a
+// variable), for an entry found missing.
 type SetTemp struct {
 	Temp         *Temp
 	Index, Value Expr
@@ -113,6 +152,13 @@ func evalTemp(e *TempRef, env Env) int {
 		return r.Temp(e.Temp, 0)
 	}
 	i := eval(e.Index, env)
+	if e.Temp.LocalArray() {
+		off, ok := e.Temp.Offset(i)
+		if !ok {
+			panic(evalFault(e.Temp.MissingLocal(i)))
+		}
+		return r.Temp(e.Temp, off)
+	}
 	off, v := e.Temp.Entry(i, env.Self())
 	if v == nil {
 		panic(evalFault(e.Temp.Missing(env.Self(), i)))

@@ -13,12 +13,15 @@ type SeqStmt struct {
 
 // LetStmt is `let NAME [: TYPE] := EXPR`: a local of the enclosing
 // sequential block, from there to the end of the effects it is among.
-// Type nil: the type of EXPR's values.
+// Type nil: the type of EXPR's values. A local array, `let
+// NAME[LO..HI] [[LO2..HI2]]: TYPE [:= EXPR]`, has Index (and Index2) set,
+// a Type, and Value nil when every entry starts at TYPE's first value.
 type LetStmt struct {
-	Pos   Pos
-	Name  *Ident
-	Type  *Type
-	Value Expr
+	Pos           Pos
+	Name          *Ident
+	Index, Index2 *Set
+	Type          *Type
+	Value         Expr
 }
 
 func (s *SeqStmt) stmtPos() Pos { return s.Pos }
@@ -73,11 +76,26 @@ func (p *parser) seqBody(what string, open Pos) []Stmt {
 	return body
 }
 
-// letStmt parses let NAME [: TYPE] := EXPR.
+// letStmt parses let NAME [: TYPE] := EXPR, or a local array, let
+// NAME[LO..HI] [[LO2..HI2]]: TYPE [:= EXPR].
 func (p *parser) letStmt() *LetStmt {
 	s := &LetStmt{Pos: p.s.pos}
 	p.s.next()
 	s.Name = p.ident("after let")
+	if p.got(LBrack) {
+		s.Index = p.set("a local array's index range (let t[0..3]: ...)")
+		p.expect(RBrack, "after the local array's index range")
+		if p.got(LBrack) {
+			s.Index2 = p.set("a local array's second index range (let t[0..1][0..3]: ...)")
+			p.expect(RBrack, "after the local array's second index range")
+		}
+		p.expect(Colon, "after the local array's index range (let t[0..3]: TYPE)")
+		s.Type = p.typ()
+		if p.got(Assign) {
+			s.Value = p.expr()
+		}
+		return s
+	}
 	if p.got(Colon) {
 		s.Type = p.typ()
 	}

@@ -2,7 +2,8 @@ package syntax
 
 import "testing"
 
-// TestSequentialBlockSyntax parses do { ... } and let: ';' separates
+// TestSequentialBlockSyntax parses do { ... } and let (of a local or a
+// local array, whose type is required): ';' separates
 // the effects of a block and of the blocks nested in it, a ',' there is
 // reported, and do and let remain names where no block or local follows.
 func TestSequentialBlockSyntax(t *testing.T) {
@@ -19,6 +20,9 @@ func TestSequentialBlockSyntax(t *testing.T) {
 		{"a missing ';'", "do { x := 1 x := 2 }", "s.ring:4:45: expected ';' or '}' after an effect in do, found \"x\"", 0, 0},
 		{"a local's type", "do { let t: 0..4 := x }", "", 1, 1},
 		{"do and let as names", "do := 1, let := 2", "", 2, 0},
+		{"local arrays", "do { let t[0..2]: 0..4; let g[0..1][1..2]: bool := true; t[1] := 2; g[0][1] := t[1] == 2 }", "", 1, 4},
+		{"a local array without a type", "do { let t[0..2] := 0 }", "s.ring:4:50: expected ':' after the local array's index range (let t[0..3]: TYPE), found ':='", 0, 0},
+		{"a local array's unclosed index", "do { let t[0..2: bool }", "s.ring:4:48: expected ']' after the local array's index range, found ':'", 0, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f, err := Parse("s.ring", []byte(head+tc.effects+" }\n"))

@@ -17,6 +17,7 @@ import (
 	"github.com/ringcheck/ringcheck/specs/kldhv"
 	"github.com/ringcheck/ringcheck/specs/klnaive"
 	"github.com/ringcheck/ringcheck/specs/klpusher"
+	"github.com/ringcheck/ringcheck/specs/lejeune"
 	"github.com/ringcheck/ringcheck/specs/raynal"
 	"github.com/ringcheck/ringcheck/specs/raynaland"
 	"github.com/ringcheck/ringcheck/specs/spectest"
@@ -111,6 +112,7 @@ var largeCases = []benchCase{
 	{"kl-dhv.ring", "kl-dhv", kldhv.Spec, specs.Values{"n": 3, "L": 2, "K": 2, "Cmax": 0, "MaxSeq": 1, "MaxVc": 0, "staycs": 0, "fix": 0, "ctop": 0}, invariants.FromInit, safetyDeadlock},
 	{"thiare.ring", "thiare", thiare.Spec, thiareValues(specs.Values{"n": 4, "requests": 3}), invariants.FromInit, safetyDeadlock},
 	{"raynal-and.ring", "raynal-and", raynaland.Spec, specs.Values{"n": 3, "types": 2, "M": 1, "K": 0, "requests": 1, "window": 0, "Cmax": 0}, invariants.FromInit, safetyDeadlock},
+	{"lejeune.ring", "lejeune", lejeune.Spec, specs.Values{"N": 3, "M": 2, "requests": 1, "window": 0, "loan": 1, "strict": 0, "Cmax": 0, "line260": 0}, invariants.FromInit, safetyDeadlock},
 }
 
 // safetyDeadlock is the check of most large cases.

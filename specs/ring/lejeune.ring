@@ -242,16 +242,18 @@
 // 3 precondition, 4 outbox, 5 dup-counter. Each handler is one sequential
 // block, the paper's procedures written out where they are called (the
 // language has none). A step's buffer() of Counters and Tokens
-// (SendBuf) is the arrays obDest, obR, obVal, obTok and the token
-// snapshots snapReqC, snapCS, which every step leaves empty (they take no
-// configuration of their own); a token's counter, queues and lender are
-// reset when it leaves at the flush, which reads nothing of them
-// before. Requests are sent where the paper flushes them (SendBufReq),
-// the forwarded ones of a received aggregate marked in fwd[i] by their
-// place in the run. The token's messages are Token (its header, with the
-// array fields lastReqC[0..N-1] and lastCS[0..N-1]), TokQ (a wQueue
-// entry, the Go spec's Token.wQueue) and TokL (a wLoan entry,
-// Token.wLoan). Invariants and actions are named as in the Go spec, with
+// (SendBuf) is local arrays of the handlers that send, not stored:
+// obDest[j], obR[j], obVal[j], obTok[j] (the buffered response j's
+// destination, its resource, a Counter's value, whether it is a Token),
+// and the token snapshots snapReqC[r][s], snapCS[r][s] (lastReqC and
+// lastCS of token r as it was sent); a token's counter, queues and
+// lender are reset when it leaves at the flush, which reads nothing of
+// them before. Requests are sent where the paper flushes them
+// (SendBufReq), the forwarded ones of a received aggregate marked in the
+// local fwd[i] by their place in the run. The token's messages are Token
+// (its header, with the array fields lastReqC[0..N-1] and
+// lastCS[0..N-1]), TokQ (a wQueue entry, the Go spec's Token.wQueue) and
+// TokL (a wLoan entry, Token.wLoan). Invariants and actions are named as in the Go spec, with
 // _ for -; request(D=d) takes the mask d of the Go spec's D={...}.
 // After a send to a full channel (an error, a safety violation), an
 // aggregate that lost a message may chain into the next one: the file's
@@ -321,17 +323,6 @@ var prMark[0..M-1][0..N-1]: 0..Marks
 var plId[0..M-1][0..N-1]: 0..IdTop "pendingReq[r]: site s's ReqLoan"
 var plMark[0..M-1][0..N-1]: 0..Marks
 var plMiss[0..M-1][0..N-1]: 0..Sets
-// A step's buffers, empty after every step.
-var obDest[0..OB-1]: 0..N-1 "the buffered response j's destination"
-var obR[0..OB-1]: 0..M-1 "its resource"
-var obVal[0..OB-1]: 0..CntTop "a Counter's value"
-var obTok[0..OB-1]: bool "a Token (else a Counter)"
-var snapReqC[0..M-1][0..N-1]: 0..IdTop "lastReqC of token r as it was sent"
-var snapCS[0..M-1][0..N-1]: 0..IdTop "lastCS of token r as it was sent"
-var fwd[0..Cap-1]: bool "the run's request i is forwarded"
-var cpId[0..N-1]: 0..IdTop "the copy of wLoan that Receive Token processes"
-var cpMark[0..N-1]: 0..Marks
-var cpMiss[0..N-1]: 0..Sets
 
 message ReqCnt(more: bool, r: 0..M-1, sinit: 0..N-1, id: 1..IdTop, visited: 0..Sites)
 message ReqRes(more: bool, r: 0..M-1, sinit: 0..N-1, id: 1..IdTop, mark: 0..Marks, visited: 0..Sites)
@@ -394,6 +385,8 @@ process all {
   // Release_CS, lines 88–106.
   environment finite action leave: state == InCS -> do {
     let nob := 0; let h := 0; let lend := 0; let first := 0; let tok := false; let left := 0; let nq := 0;
+    let obDest[0..OB-1]: 0..N-1; let obR[0..OB-1]: 0..M-1; let obVal[0..OB-1]: 0..CntTop; let obTok[0..OB-1]: bool;
+    let snapReqC[0..M-1][0..N-1]: 0..IdTop; let snapCS[0..M-1][0..N-1]: 0..IdTop;
     state := Idle; loanAsked := false;
     for r in 0..M-1 {
       if has(TRequired, r) {
@@ -459,22 +452,22 @@ process all {
                 // the sender's lastTok[r] keeps lastReqC and lastCS; the rest is reset
                 tokCnt[obR[j]] := 1; tokLender[obR[j]] := N;
                 for s in 0..N-1 {
-                  wqId[obR[j]][s] := 0; wqMark[obR[j]][s] := 0; wlId[obR[j]][s] := 0; wlMark[obR[j]][s] := 0; wlMiss[obR[j]][s] := 0;
-                  snapReqC[obR[j]][s] := 0; snapCS[obR[j]][s] := 0
+                  wqId[obR[j]][s] := 0; wqMark[obR[j]][s] := 0; wlId[obR[j]][s] := 0; wlMark[obR[j]][s] := 0; wlMiss[obR[j]][s] := 0
                 }
               }
             }
           }
         }
       }
-    };
-    for j in 0..OB-1 { obDest[j] := 0; obR[j] := 0; obVal[j] := 0; obTok[j] := false };
-    nob := 0
+    }
   }
   // Receive Request, lines 159–189, for each request of the aggregate.
   action recvReq(j in peers): recv run ReqCnt, ReqRes, ReqLoan while more from j -> do {
     let nob := 0; let h := 0; let first := 0; let tok := false; let left := 0; let nq := 0;
     let i := 0; let kind := 0; let vis := 0; let my := 0;
+    let obDest[0..OB-1]: 0..N-1; let obR[0..OB-1]: 0..M-1; let obVal[0..OB-1]: 0..CntTop; let obTok[0..OB-1]: bool;
+    let snapReqC[0..M-1][0..N-1]: 0..IdTop; let snapCS[0..M-1][0..N-1]: 0..IdTop;
+    let fwd[0..Cap-1]: bool; // the run's request i is forwarded
     for m in run {
       kind := if m is ReqCnt then 0 else if m is ReqRes then 1 else 2;
       vis := m.visited;
@@ -587,7 +580,6 @@ process all {
         i := i + 1
       }
     };
-    for x in 0..Cap-1 { fwd[x] := false };
     for d in 0..N-1 {
       first := -1;
       for j in 0..OB-1 { if j < nob && first < 0 && obDest[j] == d { first := j } };
@@ -611,17 +603,14 @@ process all {
                 // the sender's lastTok[r] keeps lastReqC and lastCS; the rest is reset
                 tokCnt[obR[j]] := 1; tokLender[obR[j]] := N;
                 for s in 0..N-1 {
-                  wqId[obR[j]][s] := 0; wqMark[obR[j]][s] := 0; wlId[obR[j]][s] := 0; wlMark[obR[j]][s] := 0; wlMiss[obR[j]][s] := 0;
-                  snapReqC[obR[j]][s] := 0; snapCS[obR[j]][s] := 0
+                  wqId[obR[j]][s] := 0; wqMark[obR[j]][s] := 0; wlId[obR[j]][s] := 0; wlMark[obR[j]][s] := 0; wlMiss[obR[j]][s] := 0
                 }
               }
             }
           }
         }
       }
-    };
-    for j in 0..OB-1 { obDest[j] := 0; obR[j] := 0; obVal[j] := 0; obTok[j] := false };
-    nob := 0
+    }
   }
   // Receive Counter, lines 255–262.
   action recvCounter(j in peers): recv run Counter while more from j -> do {
@@ -651,6 +640,10 @@ process all {
     let nob := 0; let h := 0; let first := 0; let tok := false; let left := 0; let nq := 0;
     let cur := -1; let my := 0; let mk := 0; let lid := 0; let lmk := 0; let lmiss := 0;
     let missing := 0; let askLoan := false;
+    let obDest[0..OB-1]: 0..N-1; let obR[0..OB-1]: 0..M-1; let obVal[0..OB-1]: 0..CntTop; let obTok[0..OB-1]: bool;
+    let snapReqC[0..M-1][0..N-1]: 0..IdTop; let snapCS[0..M-1][0..N-1]: 0..IdTop;
+    // the copy of wLoan[r] that Receive Token processes
+    let cpId[0..N-1]: 0..IdTop; let cpMark[0..N-1]: 0..Marks; let cpMiss[0..N-1]: 0..Sets;
     for m in run {
       if m is Token {
         cur := m.r;
@@ -820,8 +813,7 @@ process all {
               }
             }
           }
-        };
-        for s in 0..N-1 { cpId[s] := 0; cpMark[s] := 0; cpMiss[s] := 0 }
+        }
       }
     };
     // line 251: ask a loan when exactly `loan` resources are missing
@@ -851,8 +843,7 @@ process all {
                 // the sender's lastTok[r] keeps lastReqC and lastCS; the rest is reset
                 tokCnt[obR[j]] := 1; tokLender[obR[j]] := N;
                 for s in 0..N-1 {
-                  wqId[obR[j]][s] := 0; wqMark[obR[j]][s] := 0; wlId[obR[j]][s] := 0; wlMark[obR[j]][s] := 0; wlMiss[obR[j]][s] := 0;
-                  snapReqC[obR[j]][s] := 0; snapCS[obR[j]][s] := 0
+                  wqId[obR[j]][s] := 0; wqMark[obR[j]][s] := 0; wlId[obR[j]][s] := 0; wlMark[obR[j]][s] := 0; wlMiss[obR[j]][s] := 0
                 }
               }
             }
@@ -860,8 +851,6 @@ process all {
         }
       }
     };
-    for j in 0..OB-1 { obDest[j] := 0; obR[j] := 0; obVal[j] := 0; obTok[j] := false };
-    nob := 0;
     if askLoan {
       for r in 0..M-1 {
         if has(missing, r) {

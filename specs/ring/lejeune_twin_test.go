@@ -49,9 +49,7 @@ func TestLejeuneTwin(t *testing.T) {
 // lejeuneNames translates lejeune.ring's names into the Go spec
 // lejeune's, for n processes: the file's parallel arrays are the fields
 // of the Go spec's records (tokCnt[r] is lastTok[r].counter, wqId[r][s]
-// wQueue[r][s].id, pcId[r][s] pendingReq[r][s].ReqCnt.id, ...), its
-// step's buffers (obDest, snapCS, fwd, cpId, ...) are not the Go spec's,
-// its sites and error flags are integers where the Go spec's are
+// wQueue[r][s].id, pcId[r][s] pendingReq[r][s].ReqCnt.id, ...), its sites and error flags are integers where the Go spec's are
 // enumerations (N for nil), TokQ and TokL are Token.wQueue and
 // Token.wLoan, its request(D=d) is the Go spec's alternative d-1, and its
 // invariants say '_' where the Go spec says '-'.
@@ -64,7 +62,6 @@ func lejeuneNames(n int, recurring bool) *naming {
 		"pcId": "pendingReq%s%s.ReqCnt.id", "prId": "pendingReq%s%s.ReqRes.id", "prMark": "pendingReq%s%s.ReqRes.mark",
 		"plId": "pendingReq%s%s.ReqLoan.id", "plMark": "pendingReq%s%s.ReqLoan.mark", "plMiss": "pendingReq%s%s.ReqLoan.missing",
 	}
-	scratch := []string{"obDest", "obR", "obVal", "obTok", "snapReqC", "snapCS", "fwd", "cpId", "cpMark", "cpMiss"}
 	types := map[string]string{"TokQ": "Token.wQueue", "TokL": "Token.wLoan"}
 	return &naming{
 		vars: func(name string) string {
@@ -73,11 +70,6 @@ func lejeuneNames(n int, recurring bool) *naming {
 				return name
 			}
 			base, idx := name[:at], name[at:]
-			for _, s := range scratch {
-				if base == s {
-					return ""
-				}
-			}
 			f, ok := fields[base]
 			if !ok {
 				return name
@@ -199,5 +191,31 @@ func lejeuneNames(n int, recurring bool) *naming {
 			}
 			return out
 		},
+	}
+}
+
+// TestLejeuneStoresTheGoSpecsState checks that lejeune.ring's
+// configuration holds the Go spec's variables and nothing more: every
+// variable of each process is, by lejeuneNames, one of the Go spec's, as
+// many of them; a step's buffers (obDest, snapCS, fwd, cpId, ...) are
+// the handlers' local arrays, not stored.
+func TestLejeuneStoresTheGoSpecsState(t *testing.T) {
+	values := specs.Values{"N": 3, "M": 2, "requests": 1, "window": 0, "loan": 1, "strict": 0, "Cmax": 0, "line260": 0}
+	gsys, rsys := twinSystems(t, "lejeune.ring", "lejeune", values)
+	nm := lejeuneNames(3, false)
+	for p, rp := range rsys.Processes {
+		goVars := map[string]bool{}
+		for _, id := range gsys.Processes[p].Vars {
+			goVars[gsys.Vars[id].Name] = true
+		}
+		var extra []string
+		for _, id := range rp.Vars {
+			if name := rsys.Vars[id].Name; !goVars[nm.vars(name)] {
+				extra = append(extra, name)
+			}
+		}
+		if len(extra) > 0 || len(rp.Vars) != len(gsys.Processes[p].Vars) {
+			t.Errorf("process %d: %d variables, the Go spec %d; not the Go spec's: %v", p, len(rp.Vars), len(gsys.Processes[p].Vars), extra)
+		}
 	}
 }
