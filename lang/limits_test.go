@@ -107,17 +107,35 @@ func TestDefExpansionLimit(t *testing.T) {
 }
 
 // TestNestedChainsCompileOnce: a guard or predicate of nested && and ||
-// chains compiles each part once, so thiare.ring's queue insertion (a
-// chain per queue slot, nested in the definitions it calls) at n=5 with
-// recurring requests stays within the compiler's bound on nodes, as it
-// did before the chains were fused (a chain that compiled its parts and
-// then fell back to compiling them again doubled the nodes at each level).
+// chains compiles each part once. Here 40 levels alternate && and ||,
+// each with one part that is no comparison (a boolean variable) and the
+// next level: a chain that compiled its parts and then fell back to
+// compiling them again would double the nodes at each level, 2^40, far
+// past the compiler's bound, where once each they are a few hundred.
 func TestNestedChainsCompileOnce(t *testing.T) {
-	f, err := lang.Read("../specs/ring/thiare.ring")
+	const depth = 40
+	var src strings.Builder
+	fmt.Fprintf(&src, "spec nested\ntopology ring(2)\nvar b[0..%d]: bool\n", depth)
+	src.WriteString("process all { action flip: !b[0] -> b[0] := true }\n")
+	// nested is the chain over the entries entry(k) names.
+	nested := func(entry string) string {
+		body := fmt.Sprintf(entry, 0)
+		for k := depth - 1; k >= 1; k-- {
+			op := "&&"
+			if k%2 == 0 {
+				op = "||"
+			}
+			body = fmt.Sprintf(entry+" %s (%s)", k, op, body)
+		}
+		return body
+	}
+	fmt.Fprintf(&src, "invariant nested: %s\n", nested("b[0][%d]"))
+	fmt.Fprintf(&src, "process all { action nested: %s -> b[%d] := !b[%d] }\n", nested("b[%d]"), depth, depth)
+	f, err := lang.Parse("nested.ring", []byte(src.String()))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.Build(map[string]int{"n": 5, "requests": 0}); err != nil {
-		t.Fatalf("thiare n=5 requests=0: %v", err)
+	if _, err := f.Build(nil); err != nil {
+		t.Fatalf("%d nested chains: %v", depth, err)
 	}
 }

@@ -279,12 +279,12 @@
 // Encoding. Process ids are 0..n-1, resources 0..resources-1. Q_i^r is
 // the row q[r] of slots holding token codes 1 + ((SN-Lo)·n + PID)·F +
 // Resend (0: an empty slot), sorted by decreasing priority, empty slots
-// last. Inserting a token is a bubble through the slots: the token carried
-// into slot k is the lowest in priority of the token and slots 0..k-1
-// (carry below), which the queue's order makes exact on every reachable
-// configuration. Inserting into a full queue assigns qover 1, a range
-// fault (a safety violation). resent[r] is declared with resend=0 too,
-// and stays false; timeout(r) is enabled only with resend=1.
+// last. Inserting a token is a loop over the slots in a sequential block,
+// as the Go spec shifts its queue: the token moves up to the first empty
+// slot, swapping places with every token it comes before (before).
+// Inserting into a full queue assigns qover 1, a range fault (a safety
+// violation). resent[r] is declared with resend=0 too, and stays false;
+// timeout(r) is enabled only with resend=1.
 spec thiare "several-tokens mutual exclusion on a logical ring (seed 002), Rules 1–4, for at most R requests per process or, with requests=0, recurring requests"
 source "O. Thiare, Several-Tokens Distributed Mutual Exclusion Algorithm in a Logical Ring Network, §3 (token, SeqNum, HSeqNumSeen, priorities) and §4 (Rules 1–4, Theorems 4.1 and 4.2)"
 
@@ -337,37 +337,10 @@ def higher(s1, p1, s2, p2) = diff(s1, s2) < 0 || diff(s1, s2) == 0 && p1 < p2
 // The queue order of codes: higher priority first, then Resend = 0.
 def before(c1, c2) = if requests > 0 then c1 < c2 else
   diff(csn(c1), csn(c2)) < 0 || diff(csn(c1), csn(c2)) == 0 && (cpid(c1) < cpid(c2) || cpid(c1) == cpid(c2) && crs(c1) < crs(c2))
-// Slots 0..k of q[r] all hold a token; the first empty slot (Q if none).
+// Slots 0..k of q[r] all hold a token.
 def full(r, k) = forall j in 0..Q - 1: j > k || q[r][j] != 0
-def z(r) = count k in 0..Q - 1: full(r, k)
 // Rule 4's duplicate: a token of p in Q_i^r, before its first empty slot.
 def dup(r, p) = exists k in 0..Q - 1: full(r, k) && cpid(q[r][k]) == p
-// Inserting c into q[r] is a bubble: c is carried through
-// the slots up to the first empty one (z), and where it comes before a
-// slot's token, by before, the two swap places and the slot's token is
-// carried on. Without recurring requests before is <, and the token
-// carried into slot k is the largest of c and slots 0..k-1 (carry).
-def carry(r, c, k) = if (forall j in 0..Q - 1: j >= k || !before(c, q[r][j])) then c else
-  (sum j in 0..Q - 1: if j < k && before(c, q[r][j]) && (forall i in 0..Q - 1: i >= k || i == j || i < j && before(q[r][i], q[r][j]) || i > j && !before(q[r][j], q[r][i])) then q[r][j] else 0)
-// With recurring requests before need not be transitive on a queue whose
-// SeqNums spread past the window, so the swaps are found as they happen:
-// the slots where the bubble swaps are the bits of a mask m (bit j for
-// slot j, none at or after z), the one mask where each slot j < z swaps
-// exactly when the token carried into it, last(r, c, m, j), comes before
-// its own (Q ≤ 8 there).
-def pw(j) = if j == 0 then 1 else if j == 1 then 2 else if j == 2 then 4 else if j == 3 then 8 else if j == 4 then 16 else if j == 5 then 32 else if j == 6 then 64 else 128
-const Masks = if requests > 0 then 1 else if Q == 1 then 2 else if Q == 2 then 4 else if Q == 3 then 8 else if Q == 4 then 16 else if Q == 5 then 32 else if Q == 6 then 64 else if Q == 7 then 128 else 256
-def bit(m, j) = m / pw(j) mod 2 == 1
-def last(r, c, m, k) = if (forall i in 0..Q - 1: i >= k || !bit(m, i)) then c else
-  (sum i in 0..Q - 1: if i < k && bit(m, i) && (forall h in 0..Q - 1: h <= i || h >= k || !bit(m, h)) then q[r][i] else 0)
-def swaps(r, c, m) = forall j in 0..Q - 1: if j < z(r) then (bit(m, j) && before(last(r, c, m, j), q[r][j]) || !bit(m, j) && !before(last(r, c, m, j), q[r][j])) else !bit(m, j)
-def bubble(r, c, k) = sum m in 0..Masks - 1: if swaps(r, c, m) then (if k == z(r) || bit(m, k) then last(r, c, m, k) else q[r][k]) else 0
-// Slot k of q[r] after inserting c. Where q[r] is full the token carried
-// out of the last slot is lost, and the queue action reports it by
-// qover's range fault, the slot kept as the bubble left it.
-def ins(r, c, k) = if requests == 0 then (if k <= z(r) then bubble(r, c, k) else q[r][k])
-  else if k < z(r) then (if before(carry(r, c, k), q[r][k]) then carry(r, c, k) else q[r][k])
-  else if k == z(r) then carry(r, c, k) else q[r][k]
 // The receipt cases: what the node does with its head token (t, p, r, x).
 def other(p, r, x) = p != self && !(x == 1 && dup(r, p))
 // SN within Win after s, for seq_window.
@@ -396,28 +369,41 @@ process all {
     H := smax(H, t),
     send Token(if replace == 1 then smax(H, t) else t, p, r, x) to succ
   // Rule 2: in CS(r), or waiting with a token of lower priority.
-  action queue: recv Token(t, p, r, x) from pred, other(p, r, x) && (state[r] == cs || state[r] == waiting && !higher(t, p, seq[r], self)) ->
-    H := smax(H, t),
-    if r == 0 {
-      for k in 0..Q - 1 { q[0][k] := ins(0, code(t, p, x), k) }
-    } else if NR > 1 {
-      for k in 0..Q - 1 { q[1][k] := ins(1, code(t, p, x), k) }
-    },
-    if z(r) == Q { qover := z(r) - Q + 1 }
+  // The token c goes into Q_i^r: through the slots up to the first empty
+  // one, where it stays; where it comes before a slot's token the two swap
+  // places and the slot's token goes on. In a full queue the last token
+  // goes on past the last slot: qover's range fault reports it.
+  action queue: recv Token(t, p, r, x) from pred, other(p, r, x) && (state[r] == cs || state[r] == waiting && !higher(t, p, seq[r], self)) -> do {
+    H := smax(H, t);
+    let c := code(t, p, x);
+    let held := 0;
+    for k in 0..Q - 1 {
+      if c != 0 {
+        if q[r][k] == 0 { q[r][k] := c; c := 0 }
+        else if before(c, q[r][k]) { held := q[r][k]; q[r][k] := c; c := held }
+      }
+    };
+    if c != 0 { qover := qover + 1 }
+  }
   // Rule 2, bullet 3, with relation (6).
   action forward: recv Token(t, p, r, x) from pred, other(p, r, x) && state[r] == waiting && higher(t, p, seq[r], self) ->
     H := smax(H, t),
     send Token(t, p, r, x) to succ
   // Rule 3: release Q_i^r, highest priority first.
-  environment finite action leave(r in 0..NR - 1): state[r] == cs ->
-    if r == 0 {
-      for k in 0..Q - 1 { if full(0, k) { send Token(csn(q[0][k]), cpid(q[0][k]), 0, crs(q[0][k])) to succ, q[0][k] := 0 } }
-    } else if NR > 1 {
-      for k in 0..Q - 1 { if full(1, k) { send Token(csn(q[1][k]), cpid(q[1][k]), 1, crs(q[1][k])) to succ, q[1][k] := 0 } }
-    },
-    state[r] := idle,
-    seq[r] := 0,
+  // Its slots up to the first empty one, sent in order and emptied.
+  environment finite action leave(r in 0..NR - 1): state[r] == cs -> do {
+    let more := true;
+    for k in 0..Q - 1 {
+      more := more && q[r][k] != 0;
+      if more {
+        send Token(csn(q[r][k]), cpid(q[r][k]), r, crs(q[r][k])) to succ;
+        q[r][k] := 0
+      }
+    };
+    state[r] := idle;
+    seq[r] := 0;
     if resend == 1 { resent[r] := false }
+  }
   // Rule 4: the token held in some queue, resent once.
   timeout action timeout(r in 0..NR - 1): resend == 1 && state[r] == waiting && !resent[r]
       && !(exists i: exists m in chan(i, succ(i)): m.pid == self && m.res == r) ->

@@ -126,23 +126,28 @@ func thiareValues(over specs.Values) specs.Values {
 func TestThiareTwinTakesTheSameSteps(t *testing.T) {
 	for _, tc := range []struct {
 		values specs.Values
-		fill   int
+		// fill is the channels' fill, samples the configurations compared.
+		fill, samples int
 	}{
 		// The Go spec's defaults; channels filled below their capacity
 		// (6), so that leave's sends of up to 4 tokens fit.
-		{thiareValues(nil), 2},
+		{thiareValues(nil), 2, 3000},
 		// Two resources, Rule 4's timeout, the proof's forwarding.
-		{thiareValues(specs.Values{"n": 2, "requests": 1, "resources": 2, "resend": 1, "replace": 0, "order": 0}), 2},
+		{thiareValues(specs.Values{"n": 2, "requests": 1, "resources": 2, "resend": 1, "replace": 0, "order": 0}), 2, 3000},
 		// Recurring requests, SeqNums modulo 7.
-		{thiareValues(specs.Values{"requests": 0, "window": 2}), 1},
+		{thiareValues(specs.Values{"requests": 0, "window": 2}), 1, 3000},
 		// Recurring requests with Rule 4, SeqNums modulo 5.
-		{thiareValues(specs.Values{"n": 2, "requests": 0, "window": 1, "resend": 1}), 2},
+		{thiareValues(specs.Values{"n": 2, "requests": 0, "window": 1, "resend": 1}), 2, 3000},
 		// Up to three tokens in a queue, whose SeqNums modulo 5 need not
 		// be in any order.
-		{thiareValues(specs.Values{"requests": 0, "window": 1, "resend": 1}), 2},
+		{thiareValues(specs.Values{"requests": 0, "window": 1, "resend": 1}), 2, 3000},
+		// The largest queues with recurring requests: 8 slots for each of
+		// two resources, with Rule 4 (fewer samples: each has about 30
+		// steps over 16 slots and 5 channels).
+		{thiareValues(specs.Values{"n": 5, "requests": 0, "window": 1, "resend": 1, "resources": 2}), 2, 400},
 	} {
 		t.Run(fmt.Sprint(tc.values), func(t *testing.T) {
-			testSameSteps(t, "thiare.ring", "thiare", tc.values, tc.fill, 3000, thiareNames(tc.values))
+			testSameSteps(t, "thiare.ring", "thiare", tc.values, tc.fill, tc.samples, thiareNames(tc.values))
 		})
 	}
 }
