@@ -46,6 +46,7 @@ func TestKLPusherTwin(t *testing.T) {
 }
 
 func TestKLDDHLTwin(t *testing.T) {
+	t.Parallel()
 	testTwin(t, twin{
 		file: "kl-ddhl.ring", spec: "kl-ddhl",
 		instances: []specs.Values{
@@ -176,6 +177,7 @@ func TestRaynalRecurringTwin(t *testing.T) {
 }
 
 func TestRaynalAndTwin(t *testing.T) {
+	t.Parallel()
 	// §6 with at most R demands: the Go spec's default instance (the
 	// claims'), two and three types on two processes, and channels too
 	// small (an overflow, with the same shortest length in both).

@@ -34,6 +34,7 @@ func TestKlDhvTwinTakesTheSameSteps(t *testing.T) {
 }
 
 func TestKlDhvTwin(t *testing.T) {
+	t.Parallel()
 	testTwin(t, twin{
 		file: "kl-dhv.ring", spec: "kl-dhv",
 		instances: []specs.Values{
@@ -63,6 +64,7 @@ func TestKlDhvTwin(t *testing.T) {
 // another variable one lower, or a channel's head message lost or moved to
 // the head of another channel.
 func TestKlDhvTwinLegitimacy(t *testing.T) {
+	t.Parallel()
 	for _, values := range []specs.Values{
 		{"n": 2, "L": 2, "K": 2, "Cmax": 0, "MaxSeq": 1, "MaxVc": 0, "staycs": 0, "fix": 0, "ctop": 0},
 		{"n": 3, "L": 1, "K": 1, "Cmax": 0, "MaxSeq": 2, "MaxVc": 0, "staycs": 0, "fix": 0, "ctop": 1},

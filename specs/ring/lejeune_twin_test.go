@@ -21,6 +21,7 @@ import (
 // consumes the next aggregate's first message and flags it, the file's
 // run ends before it).
 func TestLejeuneTwin(t *testing.T) {
+	t.Parallel()
 	props := []invariants.Property{invariants.Safety, invariants.Deadlock, invariants.Starvation}
 	testTwin(t, twin{
 		file: "lejeune.ring", spec: "lejeune",

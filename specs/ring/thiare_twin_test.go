@@ -124,6 +124,7 @@ func thiareValues(over specs.Values) specs.Values {
 }
 
 func TestThiareTwinTakesTheSameSteps(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		values specs.Values
 		// fill is the channels' fill, samples the configurations compared.
@@ -153,6 +154,7 @@ func TestThiareTwinTakesTheSameSteps(t *testing.T) {
 }
 
 func TestThiareTwin(t *testing.T) {
+	t.Parallel()
 	props := []invariants.Property{invariants.Safety, invariants.Deadlock, invariants.Starvation}
 	testTwin(t, twin{
 		file: "thiare.ring", spec: "thiare",

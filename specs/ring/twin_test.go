@@ -521,7 +521,11 @@ func TestTwinsTakeTheSameSteps(t *testing.T) {
 		{"raynal.ring", "raynal", specs.Values{"n": 3, "M": 2, "K": 0, "requests": 0, "window": 2, "asked": 0, "count": 0, "Cmax": 0}, 4, raynalNames(false, true)},
 		{"raynal.ring", "raynal", specs.Values{"n": 2, "M": 2, "K": 1, "requests": 0, "window": 1, "asked": 1, "count": 1, "Cmax": 3}, 3, raynalNames(true, true)},
 	} {
-		t.Run(tc.file, func(t *testing.T) { testSameSteps(t, tc.file, tc.spec, tc.values, tc.fill, 3000, tc.names) })
+		t.Run(tc.file, func(t *testing.T) {
+			// Each case builds its own systems: they run side by side.
+			t.Parallel()
+			testSameSteps(t, tc.file, tc.spec, tc.values, tc.fill, 3000, tc.names)
+		})
 	}
 }
 
