@@ -44,13 +44,20 @@ func (c *checker) dim(s *syntax.Set, name string) *ir.Range {
 		c.errorf(s.Pos, "a two-dimensional array is indexed by ranges lo..hi: only %s[peers] of one index is indexed by peers", name)
 		return &ir.Range{}
 	}
-	lo, okLo := c.bound(s.Lo, "an array's index bound")
-	hi, okHi := c.bound(s.Hi, "an array's index bound")
+	return c.indexRange(s, "array "+name, "an array's index bound")
+}
+
+// indexRange checks the range lo..hi of s, an index of what (an array or
+// a local array, by name): constant bounds, which context names, and 1 to
+// maxArrayLen values.
+func (c *checker) indexRange(s *syntax.Set, what, context string) *ir.Range {
+	lo, okLo := c.bound(s.Lo, context)
+	hi, okHi := c.bound(s.Hi, context)
 	switch {
 	case !okLo || !okHi:
 		hi = lo
 	case hi < lo || tooWide(lo, hi, maxArrayLen):
-		c.errorf(s.Pos, "array %s's index %d..%d has %d values: an index has 1..%d", name, lo, hi, hi-lo+1, maxArrayLen)
+		c.errorf(s.Pos, "%s's index %d..%d has %d values: an index has 1..%d", what, lo, hi, hi-lo+1, maxArrayLen)
 		hi = lo
 	}
 	return &ir.Range{Lo: lo, Hi: hi}

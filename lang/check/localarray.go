@@ -78,16 +78,7 @@ func (c *checker) localDim(s *syntax.Set, name string) *ir.Range {
 		c.errorf(s.Pos, "local array %s is indexed by a range lo..hi", name)
 		return &ir.Range{}
 	}
-	lo, okLo := c.bound(s.Lo, "a local array's index bound")
-	hi, okHi := c.bound(s.Hi, "a local array's index bound")
-	switch {
-	case !okLo || !okHi:
-		hi = lo
-	case hi < lo || tooWide(lo, hi, maxArrayLen):
-		c.errorf(s.Pos, "local array %s's index %d..%d has %d values: an index has 1..%d", name, lo, hi, hi-lo+1, maxArrayLen)
-		hi = lo
-	}
-	return &ir.Range{Lo: lo, Hi: hi}
+	return c.indexRange(s, "local array "+name, "a local array's index bound")
 }
 
 // localIndex checks the indices of an entry of the local array t, written
