@@ -266,10 +266,7 @@ func stoppedAt(err error) symbolic.Progress {
 // closureOutcome is the closure verdict of the symbolic engine's result,
 // its witness replayed on sys.
 func closureOutcome(sys *model.System, out *symbolic.Result) (invariants.Outcome, error) {
-	o := invariants.Outcome{Property: invariants.Closure, Verdict: invariants.Holds}
-	if scope := invariants.ClosureScope(sys); scope != "" {
-		o.Reason = "every step from each legitimate configuration " + scope + " stays in L"
-	}
+	o := invariants.Outcome{Property: invariants.Closure, Verdict: invariants.Holds, Reason: invariants.ClosureHoldsReason(sys)}
 	if !out.Closure {
 		ce, err := symbolic.Execution(sys, out.ClosureWitness, false)
 		if err != nil {

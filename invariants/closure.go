@@ -240,6 +240,16 @@ func ClosureScope(sys *model.System) string {
 	return scope
 }
 
+// ClosureHoldsReason is the reason of a closure that holds over the
+// configurations of L sys narrows it to ("" when sys decides it from all
+// of L, which needs no reason).
+func ClosureHoldsReason(sys *model.System) string {
+	if scope := ClosureScope(sys); scope != "" {
+		return "every step from each legitimate configuration " + scope + " stays in L"
+	}
+	return ""
+}
+
 // derivationPhase is the phase of a closure check that derives the
 // enumerator of L from the legitimacy predicate.
 const derivationPhase = "symbolic encoding of L, to enumerate the legitimate configurations"

@@ -202,10 +202,7 @@ func analyseStability(ctx context.Context, sys *model.System, opts Options, want
 	res := &stabilityResult{configurations: sp.Size(), stab: &Stabilization{Configurations: sp.Size(), Legitimate: legitimate}, transitions: partial.transitions,
 		distinct: partial.distinct, legitimate: &legitimate}
 	if wantClosure {
-		o := Outcome{Property: Closure, Verdict: Holds}
-		if scope := ClosureScope(sys); scope != "" {
-			o.Reason = "every step from each legitimate configuration " + scope + " stays in L"
-		}
+		o := Outcome{Property: Closure, Verdict: Holds, Reason: ClosureHoldsReason(sys)}
 		if closureW.found.Load() {
 			states, steps, err := sp.Trace([]uint32{uint32(closureW.id), uint32(closureW.detail)}, false)
 			if err != nil {
