@@ -54,6 +54,31 @@ type File struct {
 	// from the operating system's, next to Path.
 	fsys fs.FS
 	name string
+	// codes are Go generated from instances of specs (package
+	// lang/gogen): Build runs an instance on the one generated from it.
+	codes []*compile.Code
+}
+
+// WithCode makes Build run an instance of the file on the code among
+// codes generated from that instance (compile.Fingerprint), and every
+// other instance on the compiled closures; it returns f.
+func (f *File) WithCode(codes ...*compile.Code) *File {
+	f.codes = codes
+	return f
+}
+
+// codeFor returns the code generated from inst, or nil.
+func (f *File) codeFor(inst *ir.Spec) *compile.Code {
+	if len(f.codes) == 0 {
+		return nil
+	}
+	id := compile.Fingerprint(inst)
+	for _, c := range f.codes {
+		if c != nil && c.Instance == id {
+			return c
+		}
+	}
+	return nil
 }
 
 // Read parses the file at path; a file larger than MaxFileBytes (or one
@@ -104,7 +129,8 @@ func (f *File) Instance(values map[string]int) (*ir.Spec, error) {
 	return check.Check(f.ast, values)
 }
 
-// Build checks and compiles the instance for the parameter values given.
+// Build checks and compiles the instance for the parameter values given,
+// on the Go generated from it when WithCode gave it.
 // A system with a legitimacy predicate derives the enumerator of its
 // legitimate configurations from the predicate's BDD when closure needs
 // one (symbolic.LegitimateConfigurations).
@@ -113,7 +139,14 @@ func (f *File) Build(values map[string]int) (*model.System, error) {
 	if err != nil {
 		return nil, err
 	}
-	sys, err := compile.System(inst)
+	var sys *model.System
+	if code := f.codeFor(inst); code != nil {
+		if sys, err = compile.SystemWith(inst, code); err == nil {
+			sys.Generated = true
+		}
+	} else {
+		sys, err = compile.System(inst)
+	}
 	if err != nil {
 		return nil, err
 	}

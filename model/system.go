@@ -249,6 +249,10 @@ type ProcessPredicate struct {
 // predicates and initial configurations. Build it with a Builder.
 type System struct {
 	Name string
+	// Generated marks a system whose guards, effects and predicates are
+	// Go generated from its instance (package lang/gogen), rather than
+	// closures compiled at run time or a hand-written Go spec.
+	Generated bool
 	// RangeFaults makes an assignment outside its variable's domain a
 	// violation of safety (the step's RangeFault) rather than an error of
 	// the spec: a user's algorithm may be wrong, where a Go spec's encoding

@@ -93,6 +93,10 @@ type CheckOptions struct {
 	// Engine is "symbolic" when the symbolic engine decided the check
 	// (empty: the explicit one).
 	Engine string `json:"engine,omitempty"`
+	// Code is "generated Go" when the explicit engine ran on Go generated
+	// from the instance (ringcheck gen), empty on the compiled closures or
+	// a Go spec.
+	Code string `json:"code,omitempty"`
 }
 
 // SymbolicStats are the symbolic engine's figures. The counts are exact
@@ -275,7 +279,11 @@ func WriteCheckText(w io.Writer, c *CheckResult) error {
 	if c.Options.StartPredicate != "" {
 		from += " (" + c.Options.StartPredicate + ")"
 	}
-	p.printf("%s  %s  from %s, %s daemon%s\n", c.Spec, paramString(c.Params), from, c.Options.Daemon, links)
+	code := ""
+	if c.Options.Code != "" {
+		code = ", " + c.Options.Code
+	}
+	p.printf("%s  %s  from %s, %s daemon%s%s\n", c.Spec, paramString(c.Params), from, c.Options.Daemon, links, code)
 	search := "complete"
 	switch {
 	case c.Complete:

@@ -158,14 +158,11 @@ type actionCtx struct {
 // action runs: file:line:col: message, after the action's name in a
 // guard.
 func (cx *actionCtx) faultAt(pos syntax.Pos) func(format string, args ...any) error {
-	file, name, guard := cx.spec.File, cx.action.Name, cx.guard
-	return func(format string, args ...any) error {
-		var err error = &syntax.Error{File: file, Pos: pos, Msg: fmt.Sprintf(format, args...)}
-		if guard {
-			err = fmt.Errorf("action %s: %w", name, err)
-		}
-		return err
+	file, name := cx.spec.File, ""
+	if cx.guard {
+		name = cx.action.Name
 	}
+	return func(format string, args ...any) error { return Fault(file, pos, name, format, args...) }
 }
 
 func (cx *actionCtx) timeout() bool { return cx.action.Kind == model.Timeout }

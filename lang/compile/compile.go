@@ -102,6 +102,10 @@ type compiler struct {
 	// divides by a value that may be 0), holds the first failure (nil:
 	// none may).
 	faults *faultLatch
+	// code is the generated code that replaces closures (nil: none;
+	// SystemWith), and codeErr the first error of its Prepare.
+	code    *Code
+	codeErr error
 }
 
 // faultLatch keeps the first fault found while evaluating a state
@@ -154,11 +158,10 @@ func (l *faultLatch) failing(act model.Action) model.Action {
 // divisionByZero is the error of division e whose divisor is 0, at e's
 // position; within, when not empty, names the predicate it is in.
 func (c *compiler) divisionByZero(e *ir.Binary, within string) error {
-	msg := "division by zero"
-	if within != "" {
-		msg += " in " + within
+	if within == "" {
+		return DivisionByZero(c.spec.File, e.Pos)
 	}
-	return &syntax.Error{File: c.spec.File, Pos: e.Pos, Msg: msg}
+	return &syntax.Error{File: c.spec.File, Pos: e.Pos, Msg: "division by zero in " + within}
 }
 
 func (c *compiler) build() (*model.System, error) {
@@ -185,13 +188,15 @@ func (c *compiler) build() (*model.System, error) {
 	// Never enabled (a guard a parameter makes false): the model has no
 	// such action, and the search does not try it.
 	var actions []*ir.Action
-	for _, a := range spec.Actions {
+	var index []int // of each of actions in spec.Actions
+	for i, a := range spec.Actions {
 		if len(a.Procs) == 0 {
 			// An action of a block of no process.
 			continue
 		}
 		if k, ok := a.Guard.(*ir.Const); !ok || k.Value != 0 {
 			actions = append(actions, a)
+			index = append(index, i)
 		}
 	}
 	// The first compilation counts the expressions computed more than
@@ -207,19 +212,28 @@ func (c *compiler) build() (*model.System, error) {
 	// The predicates come before the actions, which report a
 	// predicate's fault when one may happen (faultLatch).
 	var preds []compiledPredicate
-	for _, p := range spec.Invariants {
+	for i, p := range spec.Invariants {
 		mp, cp := c.predicate(p, "invariant "+p.Name)
 		mp.Abstraction = p.Abstraction
+		if c.code != nil && i < len(c.code.Invariants) {
+			mp = predicateCode(mp, c.code.Invariants[i])
+		}
 		c.b.Invariant(mp)
 		preds = append(preds, cp)
 	}
 	if spec.Legitimate != nil {
 		mp, cp := c.predicate(spec.Legitimate, "the legitimacy predicate")
+		if c.code != nil {
+			mp = predicateCode(mp, c.code.Legitimate)
+		}
 		c.b.Legitimate(mp)
 		preds = append(preds, cp)
 	}
 	if spec.ValidEnd != nil {
 		mp, cp := c.predicate(spec.ValidEnd, "the valid_end predicate")
+		if c.code != nil {
+			mp = predicateCode(mp, c.code.ValidEnd)
+		}
 		c.b.ValidEnd(mp)
 		preds = append(preds, cp)
 	}
@@ -229,12 +243,10 @@ func (c *compiler) build() (*model.System, error) {
 		c.b.ProcessPredicate(mp)
 		preds = append(preds, cps...)
 	}
-	for _, a := range actions {
-		act := c.action(a)
-		if c.faults != nil {
-			act = c.faults.failing(act)
+	for i, a := range actions {
+		if err := c.addAction(index[i], a, c.action(a)); err != nil {
+			return nil, err
 		}
-		c.b.Action(act, a.Procs...)
 	}
 	if c.faults != nil {
 		c.b.PredicateFaults(c.faults.fault)
@@ -269,6 +281,9 @@ func (c *compiler) build() (*model.System, error) {
 		return nil, fmt.Errorf("spec %s: %w", spec.Name, err)
 	}
 	c.prepare(sys)
+	if c.codeErr != nil {
+		return nil, c.codeErr
+	}
 	if initSet != nil {
 		if sys, err = c.initialSet(sys, initSet); err != nil {
 			return nil, err
@@ -290,6 +305,7 @@ func (c *compiler) build() (*model.System, error) {
 
 // prepare records what the compiled closures need of the built system.
 func (c *compiler) prepare(sys *model.System) {
+	c.prepareCode(sys)
 	c.post.sys = sys
 	n := len(c.spec.Messages)
 	c.post.letters = make([]model.Msg, n)

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/ringcheck/ringcheck/lang"
+	"github.com/ringcheck/ringcheck/lang/compile"
 	"github.com/ringcheck/ringcheck/specs"
 	"github.com/ringcheck/ringcheck/specs/lejeune"
 	"github.com/ringcheck/ringcheck/specs/ring"
@@ -40,14 +41,19 @@ func entries() []entry {
 
 // Registry returns a new registry of all the specs, in the order `list`
 // shows them.
-func Registry() (*specs.Registry, error) {
+func Registry() (*specs.Registry, error) { return RegistryWithCode() }
+
+// RegistryWithCode is Registry whose specs read from files run each
+// instance that one of codes was generated from (package lang/gogen) on
+// that code.
+func RegistryWithCode(codes ...*compile.Code) (*specs.Registry, error) {
 	var all []*specs.Spec
 	for _, e := range entries() {
 		if e.goSpec != nil {
 			all = append(all, e.goSpec())
 			continue
 		}
-		s, err := FromFile(e.file)
+		s, err := fromFile(e.file, codes)
 		if err != nil {
 			return nil, err
 		}
@@ -59,11 +65,16 @@ func Registry() (*specs.Registry, error) {
 // FromFile returns the catalogue entry of the embedded file name
 // (dijkstra.ring): the file's, with no File, since a built-in spec is
 // named, not read (its FileHash still identifies the version).
-func FromFile(name string) (*specs.Spec, error) {
-	s, _, err := lang.LoadFS(ring.Files(), name, path.Join(ring.Dir, name))
+func FromFile(name string) (*specs.Spec, error) { return fromFile(name, nil) }
+
+// fromFile is FromFile, the spec's instances run on codes where one was
+// generated from them.
+func fromFile(name string, codes []*compile.Code) (*specs.Spec, error) {
+	s, f, err := lang.LoadFS(ring.Files(), name, path.Join(ring.Dir, name))
 	if err != nil {
 		return nil, fmt.Errorf("the catalogue's %s: %w", name, err)
 	}
+	f.WithCode(codes...)
 	if want := strings.TrimSuffix(name, lang.Ext); s.Name != want {
 		return nil, fmt.Errorf("the catalogue's %s declares spec %s, not %s", name, s.Name, want)
 	}

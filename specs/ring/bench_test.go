@@ -125,7 +125,9 @@ var safetyDeadlock = []invariants.Property{invariants.Safety, invariants.Deadloc
 // the search unpacks them, with every invariant evaluated on each, on the twin and on the Go spec (ns/state
 // and the processor time cpu-ns/state, per configuration; the ratio of
 // the Go spec's to the twin's is the compiled language's speed on its
-// own):
+// own), and on the twin run by the Go generated from it (side "gen",
+// compile.SystemWith with the checked-in package of specs/ring/generated;
+// skipped for a case without one):
 //
 //	go test ./specs/ring -run '^$' -bench TwinSteps -count 5
 func BenchmarkTwinSteps(b *testing.B) {
@@ -137,13 +139,18 @@ func BenchmarkTwinSteps(b *testing.B) {
 		for _, side := range []struct {
 			name string
 			spec *specs.Spec
-		}{{"ring", ring}, {"go", bc.goSpec()}} {
+		}{{"ring", ring}, {"go", bc.goSpec()}, {"gen", ring}} {
 			b.Run(fmt.Sprintf("%s/%s", bc.spec, side.name), func(b *testing.B) {
 				values := bc.values
-				if side.name == "ring" {
+				if side.name != "go" {
 					values = ringValues(side.spec, values)
 				}
-				sys, err := side.spec.Build(values)
+				var sys *model.System
+				if side.name == "gen" {
+					sys, err = generatedSystem(b, bc.file, values)
+				} else {
+					sys, err = side.spec.Build(values)
+				}
 				if err != nil {
 					b.Fatal(err)
 				}

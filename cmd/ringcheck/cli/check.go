@@ -407,6 +407,8 @@ func runPlan(cmd *cobra.Command, req *ringcheck.Request, f *checkFlags) (*report
 	if res.Engine == ringcheck.EngineSymbolic {
 		opts.Engine = string(res.Engine)
 		sym = symbolicStats(res.Symbolic)
+	} else if res.System != nil && res.System.Generated {
+		opts.Code = generatedCode
 	}
 	if f.memorySource == "--max-memory" {
 		// A budget given is part of how the check ran; the automatic one

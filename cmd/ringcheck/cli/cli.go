@@ -18,6 +18,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/ringcheck/ringcheck/lang/compile"
 	"github.com/ringcheck/ringcheck/specs"
 )
 
@@ -52,10 +53,26 @@ func usageError(format string, args ...any) error {
 	return &exitError{code: exitUsage, err: fmt.Errorf(format, args...)}
 }
 
+// Options are what a program that embeds ringcheck's command line adds
+// to it.
+type Options struct {
+	// Extra are specs besides the built-in ones; one whose name is a
+	// built-in spec's is refused.
+	Extra []*specs.Spec
+	// Code is Go generated from instances of specs (ringcheck gen): an
+	// instance of a built-in spec or of a .ring file that one of them was
+	// generated from runs on it, every other instance on the compiled
+	// closures.
+	Code []*compile.Code
+}
+
 // Main runs the command line of os.Args over the built-in specs and
 // extra, and exits with its status. An extra spec whose name is a
 // built-in spec's is refused.
-func Main(extra ...*specs.Spec) {
+func Main(extra ...*specs.Spec) { MainWith(Options{Extra: extra}) }
+
+// MainWith is Main with the additions of opts.
+func MainWith(opts Options) {
 	// SIGTERM, which CI runners and Kubernetes send, stops a command as
 	// Ctrl-C (SIGINT) does. The first one stops the search, which still
 	// reports what it found; a second one, with the default handlers
@@ -65,7 +82,7 @@ func Main(extra ...*specs.Spec) {
 		<-ctx.Done()
 		stop()
 	}()
-	code := Run(ctx, os.Args[1:], os.Stdout, os.Stderr, extra...)
+	code := RunWith(ctx, os.Args[1:], os.Stdout, os.Stderr, opts)
 	stop()
 	os.Exit(code)
 }
@@ -73,12 +90,17 @@ func Main(extra ...*specs.Spec) {
 // Run executes the command line args over the built-in specs and extra,
 // writing to stdout and stderr, and returns the exit status.
 func Run(ctx context.Context, args []string, stdout, stderr io.Writer, extra ...*specs.Spec) int {
-	reg, err := registry(extra)
+	return RunWith(ctx, args, stdout, stderr, Options{Extra: extra})
+}
+
+// RunWith is Run with the additions of opts.
+func RunWith(ctx context.Context, args []string, stdout, stderr io.Writer, opts Options) int {
+	reg, err := registry(opts.Extra, opts.Code)
 	if err != nil {
 		fmt.Fprintf(stderr, "ringcheck: %v\n", err)
 		return exitUsage
 	}
-	return run(withRegistry(ctx, reg), args, stdout, stderr)
+	return run(withCode(withRegistry(ctx, reg), opts.Code), args, stdout, stderr)
 }
 
 // run executes the command line args and returns the exit status. Every

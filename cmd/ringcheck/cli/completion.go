@@ -207,6 +207,9 @@ var flagCompletions = map[string]cobra.CompletionFunc{
 	"graph": completeFiles("dot", "gv"),
 	// A trace ringcheck wrote, read as JSON.
 	"start": completeFiles("json"),
+	// Directories: where gen writes, and ringcheck's source.
+	"out":       completeDirs,
+	"ringcheck": completeDirs,
 	// Numbers and durations: nothing to offer, and no file names.
 	"fault-at":    completeNothing,
 	"fill":        completeNothing,
@@ -319,6 +322,11 @@ func completeFiles(exts ...string) cobra.CompletionFunc {
 		}
 		return exts, cobra.ShellCompDirectiveFilterFileExt
 	}
+}
+
+// completeDirs completes directory names.
+func completeDirs(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	return nil, cobra.ShellCompDirectiveFilterDirs
 }
 
 // completeNothing offers nothing, not even file names: for numbers.

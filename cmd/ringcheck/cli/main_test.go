@@ -6,8 +6,10 @@ import (
 	"flag"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -40,11 +42,16 @@ var update = flag.Bool("update", false, "rewrite the goldens embedded in the scr
 //	tracedit IN OUT EDIT... write the JSON trace IN to OUT edited
 //	                        (cmdTracedit)
 func TestScripts(t *testing.T) {
+	goEnv := goEnvironment(t)
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
 		UpdateScripts:       *update,
+		Setup: func(env *testscript.Env) error {
+			env.Vars = append(env.Vars, goEnv...)
+			return nil
+		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"exits":    cmdExits,
 			"untime":   cmdUntime,
@@ -52,6 +59,35 @@ func TestScripts(t *testing.T) {
 			"tracedit": cmdTracedit,
 		},
 	})
+}
+
+// goEnvironment is what a script needs to run the go command as this
+// test runs (gen.txtar builds a generated module): the source directory
+// of ringcheck's module as RINGCHECK_SRC, and the go command's caches,
+// with the network off (the modules come from the module cache, which
+// building this test filled). Without the go command on PATH only
+// RINGCHECK_SRC is set, and the scripts that need go skip.
+func goEnvironment(t *testing.T) []string {
+	src, err := filepath.Abs(filepath.Join("..", "..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	vars := []string{"RINGCHECK_SRC=" + src}
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		return vars
+	}
+	out, err := exec.Command(goBin, "env", "GOCACHE", "GOMODCACHE", "GOPATH", "GOROOT").Output()
+	if err != nil {
+		return vars
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	for i, name := range []string{"GOCACHE", "GOMODCACHE", "GOPATH", "GOROOT"} {
+		if i < len(lines) {
+			vars = append(vars, name+"="+lines[i])
+		}
+	}
+	return append(vars, "GOPROXY=off", "GOTOOLCHAIN=local", "GOFLAGS=")
 }
 
 func cmdExits(ts *testscript.TestScript, neg bool, args []string) {

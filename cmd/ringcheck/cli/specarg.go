@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 
 	"github.com/ringcheck/ringcheck/lang"
+	"github.com/ringcheck/ringcheck/lang/compile"
 	"github.com/ringcheck/ringcheck/lang/syntax"
 	"github.com/ringcheck/ringcheck/specs"
 	"github.com/ringcheck/ringcheck/specs/catalog"
@@ -13,9 +14,14 @@ import (
 // registryKey keys the registry of specs in a command's context.
 type registryKey struct{}
 
-// registry is the built-in specs and extra.
-func registry(extra []*specs.Spec) (*specs.Registry, error) {
-	reg, err := catalog.Registry()
+// codeKey keys, in a command's context, the Go generated from instances
+// that the command's specs run on.
+type codeKey struct{}
+
+// registry is the built-in specs, their instances run on codes where one
+// was generated from them, and extra.
+func registry(extra []*specs.Spec, codes []*compile.Code) (*specs.Registry, error) {
+	reg, err := catalog.RegistryWithCode(codes...)
 	if err != nil || len(extra) == 0 {
 		return reg, err
 	}
@@ -26,6 +32,24 @@ func registry(extra []*specs.Spec) (*specs.Registry, error) {
 // up in.
 func withRegistry(ctx context.Context, reg *specs.Registry) context.Context {
 	return context.WithValue(ctx, registryKey{}, reg)
+}
+
+// withCode returns ctx carrying codes, which the instances of .ring files
+// run on where one was generated from them.
+func withCode(ctx context.Context, codes []*compile.Code) context.Context {
+	if len(codes) == 0 {
+		return ctx
+	}
+	return context.WithValue(ctx, codeKey{}, codes)
+}
+
+// codeOf returns the generated code ctx carries.
+func codeOf(ctx context.Context) []*compile.Code {
+	if ctx == nil {
+		return nil
+	}
+	codes, _ := ctx.Value(codeKey{}).([]*compile.Code)
+	return codes
 }
 
 // registryOf returns the registry ctx carries, or the built-in specs'.
@@ -48,23 +72,25 @@ func findSpec(ctx context.Context, arg, dir string) (*specs.Spec, error) {
 	if err != nil {
 		return nil, err
 	}
-	return findSpecIn(reg, arg, dir)
+	return findSpecIn(reg, arg, dir, codeOf(ctx)...)
 }
 
-// findSpecIn is findSpec over the registry reg.
-func findSpecIn(reg *specs.Registry, arg, dir string) (*specs.Spec, error) {
+// findSpecIn is findSpec over the registry reg, a file's instances run
+// on codes where one was generated from them.
+func findSpecIn(reg *specs.Registry, arg, dir string, codes ...*compile.Code) (*specs.Spec, error) {
 	if lang.IsPath(arg) {
 		path := arg
 		if dir != "" && !filepath.IsAbs(path) {
 			path = filepath.Join(dir, path)
 		}
-		spec, _, err := lang.Load(path)
+		spec, file, err := lang.Load(path)
 		if _, inFile := syntax.AsError(err); inFile {
 			return nil, sourceError(err)
 		}
 		if err != nil {
 			return nil, usageError("%v", err)
 		}
+		file.WithCode(codes...)
 		return spec, nil
 	}
 	spec, err := reg.Lookup(arg)

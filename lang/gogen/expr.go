@@ -1,0 +1,724 @@
+package gogen
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/ringcheck/ringcheck/lang/ir"
+	"github.com/ringcheck/ringcheck/lang/syntax"
+	"github.com/ringcheck/ringcheck/model"
+)
+
+// ctx generates the expressions of one action for one process (p ≥ 0),
+// or of a state predicate (state set, p = -1).
+type ctx struct {
+	g *generator
+	a *ir.Action
+	p int
+	// b binds the locals of unrolled quantifiers and loops, and the
+	// choice parameter, to their values.
+	b map[*ir.Local]int
+	// guard is set while the guard is generated (its faults name the
+	// action).
+	guard bool
+	// state: a state predicate, over the configuration s.
+	state bool
+}
+
+// with returns x with l bound to v.
+func (x *ctx) with(l *ir.Local, v int) *ctx {
+	y := *x
+	y.b = make(map[*ir.Local]int, len(x.b)+1)
+	for k, w := range x.b {
+		y.b[k] = w
+	}
+	y.b[l] = v
+	return &y
+}
+
+// name is the action's name in a guard's faults, "" elsewhere.
+func (x *ctx) name() string {
+	if x.guard {
+		return strconv.Quote(x.a.Name)
+	}
+	return `""`
+}
+
+// fault writes the failure of the step with compile.Fault at pos.
+func (x *ctx) fault(w block, at syntax.Pos, format string, args ...string) {
+	a := ""
+	for _, s := range args {
+		a += ", " + s
+	}
+	w.line("c.Fail(compile.Fault(g.File, %s, %s, %q%s))", pos(at), x.name(), format, a)
+}
+
+// constant evaluates an expression that depends on no configuration, as
+// compile does, with the acting process known.
+func (x *ctx) constant(e ir.Expr) (int, bool) {
+	switch e := e.(type) {
+	case *ir.Const:
+		return e.Value, true
+	case *ir.FieldRef:
+		if r := e.Recv; r != nil && r.Msg != nil && !r.Any && e.Index >= 0 && e.Index < len(r.Msg.Fields) {
+			return oneValue(r.Msg.Fields[e.Index].Type)
+		}
+		return 0, false
+	case *ir.VarRef:
+		if !x.state && e.Proc == nil && e.Var != nil && slices.Contains(e.Var.Procs, x.p) {
+			return oneValue(e.Var.Type)
+		}
+		return 0, false
+	case *ir.LocalRef:
+		v, ok := x.b[e.Local]
+		return v, ok
+	case *ir.Self:
+		return x.p, x.p >= 0
+	case *ir.Neighbor:
+		q, ok := x.constant(e.Of)
+		return ir.Offset(q, e.Offset, x.g.n), ok
+	case *ir.Unary:
+		v, ok := x.constant(e.X)
+		if !ok {
+			return 0, false
+		}
+		if e.Op == syntax.Not {
+			return 1 - v, true
+		}
+		return ir.Neg(v)
+	case *ir.Binary:
+		u, oku := x.constant(e.X)
+		v, okv := x.constant(e.Y)
+		switch {
+		case e.Op == syntax.AndAnd && ((oku && u == 0) || (okv && v == 0)):
+			return 0, true
+		case e.Op == syntax.OrOr && ((oku && u != 0) || (okv && v != 0)):
+			return 1, true
+		case !oku || !okv:
+			return 0, false
+		}
+		r, f := ir.EvalBinary(e.Op, u, v)
+		return r, f == ir.NoFault
+	case *ir.Cond:
+		c, ok := x.constant(e.C)
+		if !ok {
+			return 0, false
+		}
+		if c != 0 {
+			return x.constant(e.X)
+		}
+		return x.constant(e.Y)
+	}
+	return 0, false
+}
+
+func oneValue(t *ir.Type) (int, bool) {
+	if t == nil || t.Lo != t.Hi {
+		return 0, false
+	}
+	return t.Lo, true
+}
+
+// proc generates a process expression: its value modulo N, and whether
+// it is a constant (then the int is the process).
+func (x *ctx) proc(w block, e ir.Expr) (string, int, bool) {
+	if q, ok := x.constant(e); ok {
+		q = ir.Mod(q, x.g.n)
+		return strconv.Itoa(q), q, true
+	}
+	v := x.expr(w, e)
+	return fmt.Sprintf("rt.Proc(%s, %d)", v.num(), x.g.n), 0, false
+}
+
+// chanIn generates the channel from process expression from to the
+// acting process, as Ctx.In finds it.
+func (x *ctx) chanIn(w block, from ir.Expr) string {
+	s, q, ok := x.proc(w, from)
+	if ok && x.g.chans[q*x.g.n+x.p] >= 0 {
+		return fmt.Sprintf("model.ChanID(%d)", x.g.chans[q*x.g.n+x.p])
+	}
+	return "c.In(" + s + ")"
+}
+
+// chanOut generates the channel from the acting process to process q
+// (a generated process expression), as Ctx.Out finds it.
+func (x *ctx) chanOut(s string, q int, ok bool) string {
+	if ok && x.g.chans[x.p*x.g.n+q] >= 0 {
+		return fmt.Sprintf("model.ChanID(%d)", x.g.chans[x.p*x.g.n+q])
+	}
+	return "c.Out(" + s + ")"
+}
+
+var tokenName = map[syntax.Token]string{
+	syntax.Plus: "syntax.Plus", syntax.Minus: "syntax.Minus", syntax.Star: "syntax.Star",
+	syntax.Slash: "syntax.Slash", syntax.Percent: "syntax.Percent",
+}
+
+var goOp = map[syntax.Token]string{
+	syntax.Plus: "+", syntax.Minus: "-", syntax.Star: "*",
+	syntax.Eq: "==", syntax.Neq: "!=", syntax.Lt: "<", syntax.Le: "<=", syntax.Gt: ">", syntax.Ge: ">=",
+}
+
+// mayOverflow reports whether compile checks e's operation for overflow.
+func (x *ctx) mayOverflow(e ir.Expr) bool {
+	switch e := e.(type) {
+	case *ir.Binary:
+		switch e.Op {
+		case syntax.Plus, syntax.Minus, syntax.Star, syntax.Slash:
+		default:
+			return false
+		}
+	case *ir.Unary:
+		if e.Op != syntax.Minus {
+			return false
+		}
+	case *ir.Quant:
+		if e.Kind != "sum" {
+			return false
+		}
+	default:
+		return false
+	}
+	return x.g.bounds.MayOverflow(e)
+}
+
+// temp assigns v to a new variable, so that it is computed once.
+func temp(w block, v val) val {
+	t := w.fresh()
+	w.line("%s := %s", t, v.s)
+	return val{s: t, isBool: v.isBool}
+}
+
+// expr generates e: statements in w, and the value's expression.
+func (x *ctx) expr(w block, e ir.Expr) val {
+	if v, ok := x.constant(e); ok {
+		if t := e.Type(); t != nil && t.Kind == ir.Bool {
+			return val{s: strconv.FormatBool(v != 0), isBool: true}
+		}
+		return lit(v)
+	}
+	switch e := e.(type) {
+	case *ir.Self, *ir.Neighbor:
+		s, _, _ := x.proc(w, e)
+		return val{s: s}
+	case *ir.LocalRef:
+		skip("an unbound local %s", e.Local.Name)
+	case *ir.VarRef:
+		return x.varRef(w, e)
+	case *ir.FieldRef:
+		return x.field(e)
+	case *ir.Unary:
+		if inv, ok := negated(e); ok {
+			return x.expr(w, inv)
+		}
+		v := x.expr(w, e.X)
+		if e.Op == syntax.Not {
+			return val{s: "!" + paren(v.cond()), isBool: true}
+		}
+		if x.mayOverflow(e) {
+			if x.state {
+				skip("a negation that may overflow in a predicate")
+			}
+			u := temp(w, val{s: v.num()})
+			r := w.fresh()
+			w.line("%s, ok%s := ir.Neg(%s)", r, r, u.s)
+			w.line("if !ok%s {", r)
+			x.fault(w, e.Pos, "%s", fmt.Sprintf(`ir.OverflowMessage(fmt.Sprintf("-(%%d)", %s))`, u.s))
+			w.line("%s = 0", r)
+			w.line("}")
+			return val{s: r}
+		}
+		return val{s: "(-" + paren(v.num()) + ")"}
+	case *ir.Binary:
+		return x.binary(w, e)
+	case *ir.Cond:
+		c := x.expr(w, e.C)
+		t := w.fresh()
+		isBool := e.Type() != nil && e.Type().Kind == ir.Bool
+		if isBool {
+			w.line("var %s bool", t)
+		} else {
+			w.line("var %s int", t)
+		}
+		w.line("if %s {", c.cond())
+		x.assignTo(w, t, isBool, e.X)
+		w.line("} else {")
+		x.assignTo(w, t, isBool, e.Y)
+		w.line("}")
+		return val{s: t, isBool: isBool}
+	case *ir.Quant:
+		return x.quant(w, e)
+	case *ir.ElemRef:
+		return x.elemRef(w, e)
+	case *ir.ChanLen:
+		return x.chanLen(w, e)
+	case *ir.HeadField:
+		return x.headField(e)
+	case *ir.ChanPos:
+		from, okf := x.constant(e.From)
+		to, okt := x.constant(e.To)
+		if !okf || !okt {
+			skip("a channel between processes known only as the step runs")
+		}
+		ch := x.g.chans[ir.Mod(from, x.g.n)*x.g.n+ir.Mod(to, x.g.n)]
+		if ch < 0 {
+			return lit(0)
+		}
+		s := "s"
+		if !x.state {
+			s = "c.Config()"
+		}
+		return val{s: fmt.Sprintf("rt.Pos(%s, %d, %d)", s, ch, e.Msg.ID)}
+	}
+	skip("an expression of type %T", e)
+	return val{}
+}
+
+// assignTo generates e into the variable t (of type bool or int).
+func (x *ctx) assignTo(w block, t string, isBool bool, e ir.Expr) {
+	sub := w.sub()
+	v := x.expr(sub, e)
+	w.b.WriteString(sub.b.String())
+	if isBool {
+		w.line("%s = %s", t, v.cond())
+	} else {
+		w.line("%s = %s", t, v.num())
+	}
+}
+
+func paren(s string) string {
+	if strings.HasPrefix(s, "(") && strings.HasSuffix(s, ")") && balanced(s[1:len(s)-1]) {
+		return s
+	}
+	for _, r := range s {
+		if !(r == '_' || r == '.' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return "(" + s + ")"
+		}
+	}
+	return s
+}
+
+// balanced reports whether the parentheses of s match.
+func balanced(s string) bool {
+	d := 0
+	for _, r := range s {
+		switch r {
+		case '(':
+			d++
+		case ')':
+			if d--; d < 0 {
+				return false
+			}
+		}
+	}
+	return d == 0
+}
+
+// negated rewrites !(x op y) for a comparison op as x op' y.
+func negated(e *ir.Unary) (ir.Expr, bool) {
+	bin, ok := e.X.(*ir.Binary)
+	if e.Op != syntax.Not || !ok {
+		return nil, false
+	}
+	inverse := map[syntax.Token]syntax.Token{
+		syntax.Eq: syntax.Neq, syntax.Neq: syntax.Eq, syntax.Lt: syntax.Ge,
+		syntax.Ge: syntax.Lt, syntax.Gt: syntax.Le, syntax.Le: syntax.Gt,
+	}
+	op, ok := inverse[bin.Op]
+	if !ok {
+		return nil, false
+	}
+	return &ir.Binary{Op: op, X: bin.X, Y: bin.Y, T: bin.T}, true
+}
+
+// varRef generates a read of a variable, as compile reads it.
+func (x *ctx) varRef(w block, e *ir.VarRef) val {
+	id := e.Var.ID
+	if x.state {
+		if e.Proc == nil {
+			skip("a variable of no process in a predicate")
+		}
+		q, ok := x.constant(e.Proc)
+		if !ok {
+			skip("a variable of a process known only in the configuration, in a predicate")
+		}
+		q = ir.Mod(q, x.g.n)
+		if !slices.Contains(e.Var.Procs, q) {
+			return lit(0)
+		}
+		return val{s: fmt.Sprintf("s.Get(%d, %d)", q, id)}
+	}
+	if e.Proc == nil {
+		return val{s: fmt.Sprintf("c.Get(%d)", id)}
+	}
+	if x.a.Kind == model.Timeout {
+		s, _, _ := x.proc(w, e.Proc)
+		return val{s: fmt.Sprintf("c.Config().Get(%s, %d)", s, id)}
+	}
+	if nb, ok := e.Proc.(*ir.Neighbor); ok {
+		if _, self := nb.Of.(*ir.Self); self && (nb.Offset == -1 || nb.Offset == 1) {
+			return val{s: fmt.Sprintf("c.Read(%d, %d)", ir.Offset(x.p, nb.Offset, x.g.n), id)}
+		}
+	}
+	s, q, ok := x.proc(w, e.Proc)
+	if _, isConst := e.Proc.(*ir.Const); isConst {
+		return val{s: fmt.Sprintf("c.Read(%d, %d)", q, id)}
+	}
+	if ok {
+		if q == x.p || x.g.topo.Linked(q, x.p) {
+			return val{s: fmt.Sprintf("c.Read(%d, %d)", q, id)}
+		}
+		return val{s: fmt.Sprintf("rt.NotLinked(c, %q, %d)", e.Var.Name, q)}
+	}
+	return val{s: fmt.Sprintf("rt.ReadLinked(c, g.Sys, %d, %q, %s)", id, e.Var.Name, s)}
+}
+
+// field generates a field of the received message m.
+func (x *ctx) field(e *ir.FieldRef) val {
+	r := e.Recv
+	if x.state || r == nil || r.Msg == nil || r.Any || r != x.a.Recv {
+		skip("a field of a message that is not the action's receive")
+	}
+	t, nf := r.Msg.ID, len(r.Msg.Fields)
+	if x.g.tabulated(r.Msg) {
+		return val{s: fmt.Sprintf("int(g.Fields[%d][int(m-g.Base[%d])*%d+%d])", t, t, nf, e.Index)}
+	}
+	return val{s: fmt.Sprintf("g.Sys.Field(m, %d)", e.Index)}
+}
+
+// binary generates a binary operation as compile computes it.
+func (x *ctx) binary(w block, e *ir.Binary) val {
+	switch e.Op {
+	case syntax.AndAnd, syntax.OrOr:
+		l := x.expr(w, e.X)
+		sub := w.sub()
+		r := x.expr(sub, e.Y)
+		op := "&&"
+		if e.Op == syntax.OrOr {
+			op = "||"
+		}
+		if sub.b.Len() == 0 {
+			return val{s: "(" + l.cond() + " " + op + " " + r.cond() + ")", isBool: true}
+		}
+		// The right operand's statements run only where it is evaluated.
+		t := w.fresh()
+		w.line("%s := %s", t, l.cond())
+		if e.Op == syntax.AndAnd {
+			w.line("if %s {", t)
+		} else {
+			w.line("if !%s {", t)
+		}
+		w.b.WriteString(sub.b.String())
+		w.line("%s = %s", t, r.cond())
+		w.line("}")
+		return val{s: t, isBool: true}
+	case syntax.Eq, syntax.Neq, syntax.Lt, syntax.Le, syntax.Gt, syntax.Ge:
+		l, r := x.expr(w, e.X), x.expr(w, e.Y)
+		if (e.Op == syntax.Eq || e.Op == syntax.Neq) && l.isBool && r.isBool {
+			return val{s: "(" + l.s + " " + goOp[e.Op] + " " + r.s + ")", isBool: true}
+		}
+		return val{s: "(" + l.num() + " " + goOp[e.Op] + " " + r.num() + ")", isBool: true}
+	}
+	if x.mayOverflow(e) {
+		if x.state {
+			skip("an operation that may overflow in a predicate")
+		}
+		return x.checked(w, e)
+	}
+	l, r := x.expr(w, e.X), x.expr(w, e.Y)
+	switch e.Op {
+	case syntax.Plus, syntax.Minus, syntax.Star:
+		return val{s: "(" + l.num() + " " + goOp[e.Op] + " " + r.num() + ")"}
+	case syntax.Slash, syntax.Percent:
+		if k, ok := x.constant(e.Y); ok {
+			switch {
+			case e.Op == syntax.Percent && k > 0:
+				return val{s: fmt.Sprintf("rt.ModK(%s, %d)", l.num(), k)}
+			case e.Op == syntax.Slash && k != 0 && k != -1:
+				return val{s: fmt.Sprintf("(%s / %d)", l.num(), k)}
+			}
+		}
+		if x.state {
+			skip("a division that may fail in a predicate")
+		}
+		t := w.fresh()
+		w.line("%s, f%s := ir.EvalBinary(%s, %s, %s)", t, t, tokenName[e.Op], l.num(), r.num())
+		w.line("if f%s != ir.NoFault {", t)
+		w.line("c.Fail(compile.DivisionByZero(g.File, %s))", pos(e.Pos))
+		w.line("}")
+		return val{s: t}
+	}
+	skip("the operator %s", e.Op)
+	return val{}
+}
+
+// checked generates an arithmetic operation that may overflow, checked.
+func (x *ctx) checked(w block, e *ir.Binary) val {
+	l := temp(w, val{s: x.expr(w, e.X).num()})
+	r := temp(w, val{s: x.expr(w, e.Y).num()})
+	t := w.fresh()
+	op := tokenName[e.Op]
+	w.line("%s, f%s := ir.EvalBinary(%s, %s, %s)", t, t, op, l.s, r.s)
+	w.line("switch f%s {", t)
+	w.line("case ir.NoFault:")
+	w.line("case ir.DivisionByZero:")
+	w.line("c.Fail(compile.DivisionByZero(g.File, %s))", pos(e.Pos))
+	w.line("%s = 0", t)
+	w.line("default:")
+	x.fault(w, e.Pos, "%s", fmt.Sprintf("ir.OverflowMessage(ir.BinaryText(%s, %s, %s))", op, l.s, r.s))
+	w.line("%s = 0", t)
+	w.line("}")
+	return val{s: t}
+}
+
+// members returns the members of a quantifier's or a loop's set.
+func (x *ctx) members(s *ir.Set) []int {
+	if s == nil {
+		out := make([]int, x.g.n)
+		for q := range out {
+			out[q] = q
+		}
+		return out
+	}
+	if s.Of == nil {
+		return s.Members(0)
+	}
+	q, ok := x.constant(s.Of)
+	if !ok {
+		skip("the peers of a process known only as the step runs")
+	}
+	return s.Members(ir.Mod(q, x.g.n))
+}
+
+// quant generates a quantifier, unrolled.
+func (x *ctx) quant(w block, e *ir.Quant) val {
+	var parts []*ctx
+	for _, q := range x.members(e.Over) {
+		y := x.with(e.Var, q)
+		// A part that cannot change the result is left out.
+		if v, ok := y.constant(e.Body); ok && (v == 0) == (e.Kind != "forall") {
+			continue
+		}
+		parts = append(parts, y)
+	}
+	switch e.Kind {
+	case "forall", "exists":
+		if len(parts) == 0 {
+			return val{s: strconv.FormatBool(e.Kind == "forall"), isBool: true}
+		}
+		op := "&&"
+		if e.Kind == "exists" {
+			op = "||"
+		}
+		// Each part evaluated only when the ones before have not
+		// decided.
+		var inline []string
+		t := ""
+		for _, y := range parts {
+			sub := w.sub()
+			v := y.expr(sub, e.Body)
+			if t == "" && sub.b.Len() == 0 {
+				inline = append(inline, v.cond())
+				continue
+			}
+			if t == "" {
+				t = w.fresh()
+				if len(inline) == 0 {
+					w.line("%s := %s", t, strconv.FormatBool(e.Kind == "forall"))
+				} else {
+					w.line("%s := %s", t, strings.Join(inline, " "+op+" "))
+				}
+			}
+			if e.Kind == "forall" {
+				w.line("if %s {", t)
+			} else {
+				w.line("if !%s {", t)
+			}
+			w.b.WriteString(sub.b.String())
+			w.line("%s = %s", t, v.cond())
+			w.line("}")
+		}
+		if t == "" {
+			return val{s: "(" + strings.Join(inline, " "+op+" ") + ")", isBool: true}
+		}
+		return val{s: t, isBool: true}
+	case "count":
+		var terms []string
+		for _, y := range parts {
+			terms = append(terms, "rt.B2i("+y.expr(w, e.Body).cond()+")")
+		}
+		if len(terms) == 0 {
+			return lit(0)
+		}
+		return val{s: "(" + strings.Join(terms, " + ") + ")"}
+	case "sum":
+		if x.mayOverflow(e) {
+			if x.state {
+				skip("a sum that may overflow in a predicate")
+			}
+			acc := w.fresh()
+			w.line("%s := 0", acc)
+			for _, y := range parts {
+				v := temp(w, val{s: y.expr(w, e.Body).num()})
+				w.line("if s%s, ok := ir.Add(%s, %s); ok {", v.s, acc, v.s)
+				w.line("%s = s%s", acc, v.s)
+				w.line("} else {")
+				x.fault(w, e.Pos, "%s", fmt.Sprintf(`ir.OverflowMessage("sum " + ir.BinaryText(syntax.Plus, %s, %s))`, acc, v.s))
+				w.line("%s = 0", acc)
+				w.line("}")
+			}
+			return val{s: acc}
+		}
+		var terms []string
+		for _, y := range parts {
+			terms = append(terms, y.expr(w, e.Body).num())
+		}
+		if len(terms) == 0 {
+			return lit(0)
+		}
+		return val{s: "(" + strings.Join(terms, " + ") + ")"}
+	}
+	skip("a quantifier %s", e.Kind)
+	return val{}
+}
+
+// elemRef generates a read of an array's entry whose index is a
+// constant once the sets are unrolled.
+func (x *ctx) elemRef(w block, e *ir.ElemRef) val {
+	a := e.Array
+	i, ok := x.constant(e.Index)
+	if !ok {
+		if x.state {
+			skip("an array entry at an index known only in the configuration, in a predicate")
+		}
+		return x.elemAt(w, e)
+	}
+	v := a.Elem(i)
+	if x.state {
+		if v == nil {
+			return lit(0)
+		}
+		return x.varRef(w, &ir.VarRef{Var: v, Proc: e.Proc})
+	}
+	q := x.p
+	if e.Proc != nil {
+		var okq bool
+		if _, q, okq = x.proc(w, e.Proc); !okq {
+			skip("an array entry of a process known only as the step runs")
+		}
+	}
+	if v == nil || !slices.Contains(v.Procs, q) {
+		x.fault(w, e.Pos, "%s", strconv.Quote(a.Missing(x.p, i)))
+		return lit(0)
+	}
+	return x.varRef(w, &ir.VarRef{Var: v, Proc: e.Proc})
+}
+
+// chanLen generates the number of messages in a channel between
+// processes known when it is generated.
+func (x *ctx) chanLen(w block, e *ir.ChanLen) val {
+	from, okf := x.constant(e.From)
+	to, okt := x.constant(e.To)
+	if !okf || !okt {
+		skip("a channel between processes known only as the step runs")
+	}
+	from, to = ir.Mod(from, x.g.n), ir.Mod(to, x.g.n)
+	ch := x.g.chans[from*x.g.n+to]
+	if ch < 0 {
+		return lit(0)
+	}
+	s := "s"
+	if !x.state {
+		s = "c.Config()"
+	}
+	if e.Upto != nil {
+		upto := x.expr(w, e.Upto).num()
+		t := -1
+		if e.Msg != nil {
+			t = e.Msg.ID
+		}
+		return val{s: fmt.Sprintf("rt.CountUpTo(%s, %d, %d, max(0, %s))", s, ch, t, upto)}
+	}
+	if e.Msg == nil {
+		return val{s: fmt.Sprintf("%s.Len(%d)", s, ch)}
+	}
+	return val{s: fmt.Sprintf("rt.Count(%s, %d, %d)", s, ch, e.Msg.ID)}
+}
+
+// elemAt generates a read of an array's entry at an index known only as
+// the step runs: a switch over the entries the process has, and the
+// missing entry's fault for any other index.
+func (x *ctx) elemAt(w block, e *ir.ElemRef) val {
+	a, q := e.Array, x.p
+	if e.Proc != nil {
+		var ok bool
+		if _, q, ok = x.proc(w, e.Proc); !ok {
+			skip("an array entry of a process known only as the step runs")
+		}
+	}
+	idx := x.expr(w, e.Index).num()
+	t := w.fresh()
+	w.line("var %s int", t)
+	w.line("switch %s := %s; %s {", t+"i", idx, t+"i")
+	for i := a.Lo; i <= a.Hi; i++ {
+		v := a.Elem(i)
+		w.line("case %d:", i)
+		if v == nil || !slices.Contains(v.Procs, q) {
+			x.fault(w, e.Pos, "%s", strconv.Quote(a.Missing(x.p, i)))
+			continue
+		}
+		switch {
+		case q == x.p:
+			w.line("%s = c.Get(%d)", t, v.ID)
+		case x.a.Kind == model.Timeout:
+			w.line("%s = c.Config().Get(%d, %d)", t, q, v.ID)
+		default:
+			w.line("%s = c.Read(%d, %d)", t, q, v.ID)
+		}
+	}
+	w.line("default:")
+	x.missingAt(w, a, e.Pos, t+"i")
+	w.line("}")
+	return val{s: t}
+}
+
+// missingAt generates the fault of the acting process's access to the
+// entry of a at index idx (a generated variable) outside a's indices.
+func (x *ctx) missingAt(w block, a *ir.Array, at syntax.Pos, idx string) {
+	if a.Cols == nil {
+		x.fault(w, at, "%s", fmt.Sprintf("fmt.Sprintf(%q, %s)", fmt.Sprintf("process %d has no entry %%d of %s", x.p, a.Name), idx))
+		return
+	}
+	x.fault(w, at, "%s", strconv.Quote(a.Missing(x.p, a.Hi+1)))
+	w.line("_ = %s", idx)
+}
+
+// headField generates a field of the first message (of a type) of a
+// channel between processes known when it is generated.
+func (x *ctx) headField(e *ir.HeadField) val {
+	from, okf := x.constant(e.From)
+	to, okt := x.constant(e.To)
+	if !okf || !okt {
+		skip("a channel between processes known only as the step runs")
+	}
+	from, to = ir.Mod(from, x.g.n), ir.Mod(to, x.g.n)
+	ch := x.g.chans[from*x.g.n+to]
+	if ch < 0 {
+		return lit(0)
+	}
+	s := "s"
+	if !x.state {
+		s = "c.Config()"
+	}
+	first := -1
+	if e.First != nil {
+		first = e.First.ID
+	}
+	idx := make([]string, len(e.Index))
+	for i, v := range e.Index {
+		idx[i] = strconv.Itoa(v)
+	}
+	return val{s: fmt.Sprintf("g.HeadField(%s, %d, %d, []int{%s})", s, ch, first, strings.Join(idx, ", "))}
+}
