@@ -13,8 +13,6 @@ import (
 	"github.com/ringcheck/ringcheck/fields"
 	"github.com/ringcheck/ringcheck/invariants"
 	"github.com/ringcheck/ringcheck/model"
-	"github.com/ringcheck/ringcheck/specs/dijkstra"
-	"github.com/ringcheck/ringcheck/specs/klnaive"
 	"github.com/ringcheck/ringcheck/specs/spectest"
 )
 
@@ -23,6 +21,7 @@ func props(ps ...invariants.Property) []invariants.Property { return ps }
 // TestValidateNamesFields: every rule on what a check may combine is
 // reported as a fields error naming the request's fields at fault.
 func TestValidateNamesFields(t *testing.T) {
+	dij := spectest.Builtin(t, "dijkstra")
 	drop := model.Drop
 	tests := []struct {
 		name   string
@@ -31,49 +30,49 @@ func TestValidateNamesFields(t *testing.T) {
 		msg    string
 	}{
 		{"no spec", ringcheck.Request{Workers: 1}, []string{"Spec"}, "Spec: no spec to check"},
-		{"unknown parameter", ringcheck.Request{Spec: dijkstra.Spec(), Params: map[string]int{"m": 3}, Workers: 1}, nil,
+		{"unknown parameter", ringcheck.Request{Spec: dij, Params: map[string]int{"m": 3}, Workers: 1}, nil,
 			`spec dijkstra has no parameter "m" (it has n, K)`},
-		{"unknown property", ringcheck.Request{Spec: dijkstra.Spec(), Properties: props("bogus"), Workers: 1}, []string{"Properties"}, ""},
-		{"property twice", ringcheck.Request{Spec: dijkstra.Spec(), Properties: props(invariants.Safety, invariants.Safety), Workers: 1},
+		{"unknown property", ringcheck.Request{Spec: dij, Properties: props("bogus"), Workers: 1}, []string{"Properties"}, ""},
+		{"property twice", ringcheck.Request{Spec: dij, Properties: props(invariants.Safety, invariants.Safety), Workers: 1},
 			[]string{"Properties"}, "Properties: safety is named twice"},
-		{"convergence from init", ringcheck.Request{Spec: dijkstra.Spec(), Properties: props(invariants.Convergence), From: invariants.FromInit, Workers: 1},
+		{"convergence from init", ringcheck.Request{Spec: dij, Properties: props(invariants.Convergence), From: invariants.FromInit, Workers: 1},
 			[]string{"From"}, "closure and convergence are about every configuration: they need From all"},
-		{"random with safety", ringcheck.Request{Spec: dijkstra.Spec(), Properties: props(invariants.Safety), From: invariants.FromRandom, Workers: 1},
+		{"random with safety", ringcheck.Request{Spec: dij, Properties: props(invariants.Safety), From: invariants.FromRandom, Workers: 1},
 			[]string{"From", "Properties"}, ""},
-		{"no samples", ringcheck.Request{Spec: dijkstra.Spec(), Properties: props(invariants.Convergence), From: invariants.FromRandom,
+		{"no samples", ringcheck.Request{Spec: dij, Properties: props(invariants.Convergence), From: invariants.FromRandom,
 			Random: &ringcheck.Random{Samples: 0}, Workers: 1}, []string{"Random.Samples"}, "Random.Samples must be at least 1"},
-		{"a sample without random", ringcheck.Request{Spec: dijkstra.Spec(), Random: &ringcheck.Random{Samples: 3}, Workers: 1},
+		{"a sample without random", ringcheck.Request{Spec: dij, Random: &ringcheck.Random{Samples: 3}, Workers: 1},
 			[]string{"Random", "From"}, ""},
-		{"depth from all", ringcheck.Request{Spec: dijkstra.Spec(), Properties: props(invariants.Convergence), MaxDepth: 3, Workers: 1},
+		{"depth from all", ringcheck.Request{Spec: dij, Properties: props(invariants.Convergence), MaxDepth: 3, Workers: 1},
 			[]string{"MaxDepth", "MaxStates", "TimeLimit"}, ""},
-		{"fairness for safety", ringcheck.Request{Spec: dijkstra.Spec(), Properties: props(invariants.Safety), Fairness: invariants.WeakFairness, Workers: 1},
+		{"fairness for safety", ringcheck.Request{Spec: dij, Properties: props(invariants.Safety), Fairness: invariants.WeakFairness, Workers: 1},
 			[]string{"Fairness", "Properties"}, ""},
-		{"starvation with convergence", ringcheck.Request{Spec: dijkstra.Spec(), Properties: props(invariants.Starvation, invariants.Convergence), Workers: 1},
+		{"starvation with convergence", ringcheck.Request{Spec: dij, Properties: props(invariants.Starvation, invariants.Convergence), Workers: 1},
 			nil, ""},
-		{"negative bound", ringcheck.Request{Spec: dijkstra.Spec(), MaxStates: -1, Workers: 1}, []string{"MaxDepth", "MaxStates", "TimeLimit"}, ""},
-		{"no workers", ringcheck.Request{Spec: dijkstra.Spec()}, []string{"Workers"}, "Workers must be at least 1"},
-		{"too many workers", ringcheck.Request{Spec: dijkstra.Spec(), Workers: 100000}, []string{"Workers"},
+		{"negative bound", ringcheck.Request{Spec: dij, MaxStates: -1, Workers: 1}, []string{"MaxDepth", "MaxStates", "TimeLimit"}, ""},
+		{"no workers", ringcheck.Request{Spec: dij}, []string{"Workers"}, "Workers must be at least 1"},
+		{"too many workers", ringcheck.Request{Spec: dij, Workers: 100000}, []string{"Workers"},
 			"Workers is 100000, more than 256, the most goroutines a search runs"},
-		{"the most workers", ringcheck.Request{Spec: dijkstra.Spec(), Workers: explore.MaxWorkers}, nil, "ok"},
-		{"start and from", ringcheck.Request{Spec: dijkstra.Spec(), From: invariants.FromInit, Start: &ringcheck.Start{Trace: "t.json"}, Workers: 1},
+		{"the most workers", ringcheck.Request{Spec: dij, Workers: explore.MaxWorkers}, nil, "ok"},
+		{"start and from", ringcheck.Request{Spec: dij, From: invariants.FromInit, Start: &ringcheck.Start{Trace: "t.json"}, Workers: 1},
 			[]string{"Start.Trace", "From"}, ""},
-		{"start index alone", ringcheck.Request{Spec: dijkstra.Spec(), Start: &ringcheck.Start{Index: 2}, Workers: 1},
+		{"start index alone", ringcheck.Request{Spec: dij, Start: &ringcheck.Start{Index: 2}, Workers: 1},
 			[]string{"Start.Index", "Start.Trace"}, ""},
-		{"closure from a start", ringcheck.Request{Spec: dijkstra.Spec(), Properties: props(invariants.Closure), Start: &ringcheck.Start{Trace: "t.json"}, Workers: 1},
+		{"closure from a start", ringcheck.Request{Spec: dij, Properties: props(invariants.Closure), Start: &ringcheck.Start{Trace: "t.json"}, Workers: 1},
 			[]string{"From", "Start.Trace"}, ""},
-		{"leads-to predicate unknown", ringcheck.Request{Spec: dijkstra.Spec(), LeadsTo: invariants.LeadsTo{From: "requesting", To: "nope"}, Workers: 1},
+		{"leads-to predicate unknown", ringcheck.Request{Spec: dij, LeadsTo: invariants.LeadsTo{From: "requesting", To: "nope"}, Workers: 1},
 			[]string{"LeadsTo"}, ""},
-		{"distributed daemon on channels", ringcheck.Request{Spec: klnaive.Spec(), Daemon: model.Distributed, Workers: 1}, nil, ""},
-		{"overflow on a state-reading spec is harmless", ringcheck.Request{Spec: dijkstra.Spec(), Overflow: &drop, Workers: 1}, nil, "ok"},
+		{"distributed daemon on channels", ringcheck.Request{Spec: spectest.Builtin(t, "kl-naive"), Daemon: model.Distributed, Workers: 1}, nil, ""},
+		{"overflow on a state-reading spec is harmless", ringcheck.Request{Spec: dij, Overflow: &drop, Workers: 1}, nil, "ok"},
 		{"too large to sweep", ringcheck.Request{Spec: spectest.Builtin(t, "kl-dhv"), Properties: props(invariants.Convergence), Workers: 1},
 			[]string{"Properties", "From", "Start.Trace"}, ""},
-		{"reliable links on a spec without", ringcheck.Request{Spec: dijkstra.Spec(), Properties: props(invariants.Convergence), From: invariants.FromRandom,
+		{"reliable links on a spec without", ringcheck.Request{Spec: dij, Properties: props(invariants.Convergence), From: invariants.FromRandom,
 			ReliableLinks: true, Workers: 1}, []string{"ReliableLinks"}, ""},
 		{"reliable links with an overflow policy", ringcheck.Request{Spec: spectest.Builtin(t, "kl-ddhl"), Properties: props(invariants.Convergence), From: invariants.FromRandom,
 			ReliableLinks: true, Overflow: &drop, Workers: 1}, []string{"ReliableLinks", "Overflow"}, ""},
 		{"reliable links from init", ringcheck.Request{Spec: spectest.Builtin(t, "kl-ddhl"), Properties: props(invariants.Safety), ReliableLinks: true, Workers: 1},
 			[]string{"ReliableLinks", "From", "Start.Trace"}, ""},
-		{"symbolic rounds with the explicit engine", ringcheck.Request{Spec: dijkstra.Spec(), Properties: props(invariants.Convergence), SymbolicRounds: true, Workers: 1},
+		{"symbolic rounds with the explicit engine", ringcheck.Request{Spec: dij, Properties: props(invariants.Convergence), SymbolicRounds: true, Workers: 1},
 			[]string{"SymbolicRounds", "Engine"}, ""},
 		{"reliable links from empty channels", ringcheck.Request{Spec: spectest.Builtin(t, "kl-ddhl"), Properties: props(invariants.Convergence), From: invariants.FromEmptyChannels,
 			ReliableLinks: true, Workers: 1}, nil, "ok"},
@@ -109,8 +108,9 @@ func TestValidateNamesFields(t *testing.T) {
 // TestSystemAppliesDaemonAndOverflow: the spec builds with its parameters
 // only; the request applies the daemon and the overflow policy.
 func TestSystemAppliesDaemonAndOverflow(t *testing.T) {
+	dij := spectest.Builtin(t, "dijkstra")
 	errPolicy := model.Error
-	sys, err := (&ringcheck.Request{Spec: klnaive.Spec(), Overflow: &errPolicy}).System()
+	sys, err := (&ringcheck.Request{Spec: spectest.Builtin(t, "kl-naive"), Overflow: &errPolicy}).System()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +119,7 @@ func TestSystemAppliesDaemonAndOverflow(t *testing.T) {
 			t.Errorf("channel %d: policy %s, want error", i, ch.Overflow)
 		}
 	}
-	sys, err = (&ringcheck.Request{Spec: dijkstra.Spec(), Daemon: model.Synchronous}).System()
+	sys, err = (&ringcheck.Request{Spec: dij, Daemon: model.Synchronous}).System()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,6 +168,7 @@ func TestReliableLinks(t *testing.T) {
 // TestRunDefaults: with no properties and no From, the spec's default
 // checks run from where they are about, and the verdicts are computed.
 func TestRunDefaults(t *testing.T) {
+	dij := spectest.Builtin(t, "dijkstra")
 	tests := []struct {
 		name  string
 		req   ringcheck.Request
@@ -175,14 +176,14 @@ func TestRunDefaults(t *testing.T) {
 		props []invariants.Property
 		want  []invariants.Verdict
 	}{
-		{"spec defaults from init", ringcheck.Request{Spec: dijkstra.Spec(), Params: map[string]int{"n": 4, "K": 4}, Workers: 2},
+		{"spec defaults from init", ringcheck.Request{Spec: dij, Params: map[string]int{"n": 4, "K": 4}, Workers: 2},
 			invariants.FromInit, props(invariants.Safety, invariants.Deadlock), []invariants.Verdict{invariants.Holds, invariants.Holds}},
-		{"convergence from all", ringcheck.Request{Spec: dijkstra.Spec(), Params: map[string]int{"n": 4, "K": 2}, Properties: props(invariants.Convergence), Workers: 2},
+		{"convergence from all", ringcheck.Request{Spec: dij, Params: map[string]int{"n": 4, "K": 2}, Properties: props(invariants.Convergence), Workers: 2},
 			invariants.FromAll, props(invariants.Convergence), []invariants.Verdict{invariants.Violated}},
-		{"random sample", ringcheck.Request{Spec: dijkstra.Spec(), Params: map[string]int{"n": 4, "K": 4}, Properties: props(invariants.Convergence),
+		{"random sample", ringcheck.Request{Spec: dij, Params: map[string]int{"n": 4, "K": 4}, Properties: props(invariants.Convergence),
 			From: invariants.FromRandom, Random: &ringcheck.Random{Samples: 2, Seed: 5}, Workers: 2},
 			invariants.FromRandom, props(invariants.Convergence), []invariants.Verdict{invariants.Unknown}},
-		{"leads-to added", ringcheck.Request{Spec: dijkstra.Spec(), Params: map[string]int{"n": 3, "K": 3}, Properties: props(invariants.Deadlock),
+		{"leads-to added", ringcheck.Request{Spec: dij, Params: map[string]int{"n": 3, "K": 3}, Properties: props(invariants.Deadlock),
 			LeadsTo: invariants.LeadsTo{From: "requesting", To: "inCS"}, Workers: 1},
 			invariants.FromInit, props(invariants.Deadlock, invariants.LeadsToProperty), nil},
 	}
@@ -207,6 +208,7 @@ func TestRunDefaults(t *testing.T) {
 // TestStartFromTrace: a start trace of another spec or other parameters is
 // refused, naming Start.Trace and, for parameters, Params.
 func TestStartFromTrace(t *testing.T) {
+	dij := spectest.Builtin(t, "dijkstra")
 	dir := t.TempDir()
 	path := filepath.Join(dir, "t.json")
 	trace := `{"spec":"dijkstra","params":{"K":3,"n":3},"property":"convergence","kind":"path",
@@ -214,7 +216,7 @@ func TestStartFromTrace(t *testing.T) {
 	if err := os.WriteFile(path, []byte(trace), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	req := ringcheck.Request{Spec: dijkstra.Spec(), Params: map[string]int{"n": 4}, Properties: props(invariants.Convergence),
+	req := ringcheck.Request{Spec: dij, Params: map[string]int{"n": 4}, Properties: props(invariants.Convergence),
 		Start: &ringcheck.Start{Trace: path}, Workers: 1}
 	err := req.Validate()
 	var fe *fields.Error
@@ -226,6 +228,7 @@ func TestStartFromTrace(t *testing.T) {
 // TestKeyIdentifiesTheCheck: the key changes with anything that can change
 // a verdict, and not with the number of workers or how a default is given.
 func TestKeyIdentifiesTheCheck(t *testing.T) {
+	dij := spectest.Builtin(t, "dijkstra")
 	key := func(r ringcheck.Request) string {
 		t.Helper()
 		res, err := r.Run(context.Background())
@@ -234,14 +237,14 @@ func TestKeyIdentifiesTheCheck(t *testing.T) {
 		}
 		return res.Key
 	}
-	base := ringcheck.Request{Spec: dijkstra.Spec(), Params: map[string]int{"n": 3, "K": 3}, Workers: 1}
+	base := ringcheck.Request{Spec: dij, Params: map[string]int{"n": 3, "K": 3}, Workers: 1}
 	k := key(base)
 	if len(k) != 16 {
 		t.Fatalf("key %q is not 16 hex digits", k)
 	}
 	same := base
 	same.Workers, same.Params = 2, map[string]int{"K": 3, "n": 3}
-	for _, c := range dijkstra.Spec().DefaultChecks {
+	for _, c := range dij.DefaultChecks {
 		same.Properties = append(same.Properties, invariants.Property(c))
 	}
 	if key(same) != k {

@@ -11,7 +11,7 @@ import (
 	"github.com/ringcheck/ringcheck/invariants"
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/specs"
-	"github.com/ringcheck/ringcheck/specs/dijkstra"
+	"github.com/ringcheck/ringcheck/specs/spectest"
 )
 
 // convergingCounter is a process counting x up to max, where L is x = max:
@@ -82,10 +82,7 @@ func TestAnalysesHonourTheMemoryBudget(t *testing.T) {
 // heights and indexes, 4.3 GB). The deadline is the test's: a check that
 // sweeps first runs into it.
 func TestTooLargeConvergenceStopsAtOnce(t *testing.T) {
-	sys, err := dijkstra.Build(specs.Values{"n": 8, "K": 12})
-	if err != nil {
-		t.Fatal(err)
-	}
+	sys := spectest.Build(t, "dijkstra", specs.Values{"n": 8, "K": 12})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	opts := invariants.Options{Properties: []invariants.Property{invariants.Convergence}, From: invariants.FromAll}
@@ -116,10 +113,7 @@ func TestTooLargeConvergenceStopsAtOnce(t *testing.T) {
 // those and not the convergence analysis, closure is decided and
 // convergence is unknown, with the figures.
 func TestClosureIsDecidedWhenConvergenceCannotFit(t *testing.T) {
-	sys, err := dijkstra.Build(specs.Values{"n": 6, "K": 12})
-	if err != nil {
-		t.Fatal(err)
-	}
+	sys := spectest.Build(t, "dijkstra", specs.Values{"n": 6, "K": 12})
 	opts := invariants.Options{Properties: []invariants.Property{invariants.Closure, invariants.Convergence}, From: invariants.FromAll}
 	opts.Search.Workers = 2
 	opts.Search.Memory = budget.New(budget.Heap() + 8<<20)

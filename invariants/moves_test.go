@@ -8,7 +8,7 @@ import (
 	"github.com/ringcheck/ringcheck/invariants"
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/specs"
-	"github.com/ringcheck/ringcheck/specs/dijkstra"
+	"github.com/ringcheck/ringcheck/specs/spectest"
 )
 
 // bruteWorstMoves is the most moves an execution from st makes before it
@@ -57,11 +57,8 @@ func TestWorstCaseInMoves(t *testing.T) {
 		{model.Distributed, 3, 3},
 		{model.Distributed, 3, 4},
 	} {
-		sys, err := dijkstra.Build(specs.Values{"n": tc.n, "K": tc.k})
+		sys, err := spectest.Build(t, "dijkstra", specs.Values{"n": tc.n, "K": tc.k}).WithDaemon(tc.daemon)
 		if err != nil {
-			t.Fatal(err)
-		}
-		if sys, err = sys.WithDaemon(tc.daemon); err != nil {
 			t.Fatal(err)
 		}
 		for _, workers := range []int{1, 2} {

@@ -14,7 +14,7 @@ import (
 	"github.com/ringcheck/ringcheck/reports"
 	"github.com/ringcheck/ringcheck/runs"
 	"github.com/ringcheck/ringcheck/specs"
-	"github.com/ringcheck/ringcheck/specs/dijkstra"
+	"github.com/ringcheck/ringcheck/specs/spectest"
 )
 
 // gridTrace is the path (0,0) → (1,0) → (1,1) → (2,1) → (2,2) of
@@ -130,10 +130,7 @@ func TestEmptyChannelsStart(t *testing.T) {
 // order and with no order given; merged into one round, or with the
 // order of the other sweep, it does not.
 func TestRounds(t *testing.T) {
-	sys, err := dijkstra.Build(specs.Values{"n": 4, "K": 4})
-	if err != nil {
-		t.Fatal(err)
-	}
+	sys := spectest.Build(t, "dijkstra", specs.Values{"n": 4, "K": 4})
 	res, err := runs.SearchRounds(context.Background(), sys, runs.RoundOptions{Runs: 50, Seed: 3, MaxRounds: 50, Order: runs.Backward}, sys.Legitimate.Holds)
 	if err != nil {
 		t.Fatal(err)

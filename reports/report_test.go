@@ -16,8 +16,6 @@ import (
 	"github.com/ringcheck/ringcheck/invariants"
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/specs"
-	"github.com/ringcheck/ringcheck/specs/dijkstra"
-	"github.com/ringcheck/ringcheck/specs/klnaive"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden from the actual output")
@@ -48,17 +46,21 @@ func golden(t *testing.T, name string, got []byte) {
 // result with the measurements zeroed.
 func checkResult(t *testing.T, spec string, props ...invariants.Property) *CheckResult {
 	t.Helper()
-	var build func(specs.Values) (*model.System, error)
-	var params specs.Values
+	var (
+		sys    *model.System
+		params specs.Values
+		err    error
+	)
 	switch spec {
 	case "kl-naive":
-		build, params = klnaive.Build, specs.Values{"n": 3, "L": 3, "K": 2, "Cmax": 0}
+		params = specs.Values{"n": 3, "L": 3, "K": 2, "Cmax": 0}
+		sys, err = KLNaiveFixture(3, 3, 2, 0)
 	case "dijkstra":
-		build, params = dijkstra.Build, specs.Values{"n": 3, "K": 3}
+		params = specs.Values{"n": 3, "K": 3}
+		sys, err = DijkstraFixture(3, 3)
 	default:
 		t.Fatalf("no such spec %s", spec)
 	}
-	sys, err := build(params)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,8 +9,6 @@ import (
 	"testing"
 
 	"github.com/ringcheck/ringcheck/model"
-	"github.com/ringcheck/ringcheck/specs"
-	"github.com/ringcheck/ringcheck/specs/dijkstra"
 	"github.com/ringcheck/ringcheck/statespace"
 )
 
@@ -19,7 +17,7 @@ import (
 // initial and legitimate configurations.
 func dijkstraSpace(t testing.TB, n, k int, d model.Daemon) (*statespace.Space, StateGraphOptions) {
 	t.Helper()
-	sys, err := dijkstra.Build(specs.Values{"n": n, "K": k})
+	sys, err := DijkstraFixture(n, k)
 	if err != nil {
 		t.Fatal(err)
 	}

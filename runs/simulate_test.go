@@ -9,7 +9,7 @@ import (
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/runs"
 	"github.com/ringcheck/ringcheck/specs"
-	"github.com/ringcheck/ringcheck/specs/dijkstra"
+	"github.com/ringcheck/ringcheck/specs/spectest"
 )
 
 // invariantsOf is the check the CLI passes: the first invariant of sys
@@ -27,11 +27,7 @@ func invariantsOf(sys *model.System) func(*model.State) string {
 
 func dijkstraSys(t *testing.T, n, k int) *model.System {
 	t.Helper()
-	sys, err := dijkstra.Build(specs.Values{"n": n, "K": k})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sys
+	return spectest.Build(t, "dijkstra", specs.Values{"n": n, "K": k})
 }
 
 // replay checks that a recorded path is an execution of sys.
@@ -169,7 +165,7 @@ func TestSimulateFaultDijkstra(t *testing.T) {
 	}
 }
 
-// From every configuration, the one-privilege invariant is false in most:
+// From every configuration, the one_privilege invariant is false in most:
 // runs violate it, most at once.
 func TestSimulateFromAll(t *testing.T) {
 	sys := dijkstraSys(t, 5, 5)
@@ -178,7 +174,7 @@ func TestSimulateFromAll(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Violations == 0 || res.First == nil || res.First.Name != "one-privilege" {
+	if res.Violations == 0 || res.First == nil || res.First.Name != "one_privilege" {
 		t.Fatalf("%+v", res)
 	}
 	if res.First.Deadlock || res.First.AfterFault {

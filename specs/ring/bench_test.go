@@ -36,10 +36,11 @@ type benchCase struct {
 	props      []invariants.Property
 }
 
-// benchTwins runs each case on the twin and on the Go spec, one worker
-// each, and reports states/s, bytes/state and the peak heap of both (the
-// ratio of the twin's states/s to the Go spec's is the compiled
-// language's cost).
+// benchTwins runs each case on the twin, on the Go spec and on the twin
+// run by the Go generated from it (side "gen", skipped for a case without
+// a package in specs/ring/generated), one worker each, and reports
+// states/s, bytes/state and the peak heap of each (the ratio of the
+// twin's states/s to the Go spec's is the compiled language's cost).
 func benchTwins(b *testing.B, cases []benchCase) {
 	for _, bc := range cases {
 		ring, _, err := lang.Load(bc.file)
@@ -49,13 +50,19 @@ func benchTwins(b *testing.B, cases []benchCase) {
 		for _, side := range []struct {
 			name string
 			spec *specs.Spec
-		}{{"ring", ring}, {"go", bc.goSpec()}} {
+		}{{"ring", ring}, {"go", bc.goSpec()}, {"gen", ring}} {
 			b.Run(fmt.Sprintf("%s/%v/%s/%v", bc.spec, bc.values, bc.props, side.name), func(b *testing.B) {
 				values := bc.values
-				if side.name == "ring" {
+				if side.name != "go" {
 					values = ringValues(side.spec, values)
 				}
-				sys, err := side.spec.Build(values)
+				var sys *model.System
+				var err error
+				if side.name == "gen" {
+					sys, err = generatedSystem(b, bc.file, values)
+				} else {
+					sys, err = side.spec.Build(values)
+				}
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -9,7 +9,8 @@
 // a check or the exhaustive search in a benchmark (TimeCheck,
 // ReportCheckMetrics, BenchReachable).
 //
-// It is a test-support package: nothing outside the specs' tests uses it.
+// It is a test-support package: nothing but tests uses it (the specs' and
+// those of the engines, which run the catalogue's specs).
 package spectest
 
 import (
