@@ -29,10 +29,15 @@ type Code struct {
 	Actions []ActionCode
 	// Invariants holds the predicates of ir.Spec.Invariants by index (nil
 	// entry: the closures').
-	Invariants []func(*model.State) bool
-	// Legitimate and ValidEnd are the legitimacy and valid_end
-	// predicates (nil: the closures').
-	Legitimate, ValidEnd func(*model.State) bool
+	Invariants []PredicateCode
+	// Legitimate, ValidEnd, Start, ClosureFrom and InitSet are the
+	// legitimacy, valid_end, start, closure from and init predicates
+	// (nil: the closures').
+	Legitimate, ValidEnd, Start, ClosureFrom, InitSet PredicateCode
+	// ProcessPredicates holds, by index in ir.Spec.ProcessPredicates,
+	// the predicate of each process (len N; nil or shorter: the
+	// closures').
+	ProcessPredicates [][]PredicateCode
 	// Prepare, when set, is called with each system built from the code,
 	// before a guard, an effect or a predicate runs, and with the path of
 	// the spec's file, which the errors of faults name: it computes the
@@ -40,6 +45,13 @@ type Code struct {
 	// checks that the system is laid out as the code assumes.
 	Prepare func(sys *model.System, file string) error
 }
+
+// PredicateCode is the code of a state predicate: given the function its
+// faults are reported to (a division by zero, an overflow: the first
+// one is kept, as the closures' predicates keep theirs), it returns the
+// predicate, which holds where its evaluation fails. A predicate that
+// cannot fail ignores the function.
+type PredicateCode func(fail func(error)) func(*model.State) bool
 
 // ActionCode is the code of one action, per process: index p holds
 // process p's (len N; a nil slice or a nil entry keeps the closures of
@@ -147,11 +159,38 @@ func (c *compiler) addAction(i int, a *ir.Action, act model.Action) error {
 }
 
 // predicateCode returns the code's predicate in place of mp's Holds,
-// where it has one.
-func predicateCode(mp model.Predicate, f func(*model.State) bool) model.Predicate {
+// where it has one, its faults kept by the predicates' latch.
+func (c *compiler) predicateCode(mp model.Predicate, f PredicateCode) model.Predicate {
 	if f != nil {
-		mp.Holds = f
+		mp.Holds = f(c.recordFault)
 	}
+	return mp
+}
+
+// recordFault keeps the fault of a generated predicate in the
+// predicates' latch. The generator checks for faults where compile does
+// (ir.Bounds, a divisor that may be 0), so that the latch exists when a
+// generated predicate may fail.
+func (c *compiler) recordFault(err error) {
+	if c.faults != nil {
+		c.faults.record(err)
+	}
+}
+
+// processPredicateCode returns the code's predicates of process
+// predicate i in place of mp's Holds, where it has them all.
+func (c *compiler) processPredicateCode(mp model.ProcessPredicate, i int) model.ProcessPredicate {
+	if c.code == nil || i >= len(c.code.ProcessPredicates) || len(c.code.ProcessPredicates[i]) != c.n {
+		return mp
+	}
+	per := make([]func(*model.State) bool, c.n)
+	for p, f := range c.code.ProcessPredicates[i] {
+		if f == nil {
+			return mp
+		}
+		per[p] = f(c.recordFault)
+	}
+	mp.Holds = func(s *model.State, p int) bool { return per[p](s) }
 	return mp
 }
 

@@ -216,7 +216,7 @@ func (c *compiler) build() (*model.System, error) {
 		mp, cp := c.predicate(p, "invariant "+p.Name)
 		mp.Abstraction = p.Abstraction
 		if c.code != nil && i < len(c.code.Invariants) {
-			mp = predicateCode(mp, c.code.Invariants[i])
+			mp = c.predicateCode(mp, c.code.Invariants[i])
 		}
 		c.b.Invariant(mp)
 		preds = append(preds, cp)
@@ -224,7 +224,7 @@ func (c *compiler) build() (*model.System, error) {
 	if spec.Legitimate != nil {
 		mp, cp := c.predicate(spec.Legitimate, "the legitimacy predicate")
 		if c.code != nil {
-			mp = predicateCode(mp, c.code.Legitimate)
+			mp = c.predicateCode(mp, c.code.Legitimate)
 		}
 		c.b.Legitimate(mp)
 		preds = append(preds, cp)
@@ -232,15 +232,15 @@ func (c *compiler) build() (*model.System, error) {
 	if spec.ValidEnd != nil {
 		mp, cp := c.predicate(spec.ValidEnd, "the valid_end predicate")
 		if c.code != nil {
-			mp = predicateCode(mp, c.code.ValidEnd)
+			mp = c.predicateCode(mp, c.code.ValidEnd)
 		}
 		c.b.ValidEnd(mp)
 		preds = append(preds, cp)
 	}
 	initSet := c.setPredicates(&preds)
-	for _, pp := range spec.ProcessPredicates {
+	for i, pp := range spec.ProcessPredicates {
 		mp, cps := c.processPredicate(pp)
-		c.b.ProcessPredicate(mp)
+		c.b.ProcessPredicate(c.processPredicateCode(mp, i))
 		preds = append(preds, cps...)
 	}
 	for i, a := range actions {

@@ -35,9 +35,11 @@ func (cx *actionCtx) seq(s *ir.Seq, b bindings) effect {
 	}
 	body, frame, atomic := cx.stmts(s.Body, b), s.Frame, cx.action.Atomic
 	return func(c *model.Ctx, k int) {
+		// The frame starts cleared: a local whose let is dropped (a
+		// range fault) reads 0, not what an earlier step left there.
 		f := c.Scratch(frame)
+		clear(f[:frame])
 		for _, sh := range shadows {
-			clear(f[sh.dirty : sh.dirty+len(sh.ids)])
 			if !atomic {
 				continue
 			}
@@ -87,7 +89,7 @@ func (cx *actionCtx) setTemp(s *ir.SetTemp, b bindings) effect {
 		}
 	case t.Array != nil:
 		a := t.Array
-		index := cx.expr(s.Index, b)
+		index := cx.index(s.Index, b)
 		ids, has := cx.entries(a)
 		missing := cx.noEntry(a, s.Pos, index)
 		dirty := t.Dirty
@@ -158,7 +160,7 @@ func (cx *actionCtx) tempRef(e *ir.TempRef, b bindings) actionFn {
 		}
 		return func(c *model.Ctx, _ int) int { return c.Scratch(top)[slot+i] }
 	}
-	index := cx.expr(e.Index, b)
+	index := cx.index(e.Index, b)
 	missing := cx.noEntry(a, e.Pos, index)
 	return func(c *model.Ctx, k int) int {
 		i := index(c, k) - a.Lo

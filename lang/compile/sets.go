@@ -18,11 +18,17 @@ func (c *compiler) setPredicates(preds *[]compiledPredicate) *compiledPredicate 
 	spec := c.spec
 	if spec.Start != nil {
 		mp, cp := c.predicate(spec.Start, "the start predicate")
+		if c.code != nil {
+			mp = c.predicateCode(mp, c.code.Start)
+		}
 		c.b.Start(mp)
 		*preds = append(*preds, cp)
 	}
 	if spec.ClosureFrom != nil {
 		mp, cp := c.predicate(spec.ClosureFrom, "the closure from predicate")
+		if c.code != nil {
+			mp = c.predicateCode(mp, c.code.ClosureFrom)
+		}
 		c.b.ClosureFrom(mp)
 		*preds = append(*preds, cp)
 	}
@@ -40,16 +46,28 @@ func (c *compiler) setPredicates(preds *[]compiledPredicate) *compiledPredicate 
 // holds nowhere, and one whose evaluation fails are errors.
 func (c *compiler) initialSet(sys *model.System, p *compiledPredicate) (*model.System, error) {
 	var fault error
-	states, err := sys.Satisfying(func(st *model.State) bool {
-		if fault != nil {
-			return false
-		}
+	holds := func(st *model.State) bool {
 		v, err := c.evaluate(p.fn, st)
 		if err != nil {
 			fault = err
 			return false
 		}
 		return v != 0
+	}
+	if c.code != nil && c.code.InitSet != nil {
+		// The generated predicate, its first fault kept.
+		gen := c.code.InitSet(func(err error) {
+			if fault == nil {
+				fault = err
+			}
+		})
+		holds = func(st *model.State) bool { return gen(st) && fault == nil }
+	}
+	states, err := sys.Satisfying(func(st *model.State) bool {
+		if fault != nil {
+			return false
+		}
+		return holds(st)
 	}, maxInitialSet)
 	if fault != nil {
 		return nil, fault

@@ -24,12 +24,6 @@ func (g *generator) action(w *bytes.Buffer, i int, a *ir.Action) string {
 	func() {
 		defer catch(&why)
 		r := a.Recv
-		switch {
-		case r != nil && r.Run != nil:
-			skip("it receives a run of messages")
-		case a.Choice != nil && a.Choice.Hi-a.Choice.Lo+1 > maxChoices:
-			skip("its choice has more than %d alternatives", maxChoices)
-		}
 		perChoice := a.Choice != nil && (reads(a.Guard, a.Choice) || (r != nil && reads(r.From, a.Choice)))
 		if perChoice && r != nil && r.Any && reads(r.From, a.Choice) {
 			skip("it receives any message from a process its choice names")
@@ -79,8 +73,14 @@ func reads(e ir.Expr, l *ir.Local) bool {
 // alternatives returns the contexts of the action's alternatives for
 // process p (one, without a choice).
 func (g *generator) alternatives(a *ir.Action, p int) []*ctx {
-	base := &ctx{g: g, a: a, p: p, b: map[*ir.Local]int{}}
+	base := newCtx(g, a, p, false)
 	if a.Choice == nil {
+		return []*ctx{base}
+	}
+	if rolledChoice(a) {
+		// One body for every alternative, the choice's value computed
+		// from the alternative i as the step runs.
+		base.rv[a.Choice] = fmt.Sprintf("(i + %d)", a.Choice.Lo)
 		return []*ctx{base}
 	}
 	var out []*ctx
@@ -95,7 +95,14 @@ func (g *generator) alternatives(a *ir.Action, p int) []*ctx {
 func (g *generator) actionProc(w *strings.Builder, fn string, a *ir.Action, p int, perChoice bool) {
 	alts := g.alternatives(a, p)
 	tmp := 0
-	if perChoice {
+	if perChoice && rolledChoice(a) {
+		fmt.Fprintf(w, "func (g *gen) %sAllows(c *model.Ctx, i int) bool {\n", fn)
+		b := block{b: &strings.Builder{}, tmp: &tmp}
+		alts[0].guardBody(b)
+		w.WriteString(b.b.String())
+		fmt.Fprintf(w, "}\n\n")
+		fmt.Fprintf(w, "func (g *gen) %sGuard(c *model.Ctx) bool {\nfor i := range %d {\nif g.%sAllows(c, i) {\nreturn true\n}\n}\nreturn false\n}\n\n", fn, a.Choice.Hi-a.Choice.Lo+1, fn)
+	} else if perChoice {
 		fmt.Fprintf(w, "func (g *gen) %sAllows(c *model.Ctx, i int) bool {\nswitch i {\n", fn)
 		for i, x := range alts {
 			fmt.Fprintf(w, "case %d:\n", i)
@@ -155,6 +162,7 @@ func (x *ctx) guardBody(w block) {
 		w.line("return false")
 		w.line("}")
 		w.line("_ = m")
+		x.hoistFields(w, readsFields([]ir.Expr{x.a.Guard}, nil, r))
 	}
 	v := x.expr(w, x.a.Guard)
 	w.line("return %s", v.cond())
@@ -165,8 +173,20 @@ func (x *ctx) guardBody(w block) {
 func (x *ctx) effectBody(w block) {
 	if r := x.a.Recv; r != nil {
 		ch := x.chanIn(w, r.From)
-		w.line("m := c.Receive(%s)", ch)
+		if r.Run == nil {
+			w.line("m := c.Receive(%s)", ch)
+		} else {
+			// The head, then the rest of the run, as compile's takeRun
+			// receives it.
+			chv := w.fresh()
+			w.line("%s := %s", chv, ch)
+			w.line("m := c.Receive(%s)", chv)
+			w.line("for i := %s; i > 1; i-- {", x.runLen(r, chv))
+			w.line("c.Receive(%s)", chv)
+			w.line("}")
+		}
 		w.line("_ = m")
+		x.hoistFields(w, readsFields(nil, x.a.Effects, r))
 	}
 	x.stmts(w, x.a.Effects)
 }
@@ -221,9 +241,13 @@ func (x *ctx) stmt(w block, s ir.Stmt) {
 		}
 		w.line("}")
 	case *ir.For:
-		for _, q := range x.members(s.Over) {
-			x.with(s.Var, q).stmts(w, s.Body)
-		}
+		x.forLoop(w, s)
+	case *ir.Seq:
+		x.seq(w, s)
+	case *ir.SetTemp:
+		x.setTemp(w, s)
+	case *ir.ForRun:
+		x.forRun(w, s)
 	case *ir.Repeat:
 		n := temp(w, val{s: x.expr(w, s.Count).num()})
 		w.line("if err := compile.RepeatFault(g.File, %s, %s); err != nil {", pos(s.Pos), n.s)
@@ -275,25 +299,39 @@ func (x *ctx) send(w block, s *ir.Send) {
 	w.line("c.SendFields(%s, %d, %s)", x.chanOut(q, v, ok), s.Msg.ID, strings.Join(args, ", "))
 }
 
-// predicate generates a state predicate as method fn, and returns its
-// method value ("nil" where it is left to the closures).
-func (g *generator) predicate(w *bytes.Buffer, fn, what string, body ir.Expr) string {
-	var why string
+// predicate generates a state predicate as method fn (param, when not
+// nil, bound to the process p: a process predicate's), and returns its
+// compile.PredicateCode ("nil" where it is left to the closures). A
+// predicate that may fail takes the function its faults are reported
+// to; another ignores it.
+func (g *generator) predicate(w *bytes.Buffer, fn, what string, body ir.Expr, param *ir.Local, p int) string {
+	var why, code string
 	var src strings.Builder
 	func() {
 		defer catch(&why)
-		x := &ctx{g: g, p: -1, state: true, b: map[*ir.Local]int{}, a: &ir.Action{Kind: model.Protocol}}
+		x := newCtx(g, &ir.Action{Kind: model.Protocol}, -1, true)
+		x.within = what
+		if param != nil {
+			x.b[param] = p
+		}
+		g.faulty = false
 		tmp := 0
 		b := block{b: &strings.Builder{}, tmp: &tmp}
 		v := x.expr(b, body)
+		if g.faulty {
+			fmt.Fprintf(&src, "func (g *gen) %s(fail func(error)) func(*model.State) bool {\nreturn func(s *model.State) bool {\n%sreturn %s\n}\n}\n\n", fn, b.b.String(), v.cond())
+			code = "g." + fn
+			return
+		}
 		fmt.Fprintf(&src, "func (g *gen) %s(s *model.State) bool {\n%sreturn %s\n}\n\n", fn, b.b.String(), v.cond())
+		code = "func(func(error)) func(*model.State) bool { return g." + fn + " }"
 	}()
 	if why != "" {
 		g.fallback = append(g.fallback, fmt.Sprintf("%s: %s", what, why))
 		return "nil"
 	}
 	w.WriteString(src.String())
-	return "g." + fn
+	return code
 }
 
 // assignAt generates an assignment to an entry of the acting process's
@@ -303,6 +341,22 @@ func (x *ctx) assignAt(w block, s *ir.AssignElem) {
 	a := s.Array
 	idx := x.expr(w, s.Index).num()
 	t := w.fresh()
+	if base, ok := consecutive(a, x.p); ok {
+		// The entries are variables base, base+1, ...: one assignment
+		// at the index.
+		w.line("if %s := %s - %d; uint(%s) < %d {", t, idx, a.Lo, t, a.Hi-a.Lo+1)
+		v := x.expr(w, s.Value).num()
+		id := fmt.Sprintf("model.VarID(%d+%s)", base, t)
+		if x.a.Atomic {
+			w.line("c.SetLogged(%s, %s)", id, v)
+		} else {
+			w.line("c.Set(%s, %s)", id, v)
+		}
+		w.line("} else {")
+		x.missingAt(w, a, s.Pos, fmt.Sprintf("%s+%d", t, a.Lo))
+		w.line("}")
+		return
+	}
 	w.line("switch %s := %s; %s {", t, idx, t)
 	for i := a.Lo; i <= a.Hi; i++ {
 		v := a.Elem(i)
@@ -316,4 +370,42 @@ func (x *ctx) assignAt(w block, s *ir.AssignElem) {
 	w.line("default:")
 	x.missingAt(w, a, s.Pos, t)
 	w.line("}")
+}
+
+// readsFields reports whether es or ss read a field of the message r
+// receives.
+func readsFields(es []ir.Expr, ss []ir.Stmt, r *ir.Receive) bool {
+	found := false
+	f := func(e ir.Expr) {
+		if fr, ok := e.(*ir.FieldRef); ok && fr.Recv == r {
+			found = true
+		}
+	}
+	for _, e := range es {
+		ir.Inspect(e, func(x ir.Expr) bool { f(x); return !found })
+	}
+	walkStmts(ss, f)
+	return found
+}
+
+// hoistFields generates, when reads is set and the received message's
+// fields are tabulated, the array of its fields (mf), which the reads of
+// its fields then index with no bounds check.
+func (x *ctx) hoistFields(w block, reads bool) {
+	r := x.a.Recv
+	x.mf = ""
+	if !reads || r.Any || r.Msg == nil || !x.g.tabulated(r.Msg) {
+		return
+	}
+	t, nf := r.Msg.ID, len(r.Msg.Fields)
+	w.line("mf := (*[%d]int32)(g.Fields[%d][int(m-g.Base[%d])*%d:])", nf, t, t, nf)
+	w.line("_ = mf")
+	x.mf = "mf"
+}
+
+// rolledChoice reports whether a's choice has more alternatives than are
+// generated one by one: its guard, allows and effect are then generated
+// once, for every alternative.
+func rolledChoice(a *ir.Action) bool {
+	return a.Choice != nil && a.Choice.Hi-a.Choice.Lo+1 > maxChoices
 }

@@ -25,6 +25,26 @@ type ctx struct {
 	guard bool
 	// state: a state predicate, over the configuration s.
 	state bool
+	// rv binds the locals of loops generated as Go loops (for loops,
+	// quantifiers over a channel's messages) to their Go variables.
+	rv map[*ir.Local]string
+	// temps holds the Go of the temps of the sequential blocks being
+	// generated.
+	temps map[*ir.Temp]*goTemp
+	// msgs holds the Go of the message each quantifier over a channel
+	// being generated binds.
+	msgs map[*ir.MsgQuant]msgAt
+	// within names the predicate being generated, for its faults.
+	within string
+	// mf, when set, is the variable of the array of the received
+	// message's fields (hoistFields).
+	mf string
+}
+
+// newCtx returns the context of action a for process p (-1 and state
+// set: a state predicate).
+func newCtx(g *generator, a *ir.Action, p int, state bool) *ctx {
+	return &ctx{g: g, a: a, p: p, state: state, b: map[*ir.Local]int{}, rv: map[*ir.Local]string{}, temps: map[*ir.Temp]*goTemp{}, msgs: map[*ir.MsgQuant]msgAt{}}
 }
 
 // with returns x with l bound to v.
@@ -46,13 +66,48 @@ func (x *ctx) name() string {
 	return `""`
 }
 
-// fault writes the failure of the step with compile.Fault at pos.
+// fault writes the failure of the step with compile.Fault at pos; in a
+// predicate, the report of the fault to the latch (predFault).
 func (x *ctx) fault(w block, at syntax.Pos, format string, args ...string) {
 	a := ""
 	for _, s := range args {
 		a += ", " + s
 	}
+	if x.state {
+		x.predFault(w, fmt.Sprintf("compile.Fault(g.File, %s, \"\", %q%s)", pos(at), format, a))
+		return
+	}
 	w.line("c.Fail(compile.Fault(g.File, %s, %s, %q%s))", pos(at), x.name(), format, a)
+}
+
+// predFault writes, in a predicate, the report of the error err (a
+// generated expression) to the predicate's fault latch, and the
+// predicate's holding, as compile's predicates do on a fault.
+func (x *ctx) predFault(w block, err string) {
+	x.g.faulty = true
+	w.line("fail(%s)", err)
+	w.line("return true")
+}
+
+// overflow writes the fault of an operation that overflows, op its text
+// (a generated string), as compile reports it: in an action, with
+// ir.OverflowMessage; in a predicate, naming it.
+func (x *ctx) overflow(w block, at syntax.Pos, op string) {
+	if x.state {
+		x.predFault(w, fmt.Sprintf("&syntax.Error{File: g.File, Pos: %s, Msg: %q + %s + \" is outside int64\"}", pos(at), "integer overflow in "+x.within+": ", op))
+		return
+	}
+	x.fault(w, at, "%s", "ir.OverflowMessage("+op+")")
+}
+
+// divisionByZero writes the fault of a division by zero at pos, as
+// compile reports it.
+func (x *ctx) divisionByZero(w block, at syntax.Pos) {
+	if x.state {
+		x.predFault(w, fmt.Sprintf("&syntax.Error{File: g.File, Pos: %s, Msg: %q}", pos(at), "division by zero in "+x.within))
+		return
+	}
+	w.line("c.Fail(compile.DivisionByZero(g.File, %s))", pos(at))
 }
 
 // constant evaluates an expression that depends on no configuration, as
@@ -204,7 +259,22 @@ func (x *ctx) expr(w block, e ir.Expr) val {
 		s, _, _ := x.proc(w, e)
 		return val{s: s}
 	case *ir.LocalRef:
+		if v, ok := x.rv[e.Local]; ok {
+			return val{s: v}
+		}
 		skip("an unbound local %s", e.Local.Name)
+	case *ir.TempRef:
+		return x.tempRef(w, e)
+	case *ir.MsgQuant:
+		return x.msgQuant(w, e)
+	case *ir.MsgField:
+		return x.msgField(e)
+	case *ir.RunField:
+		return x.runField(e)
+	case *ir.RunIs:
+		return x.runIs(e)
+	case *ir.FieldElem:
+		return x.fieldElem(w, e)
 	case *ir.VarRef:
 		return x.varRef(w, e)
 	case *ir.FieldRef:
@@ -218,14 +288,11 @@ func (x *ctx) expr(w block, e ir.Expr) val {
 			return val{s: "!" + paren(v.cond()), isBool: true}
 		}
 		if x.mayOverflow(e) {
-			if x.state {
-				skip("a negation that may overflow in a predicate")
-			}
 			u := temp(w, val{s: v.num()})
 			r := w.fresh()
 			w.line("%s, ok%s := ir.Neg(%s)", r, r, u.s)
 			w.line("if !ok%s {", r)
-			x.fault(w, e.Pos, "%s", fmt.Sprintf(`ir.OverflowMessage(fmt.Sprintf("-(%%d)", %s))`, u.s))
+			x.overflow(w, e.Pos, fmt.Sprintf(`fmt.Sprintf("-(%%d)", %s)`, u.s))
 			w.line("%s = 0", r)
 			w.line("}")
 			return val{s: r}
@@ -255,22 +322,13 @@ func (x *ctx) expr(w block, e ir.Expr) val {
 	case *ir.ChanLen:
 		return x.chanLen(w, e)
 	case *ir.HeadField:
-		return x.headField(e)
+		return x.headField(w, e)
 	case *ir.ChanPos:
-		from, okf := x.constant(e.From)
-		to, okt := x.constant(e.To)
-		if !okf || !okt {
-			skip("a channel between processes known only as the step runs")
-		}
-		ch := x.g.chans[ir.Mod(from, x.g.n)*x.g.n+ir.Mod(to, x.g.n)]
-		if ch < 0 {
+		ch, none := x.channel(w, e.From, e.To)
+		if none {
 			return lit(0)
 		}
-		s := "s"
-		if !x.state {
-			s = "c.Config()"
-		}
-		return val{s: fmt.Sprintf("rt.Pos(%s, %d, %d)", s, ch, e.Msg.ID)}
+		return val{s: fmt.Sprintf("rt.Pos(%s, %s, %d)", x.stateVar(), ch, e.Msg.ID)}
 	}
 	skip("an expression of type %T", e)
 	return val{}
@@ -342,7 +400,8 @@ func (x *ctx) varRef(w block, e *ir.VarRef) val {
 		}
 		q, ok := x.constant(e.Proc)
 		if !ok {
-			skip("a variable of a process known only in the configuration, in a predicate")
+			p := x.expr(w, e.Proc).num()
+			return val{s: fmt.Sprintf("rt.VarOf(s, rt.Proc(%s, %d), %d, %#x)", p, x.g.n, id, mask(e.Var.Procs))}
 		}
 		q = ir.Mod(q, x.g.n)
 		if !slices.Contains(e.Var.Procs, q) {
@@ -382,6 +441,9 @@ func (x *ctx) field(e *ir.FieldRef) val {
 		skip("a field of a message that is not the action's receive")
 	}
 	t, nf := r.Msg.ID, len(r.Msg.Fields)
+	if x.mf != "" {
+		return val{s: fmt.Sprintf("int(%s[%d])", x.mf, e.Index)}
+	}
 	if x.g.tabulated(r.Msg) {
 		return val{s: fmt.Sprintf("int(g.Fields[%d][int(m-g.Base[%d])*%d+%d])", t, t, nf, e.Index)}
 	}
@@ -400,6 +462,14 @@ func (x *ctx) binary(w block, e *ir.Binary) val {
 			op = "||"
 		}
 		if sub.b.Len() == 0 {
+			lb, lok := literal(l)
+			rb, rok := literal(r)
+			switch {
+			case lok && rok && e.Op == syntax.AndAnd:
+				return val{s: strconv.FormatBool(lb != 0 && rb != 0), isBool: true}
+			case lok && rok:
+				return val{s: strconv.FormatBool(lb != 0 || rb != 0), isBool: true}
+			}
 			return val{s: "(" + l.cond() + " " + op + " " + r.cond() + ")", isBool: true}
 		}
 		// The right operand's statements run only where it is evaluated.
@@ -416,15 +486,20 @@ func (x *ctx) binary(w block, e *ir.Binary) val {
 		return val{s: t, isBool: true}
 	case syntax.Eq, syntax.Neq, syntax.Lt, syntax.Le, syntax.Gt, syntax.Ge:
 		l, r := x.expr(w, e.X), x.expr(w, e.Y)
+		if u, ok := literal(l); ok {
+			if v, ok := literal(r); ok {
+				// Constants the configuration made (a variable of no
+				// process reads 0).
+				c, _ := ir.EvalBinary(e.Op, u, v)
+				return val{s: strconv.FormatBool(c != 0), isBool: true}
+			}
+		}
 		if (e.Op == syntax.Eq || e.Op == syntax.Neq) && l.isBool && r.isBool {
 			return val{s: "(" + l.s + " " + goOp[e.Op] + " " + r.s + ")", isBool: true}
 		}
 		return val{s: "(" + l.num() + " " + goOp[e.Op] + " " + r.num() + ")", isBool: true}
 	}
 	if x.mayOverflow(e) {
-		if x.state {
-			skip("an operation that may overflow in a predicate")
-		}
 		return x.checked(w, e)
 	}
 	l, r := x.expr(w, e.X), x.expr(w, e.Y)
@@ -440,13 +515,16 @@ func (x *ctx) binary(w block, e *ir.Binary) val {
 				return val{s: fmt.Sprintf("(%s / %d)", l.num(), k)}
 			}
 		}
-		if x.state {
-			skip("a division that may fail in a predicate")
-		}
 		t := w.fresh()
+		if k, ok := x.constant(e.Y); ok && k != 0 && x.state {
+			// A divisor that is not 0: no fault (compile's predicates
+			// check none).
+			w.line("%s, _ := ir.EvalBinary(%s, %s, %s)", t, tokenName[e.Op], l.num(), r.num())
+			return val{s: t}
+		}
 		w.line("%s, f%s := ir.EvalBinary(%s, %s, %s)", t, t, tokenName[e.Op], l.num(), r.num())
 		w.line("if f%s != ir.NoFault {", t)
-		w.line("c.Fail(compile.DivisionByZero(g.File, %s))", pos(e.Pos))
+		x.divisionByZero(w, e.Pos)
 		w.line("}")
 		return val{s: t}
 	}
@@ -464,10 +542,10 @@ func (x *ctx) checked(w block, e *ir.Binary) val {
 	w.line("switch f%s {", t)
 	w.line("case ir.NoFault:")
 	w.line("case ir.DivisionByZero:")
-	w.line("c.Fail(compile.DivisionByZero(g.File, %s))", pos(e.Pos))
+	x.divisionByZero(w, e.Pos)
 	w.line("%s = 0", t)
 	w.line("default:")
-	x.fault(w, e.Pos, "%s", fmt.Sprintf("ir.OverflowMessage(ir.BinaryText(%s, %s, %s))", op, l.s, r.s))
+	x.overflow(w, e.Pos, fmt.Sprintf("ir.BinaryText(%s, %s, %s)", op, l.s, r.s))
 	w.line("%s = 0", t)
 	w.line("}")
 	return val{s: t}
@@ -520,6 +598,14 @@ func (x *ctx) quant(w block, e *ir.Quant) val {
 			sub := w.sub()
 			v := y.expr(sub, e.Body)
 			if t == "" && sub.b.Len() == 0 {
+				if b, ok := literal(v); ok {
+					if (b != 0) == (e.Kind == "forall") {
+						// A part that cannot change the result.
+						continue
+					}
+					// A part that decides it.
+					return val{s: strconv.FormatBool(e.Kind != "forall"), isBool: true}
+				}
 				inline = append(inline, v.cond())
 				continue
 			}
@@ -541,6 +627,9 @@ func (x *ctx) quant(w block, e *ir.Quant) val {
 			w.line("}")
 		}
 		if t == "" {
+			if len(inline) == 0 {
+				return val{s: strconv.FormatBool(e.Kind == "forall"), isBool: true}
+			}
 			return val{s: "(" + strings.Join(inline, " "+op+" ") + ")", isBool: true}
 		}
 		return val{s: t, isBool: true}
@@ -555,9 +644,6 @@ func (x *ctx) quant(w block, e *ir.Quant) val {
 		return val{s: "(" + strings.Join(terms, " + ") + ")"}
 	case "sum":
 		if x.mayOverflow(e) {
-			if x.state {
-				skip("a sum that may overflow in a predicate")
-			}
 			acc := w.fresh()
 			w.line("%s := 0", acc)
 			for _, y := range parts {
@@ -565,7 +651,7 @@ func (x *ctx) quant(w block, e *ir.Quant) val {
 				w.line("if s%s, ok := ir.Add(%s, %s); ok {", v.s, acc, v.s)
 				w.line("%s = s%s", acc, v.s)
 				w.line("} else {")
-				x.fault(w, e.Pos, "%s", fmt.Sprintf(`ir.OverflowMessage("sum " + ir.BinaryText(syntax.Plus, %s, %s))`, acc, v.s))
+				x.overflow(w, e.Pos, fmt.Sprintf(`"sum " + ir.BinaryText(syntax.Plus, %s, %s)`, acc, v.s))
 				w.line("%s = 0", acc)
 				w.line("}")
 			}
@@ -591,7 +677,7 @@ func (x *ctx) elemRef(w block, e *ir.ElemRef) val {
 	i, ok := x.constant(e.Index)
 	if !ok {
 		if x.state {
-			skip("an array entry at an index known only in the configuration, in a predicate")
+			return x.stateEntry(w, e)
 		}
 		return x.elemAt(w, e)
 	}
@@ -619,32 +705,44 @@ func (x *ctx) elemRef(w block, e *ir.ElemRef) val {
 // chanLen generates the number of messages in a channel between
 // processes known when it is generated.
 func (x *ctx) chanLen(w block, e *ir.ChanLen) val {
-	from, okf := x.constant(e.From)
-	to, okt := x.constant(e.To)
-	if !okf || !okt {
-		skip("a channel between processes known only as the step runs")
-	}
-	from, to = ir.Mod(from, x.g.n), ir.Mod(to, x.g.n)
-	ch := x.g.chans[from*x.g.n+to]
-	if ch < 0 {
+	ch, none := x.channel(w, e.From, e.To)
+	if none {
 		return lit(0)
 	}
-	s := "s"
-	if !x.state {
-		s = "c.Config()"
-	}
+	s := x.stateVar()
 	if e.Upto != nil {
 		upto := x.expr(w, e.Upto).num()
 		t := -1
 		if e.Msg != nil {
 			t = e.Msg.ID
 		}
-		return val{s: fmt.Sprintf("rt.CountUpTo(%s, %d, %d, max(0, %s))", s, ch, t, upto)}
+		return val{s: fmt.Sprintf("rt.CountUpTo(%s, %s, %d, max(0, %s))", s, ch, t, upto)}
 	}
 	if e.Msg == nil {
-		return val{s: fmt.Sprintf("%s.Len(%d)", s, ch)}
+		if _, err := strconv.Atoi(ch); err == nil {
+			return val{s: fmt.Sprintf("%s.Len(%s)", s, ch)}
+		}
+		return val{s: fmt.Sprintf("rt.Len(%s, %s)", s, ch)}
 	}
-	return val{s: fmt.Sprintf("rt.Count(%s, %d, %d)", s, ch, e.Msg.ID)}
+	return val{s: fmt.Sprintf("rt.Count(%s, %s, %d)", s, ch, e.Msg.ID)}
+}
+
+// channel generates the channel from process from to process to: a
+// constant where both are known when it is generated (none set when
+// there is no such channel), otherwise a variable holding the channel
+// (-1 for none) found as the step runs.
+func (x *ctx) channel(w block, from, to ir.Expr) (ch string, none bool) {
+	f, okf := x.constant(from)
+	t, okt := x.constant(to)
+	if okf && okt {
+		c := x.g.chans[ir.Mod(f, x.g.n)*x.g.n+ir.Mod(t, x.g.n)]
+		return strconv.Itoa(int(c)), c < 0
+	}
+	fs := x.expr(w, from).num()
+	ts := x.expr(w, to).num()
+	v := w.fresh()
+	w.line("%s := g.Sys.ChanBetween(rt.Proc(%s, %d), rt.Proc(%s, %d))", v, fs, x.g.n, ts, x.g.n)
+	return v, false
 }
 
 // elemAt generates a read of an array's entry at an index known only as
@@ -661,6 +759,24 @@ func (x *ctx) elemAt(w block, e *ir.ElemRef) val {
 	idx := x.expr(w, e.Index).num()
 	t := w.fresh()
 	w.line("var %s int", t)
+	if base, ok := consecutive(a, q); ok {
+		// The entries are variables base, base+1, ...: one read at
+		// the index.
+		w.line("if %si := %s - %d; uint(%si) < %d {", t, idx, a.Lo, t, a.Hi-a.Lo+1)
+		id := fmt.Sprintf("model.VarID(%d+%si)", base, t)
+		switch {
+		case q == x.p:
+			w.line("%s = c.Get(%s)", t, id)
+		case x.a.Kind == model.Timeout:
+			w.line("%s = c.Config().Get(%d, %s)", t, q, id)
+		default:
+			w.line("%s = c.Read(%d, %s)", t, q, id)
+		}
+		w.line("} else {")
+		x.missingAt(w, a, e.Pos, fmt.Sprintf("%si+%d", t, a.Lo))
+		w.line("}")
+		return val{s: t}
+	}
 	w.line("switch %s := %s; %s {", t+"i", idx, t+"i")
 	for i := a.Lo; i <= a.Hi; i++ {
 		v := a.Elem(i)
@@ -697,21 +813,12 @@ func (x *ctx) missingAt(w block, a *ir.Array, at syntax.Pos, idx string) {
 
 // headField generates a field of the first message (of a type) of a
 // channel between processes known when it is generated.
-func (x *ctx) headField(e *ir.HeadField) val {
-	from, okf := x.constant(e.From)
-	to, okt := x.constant(e.To)
-	if !okf || !okt {
-		skip("a channel between processes known only as the step runs")
-	}
-	from, to = ir.Mod(from, x.g.n), ir.Mod(to, x.g.n)
-	ch := x.g.chans[from*x.g.n+to]
-	if ch < 0 {
+func (x *ctx) headField(w block, e *ir.HeadField) val {
+	ch, none := x.channel(w, e.From, e.To)
+	if none {
 		return lit(0)
 	}
-	s := "s"
-	if !x.state {
-		s = "c.Config()"
-	}
+	s := x.stateVar()
 	first := -1
 	if e.First != nil {
 		first = e.First.ID
@@ -720,5 +827,63 @@ func (x *ctx) headField(e *ir.HeadField) val {
 	for i, v := range e.Index {
 		idx[i] = strconv.Itoa(v)
 	}
-	return val{s: fmt.Sprintf("g.HeadField(%s, %d, %d, []int{%s})", s, ch, first, strings.Join(idx, ", "))}
+	return val{s: fmt.Sprintf("g.HeadField(%s, %s, %d, []int{%s})", s, ch, first, strings.Join(idx, ", "))}
+}
+
+// consecutive reports whether process q has every entry of a and their
+// variables are base, base+1, ... in index order.
+func consecutive(a *ir.Array, q int) (int, bool) {
+	if len(a.Elems) == 0 || a.Elems[0] == nil {
+		return 0, false
+	}
+	base := a.Elems[0].ID
+	for i, v := range a.Elems {
+		if v == nil || v.ID != base+i || !slices.Contains(v.Procs, q) {
+			return 0, false
+		}
+	}
+	return base, true
+}
+
+// literal returns the value of v when it is a literal: an integer, true
+// or false.
+func literal(v val) (int, bool) {
+	switch v.s {
+	case "true":
+		return 1, true
+	case "false":
+		return 0, true
+	}
+	n, err := strconv.Atoi(v.s)
+	return n, err == nil
+}
+
+// mask is the bit mask of the processes ps.
+func mask(ps []int) uint64 {
+	var m uint64
+	for _, p := range ps {
+		m |= 1 << p
+	}
+	return m
+}
+
+// stateEntry generates, in a predicate, the read of an array's entry at
+// an index known only in the configuration: 0 where the process has no
+// such entry.
+func (x *ctx) stateEntry(w block, e *ir.ElemRef) val {
+	a := e.Array
+	if e.Proc == nil {
+		skip("a variable of no process in a predicate")
+	}
+	p := x.expr(w, e.Proc).num()
+	idx := x.expr(w, e.Index).num()
+	ids := make([]string, len(a.Elems))
+	has := make([]string, len(a.Elems))
+	for i, v := range a.Elems {
+		ids[i], has[i] = "0", "0"
+		if v != nil {
+			ids[i], has[i] = strconv.Itoa(v.ID), fmt.Sprintf("%#x", mask(v.Procs))
+		}
+	}
+	return val{s: fmt.Sprintf("rt.EntryOf(s, rt.Proc(%s, %d), %s-%d, []model.VarID{%s}, []uint64{%s})", p, x.g.n, idx, a.Lo, strings.Join(ids, ", "), strings.Join(has, ", "))}
 }

@@ -1,6 +1,5 @@
 // Package catalog assembles the registry of every spec ringcheck ships:
-// the .ring files embedded by package specs/ring, and the Go specs that
-// have no file yet.
+// the .ring files embedded by package specs/ring.
 package catalog
 
 import (
@@ -12,30 +11,23 @@ import (
 	"github.com/ringcheck/ringcheck/lang"
 	"github.com/ringcheck/ringcheck/lang/compile"
 	"github.com/ringcheck/ringcheck/specs"
-	"github.com/ringcheck/ringcheck/specs/lejeune"
 	"github.com/ringcheck/ringcheck/specs/ring"
 )
 
-// entry is one spec of the catalogue: the name of its embedded .ring file,
-// or the Go function that declares it.
-type entry struct {
-	file   string
-	goSpec func() *specs.Spec
-}
-
-// entries are the catalogue's specs, in the order `list` shows them.
-func entries() []entry {
-	return []entry{
-		{file: "dijkstra.ring"},
-		{file: "kl-naive.ring"},
-		{file: "kl-pusher.ring"},
-		{file: "counterflush.ring"},
-		{file: "kl-ddhl.ring"},
-		{file: "kl-dhv.ring"},
-		{file: "raynal.ring"},
-		{file: "raynal-and.ring"},
-		{file: "thiare.ring"},
-		{goSpec: lejeune.Spec},
+// entries are the names of the catalogue's embedded .ring files, in the
+// order `list` shows their specs.
+func entries() []string {
+	return []string{
+		"dijkstra.ring",
+		"kl-naive.ring",
+		"kl-pusher.ring",
+		"counterflush.ring",
+		"kl-ddhl.ring",
+		"kl-dhv.ring",
+		"raynal.ring",
+		"raynal-and.ring",
+		"thiare.ring",
+		"lejeune.ring",
 	}
 }
 
@@ -43,17 +35,12 @@ func entries() []entry {
 // shows them.
 func Registry() (*specs.Registry, error) { return RegistryWithCode() }
 
-// RegistryWithCode is Registry whose specs read from files run each
-// instance that one of codes was generated from (package lang/gogen) on
-// that code.
+// RegistryWithCode is Registry whose specs run each instance that one of
+// codes was generated from (package lang/gogen) on that code.
 func RegistryWithCode(codes ...*compile.Code) (*specs.Registry, error) {
 	var all []*specs.Spec
-	for _, e := range entries() {
-		if e.goSpec != nil {
-			all = append(all, e.goSpec())
-			continue
-		}
-		s, err := fromFile(e.file, codes)
+	for _, file := range entries() {
+		s, err := fromFile(file, codes)
 		if err != nil {
 			return nil, err
 		}
@@ -83,12 +70,11 @@ func fromFile(name string, codes []*compile.Code) (*specs.Spec, error) {
 }
 
 // Source returns the text of the .ring file the built-in spec called
-// name is read from (NAME.ring), and false for a spec written in Go or an
-// unknown name.
+// name is read from (NAME.ring), and false for an unknown name.
 func Source(name string) ([]byte, bool) {
-	for _, e := range entries() {
-		if e.file == name+lang.Ext {
-			src, err := fs.ReadFile(ring.Files(), e.file)
+	for _, file := range entries() {
+		if file == name+lang.Ext {
+			src, err := fs.ReadFile(ring.Files(), file)
 			return src, err == nil
 		}
 	}

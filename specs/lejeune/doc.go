@@ -232,4 +232,9 @@
 // slot-clash (a second ReqRes of one request with another mark), the model
 // keeps the newer entry only, where the paper's sorted list would hold both;
 // verdicts with strict=0 after such a clash are for that reading.
+//
+// The catalogue serves specs/ring/lejeune.ring, which says this package
+// in the ring language: specs/ring's twin tests check that the two take
+// the same steps, and this package's tests (findings_test.go and the
+// others) pin the file.
 package lejeune

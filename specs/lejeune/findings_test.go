@@ -6,7 +6,6 @@ import (
 
 	"github.com/ringcheck/ringcheck/invariants"
 	"github.com/ringcheck/ringcheck/model"
-	"github.com/ringcheck/ringcheck/specs/lejeune"
 )
 
 // dupCounter is the shortest execution (found by invariants.Check, safety
@@ -18,12 +17,12 @@ import (
 // the token, its pendingReq still holds p2's ReqCnt, not obsolete, and it
 // answers with a second Counter (line 156).
 var dupCounter = []move{
-	{1, "request(D={r0})"}, {0, "recvReq(from 1)"}, {0, "request(D={r0})"},
-	{1, "recvToken(from 0)"}, {1, "recvReq(from 0)"}, {1, "leave"},
-	{2, "request(D={r0,r1})"}, {0, "recvReq(from 2)"}, {0, "recvCounter(from 1)"},
-	{1, "recvReq(from 0)"}, {1, "recvReq(from 0)"}, {2, "recvToken(from 1)"},
-	{2, "recvReq(from 1)"}, {0, "recvToken(from 2)"}, {2, "recvToken(from 0)"},
-	{2, "recvCounter(from 0)"},
+	{1, "request(D=1)"}, {0, "recvReq(1)"}, {0, "request(D=1)"},
+	{1, "recvToken(0)"}, {1, "recvReq(0)"}, {1, "leave"},
+	{2, "request(D=3)"}, {0, "recvReq(2)"}, {0, "recvCounter(1)"},
+	{1, "recvReq(0)"}, {1, "recvReq(0)"}, {2, "recvToken(1)"},
+	{2, "recvReq(1)"}, {0, "recvToken(2)"}, {2, "recvToken(0)"},
+	{2, "recvCounter(0)"},
 }
 
 // tokenLoss continues the same start on four processes (found by
@@ -34,9 +33,9 @@ var dupCounter = []move{
 // although p2 holds token r0, and calls processCntNeededEmpty, which puts
 // p2, in its critical section, back to waitCS: the token of r0 is lost.
 var tokenLoss = append(append([]move(nil), dupCounter[:14]...),
-	move{0, "leave"}, move{2, "recvToken(from 0)"}, move{3, "request(D={r0,r1})"},
-	move{0, "recvReq(from 3)"}, move{0, "recvReq(from 2)"}, move{3, "recvToken(from 0)"},
-	move{3, "recvReq(from 0)"}, move{2, "recvToken(from 3)"}, move{2, "recvCounter(from 0)"},
+	move{0, "leave"}, move{2, "recvToken(0)"}, move{3, "request(D=3)"},
+	move{0, "recvReq(3)"}, move{0, "recvReq(2)"}, move{3, "recvToken(0)"},
+	move{3, "recvReq(0)"}, move{2, "recvToken(3)"}, move{2, "recvCounter(0)"},
 )
 
 // TestDuplicateCounterFound: with strict=1 the safety check is violated by
@@ -50,7 +49,7 @@ func TestDuplicateCounterFound(t *testing.T) {
 			sys, v := build(t, 3, 2, 1, loan, 1)
 			rep := check(t, sys, invariants.Safety)
 			o := rep.Outcomes[0]
-			if o.Verdict != invariants.Violated || o.Reason != "invariant pseudo-code is false" {
+			if o.Verdict != invariants.Violated || o.Reason != "invariant pseudo_code is false" {
 				t.Fatalf("safety %s (%s), want violated by the pseudo-code invariant", o.Verdict, o.Reason)
 			}
 			ce := o.Counterexample
@@ -63,9 +62,9 @@ func TestDuplicateCounterFound(t *testing.T) {
 			last := ce.States[len(ce.States)-1]
 			flagged := -1
 			for p := 0; p < 3; p++ {
-				if e := last.Get(p, v.Err); e != lejeune.ErrNone {
+				if e := last.Get(p, v.Err); e != errNone {
 					flagged = p
-					if e != lejeune.ErrDupCounter {
+					if e != errDupCounter {
 						t.Errorf("p%d flags %d, want dup-counter", p, e)
 					}
 				}
@@ -73,7 +72,7 @@ func TestDuplicateCounterFound(t *testing.T) {
 			if flagged < 0 {
 				t.Fatal("no process is flagged")
 			}
-			t.Logf("p%d receives a second counter: %s", flagged, lejeune.Render(sys, v, last))
+			t.Logf("p%d receives a second counter: %s", flagged, render(sys, v, last))
 		})
 	}
 	sys, v := build(t, 3, 2, 1, 0, 1)
@@ -82,16 +81,16 @@ func TestDuplicateCounterFound(t *testing.T) {
 	if got := msgs(sys, v, before, 0, 2); got != "Counter(r0=4)" {
 		t.Errorf("before the last step 0→2 holds %q, want the duplicate Counter(r0=4)", got)
 	}
-	if before.Get(2, v.Vec[0]) != 3 || before.Get(2, v.CntNeeded) != 0 || before.Get(2, v.St) != lejeune.WaitCS {
-		t.Errorf("p2 before: %s", lejeune.Render(sys, v, before))
+	if before.Get(2, v.Vec[0]) != 3 || before.Get(2, v.CntNeeded) != 0 || before.Get(2, v.St) != waitCS {
+		t.Errorf("p2 before: %s", render(sys, v, before))
 	}
-	if last.Get(2, v.Vec[0]) != 4 || last.Get(2, v.Err) != lejeune.ErrDupCounter {
-		t.Errorf("p2 after: %s", lejeune.Render(sys, v, last))
+	if last.Get(2, v.Vec[0]) != 4 || last.Get(2, v.Err) != errDupCounter {
+		t.Errorf("p2 after: %s", render(sys, v, last))
 	}
 	if got := msgs(sys, v, last, 2, 0); got != "ReqRes(r0,2/1@4,V=100) ReqRes(r0,2/1@5,V=100)" {
 		t.Errorf("2→0 holds %q, want p2's ReqRes twice, with marks 4 and 5", got)
 	}
-	if !invariant(t, sys, "exclusion").Holds(last) || !invariant(t, sys, "one-token").Holds(last) {
+	if !invariant(t, sys, "exclusion").Holds(last) || !invariant(t, sys, "one_token").Holds(last) {
 		t.Error("exclusion or one-token fails: the duplicate alone should not break them")
 	}
 }
@@ -108,21 +107,21 @@ func TestTokenLoss(t *testing.T) {
 			ce := replay(t, sys, tokenLoss)
 			n := len(ce.States)
 			before, last := ce.States[n-2], ce.States[n-1]
-			if before.Get(2, v.St) != lejeune.InCS || before.Get(2, v.TokDir[0]) != v.N || msgs(sys, v, before, 0, 2) != "Counter(r0=4) ReqCnt(r1,3/1,V=1001)" {
-				t.Fatalf("before the last step: %s", lejeune.Render(sys, v, before))
+			if before.Get(2, v.St) != inCS || before.Get(2, v.TokDir[0]) != v.N || msgs(sys, v, before, 0, 2) != "Counter(r0=4) ReqCnt(r1,3/1,V=1001)" {
+				t.Fatalf("before the last step: %s", render(sys, v, before))
 			}
-			if last.Get(2, v.St) != lejeune.WaitCS || last.Get(2, v.TokDir[0]) != 0 {
-				t.Errorf("p2 after: %s", lejeune.Render(sys, v, last))
+			if last.Get(2, v.St) != waitCS || last.Get(2, v.TokDir[0]) != 0 {
+				t.Errorf("p2 after: %s", render(sys, v, last))
 			}
 			for i := 0; i < n-1; i++ {
-				if !invariant(t, sys, "one-token").Holds(ce.States[i]) {
+				if !invariant(t, sys, "one_token").Holds(ce.States[i]) {
 					t.Fatalf("one-token fails already in state %d", i)
 				}
 			}
-			if invariant(t, sys, "one-token").Holds(last) {
+			if invariant(t, sys, "one_token").Holds(last) {
 				t.Fatal("one-token holds after the duplicate Counter")
 			}
-			t.Logf("token r0 lost: %s", lejeune.Render(sys, v, last))
+			t.Logf("token r0 lost: %s", render(sys, v, last))
 			// Every execution from there: nobody enters with r0, and some
 			// reachable state is a deadlock.
 			ex := sys.NewExpander()
@@ -134,8 +133,8 @@ func TestTokenLoss(t *testing.T) {
 				queue = queue[1:]
 				states++
 				for p := 0; p < 4; p++ {
-					if s.Get(p, v.St) == lejeune.InCS && s.Get(p, v.Req)&1 != 0 {
-						t.Fatalf("p%d enters with r0 after the loss: %s", p, lejeune.Render(sys, v, s))
+					if s.Get(p, v.St) == inCS && s.Get(p, v.Req)&1 != 0 {
+						t.Fatalf("p%d enters with r0 after the loss: %s", p, render(sys, v, s))
 					}
 				}
 				k, err := ex.Expand(s, func(_ *model.Step, next *model.State) bool {
@@ -169,15 +168,15 @@ func TestTokenLoss(t *testing.T) {
 // with TRequired = ∅, where it stays for ever: no step is enabled and p3
 // is not idle, a deadlock (and p3 requests for ever: starvation).
 var deadlock4 = []move{
-	{1, "request(D={r0})"}, {0, "recvReq(from 1)"}, {0, "request(D={r0})"},
-	{1, "recvToken(from 0)"}, {1, "recvReq(from 0)"}, {1, "leave"},
-	{2, "request(D={r0})"}, {3, "request(D={r0,r1})"}, {0, "recvReq(from 3)"},
-	{0, "recvCounter(from 1)"}, {1, "recvReq(from 0)"}, {1, "recvReq(from 0)"},
-	{3, "recvToken(from 1)"}, {3, "recvReq(from 1)"}, {0, "recvToken(from 3)"},
-	{0, "leave"}, {0, "recvReq(from 2)"}, {2, "recvToken(from 0)"},
-	{2, "leave"}, {3, "recvToken(from 0)"}, {0, "recvReq(from 3)"},
-	{2, "recvReq(from 0)"}, {3, "recvToken(from 2)"}, {3, "leave"},
-	{3, "recvCounter(from 0)"},
+	{1, "request(D=1)"}, {0, "recvReq(1)"}, {0, "request(D=1)"},
+	{1, "recvToken(0)"}, {1, "recvReq(0)"}, {1, "leave"},
+	{2, "request(D=1)"}, {3, "request(D=3)"}, {0, "recvReq(3)"},
+	{0, "recvCounter(1)"}, {1, "recvReq(0)"}, {1, "recvReq(0)"},
+	{3, "recvToken(1)"}, {3, "recvReq(1)"}, {0, "recvToken(3)"},
+	{0, "leave"}, {0, "recvReq(2)"}, {2, "recvToken(0)"},
+	{2, "leave"}, {3, "recvToken(0)"}, {0, "recvReq(3)"},
+	{2, "recvReq(0)"}, {3, "recvToken(2)"}, {3, "leave"},
+	{3, "recvCounter(0)"},
 }
 
 // TestDeadlockFourProcesses replays it for both loan settings: p3 ends in
@@ -191,10 +190,10 @@ func TestDeadlockFourProcesses(t *testing.T) {
 			sys, v := build(t, 4, 2, 1, loan, 0)
 			ce := replay(t, sys, deadlock4)
 			last := ce.States[len(ce.States)-1]
-			if last.Get(3, v.St) != lejeune.WaitCS || last.Get(3, v.Req) != 0 || last.Get(3, v.TokDir[0]) != 0 {
-				t.Errorf("p3: %s", lejeune.Render(sys, v, last))
+			if last.Get(3, v.St) != waitCS || last.Get(3, v.Req) != 0 || last.Get(3, v.TokDir[0]) != 0 {
+				t.Errorf("p3: %s", render(sys, v, last))
 			}
-			if invariant(t, sys, "one-token").Holds(last) {
+			if invariant(t, sys, "one_token").Holds(last) {
 				t.Error("one-token holds")
 			}
 			ex := sys.NewExpander()
@@ -205,8 +204,8 @@ func TestDeadlockFourProcesses(t *testing.T) {
 				s := queue[0]
 				queue = queue[1:]
 				states++
-				if s.Get(3, v.St) != lejeune.WaitCS || s.Get(3, v.Req) != 0 {
-					t.Fatalf("p3 gets out: %s", lejeune.Render(sys, v, s))
+				if s.Get(3, v.St) != waitCS || s.Get(3, v.Req) != 0 {
+					t.Fatalf("p3 gets out: %s", render(sys, v, s))
 				}
 				k, err := ex.Expand(s, func(_ *model.Step, next *model.State) bool {
 					key := fmt.Sprint(next.Vars, next.Lens, next.Msgs)
@@ -221,10 +220,10 @@ func TestDeadlockFourProcesses(t *testing.T) {
 				}
 				if k == 0 {
 					if sys.ValidEnd.Holds(s) {
-						t.Fatalf("valid end reached: %s", lejeune.Render(sys, v, s))
+						t.Fatalf("valid end reached: %s", render(sys, v, s))
 					}
 					deadlocks++
-					t.Logf("deadlock: %s", lejeune.Render(sys, v, s))
+					t.Logf("deadlock: %s", render(sys, v, s))
 				}
 			}
 			if deadlocks == 0 || loan == 0 && states != 1 {

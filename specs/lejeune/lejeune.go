@@ -10,7 +10,9 @@ import (
 	"github.com/ringcheck/ringcheck/specs/internal/modclock"
 )
 
-// Spec returns the catalogue entry.
+// Spec returns the Go spec lejeune: the twin of specs/ring/lejeune.ring,
+// which the catalogue serves, that specs/ring's twin tests and benchmarks
+// compare the file with.
 func Spec() *specs.Spec {
 	small := map[string]int{"N": 3, "M": 2, "requests": 1, "loan": 0, "strict": 1}
 	small1 := map[string]int{"N": 3, "M": 2, "requests": 1, "loan": 1, "strict": 1}

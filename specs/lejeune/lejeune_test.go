@@ -7,21 +7,18 @@ import (
 	"github.com/ringcheck/ringcheck/invariants"
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/specs"
-	"github.com/ringcheck/ringcheck/specs/lejeune"
 	"github.com/ringcheck/ringcheck/specs/spectest"
 )
 
-func build(t testing.TB, n, m, r, loan, strict int) (*model.System, *lejeune.Vars) {
+// build builds the catalogue's lejeune for N=n, M=m, requests=r, the
+// loan threshold and strict, the other parameters at their defaults.
+func build(t testing.TB, n, m, r, loan, strict int) (*model.System, *vars) {
 	t.Helper()
-	sys, v, err := lejeune.BuildVars(specs.Values{"N": n, "M": m, "requests": r, "loan": loan, "strict": strict, "Cmax": 0})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sys, v
+	return buildValues(t, values(n, m, r, loan, strict))
 }
 
 // succ returns the successor of s by process p's step labelled label (as
-// in traces: "request(D={r0})", "recvToken(from 2)", "leave"), or nil if
+// in traces: "request(D=1)", "recvToken(2)", "leave"), or nil if
 // that step is not enabled.
 func succ(t testing.TB, sys *model.System, s *model.State, p int, label string) (*model.State, *model.Step) {
 	t.Helper()
@@ -82,11 +79,11 @@ func invariant(t testing.TB, sys *model.System, name string) *model.Predicate {
 }
 
 // msgs renders channel p→q.
-func msgs(sys *model.System, v *lejeune.Vars, s *model.State, p, q int) string {
+func msgs(sys *model.System, v *vars, s *model.State, p, q int) string {
 	ch := sys.ChanBetween(p, q)
 	var parts []string
 	for i := 0; i < s.Len(ch); i++ {
-		parts = append(parts, lejeune.MsgString(sys, v, s.At(ch, i)))
+		parts = append(parts, msgString(sys, v, s.At(ch, i)))
 	}
 	return strings.Join(parts, " ")
 }
@@ -121,7 +118,7 @@ func TestInitialConfiguration(t *testing.T) {
 				t.Errorf("p%d lastTok[%d]: counter %d lender %d", p, r, s.Get(p, v.Cnt[r]), s.Get(p, v.Lender[r]))
 			}
 		}
-		if s.Get(p, v.St) != lejeune.Idle || s.Get(p, v.CurID) != 0 {
+		if s.Get(p, v.St) != idle || s.Get(p, v.CurID) != 0 {
 			t.Errorf("p%d is not idle with curId 0", p)
 		}
 	}
@@ -141,6 +138,7 @@ func TestInitialConfiguration(t *testing.T) {
 	if len(sys.Channels) != 6 {
 		t.Errorf("%d channels, want 6 (complete graph)", len(sys.Channels))
 	}
+	spec := spectest.Builtin(t, "lejeune")
 	for _, bad := range []specs.Values{
 		{"N": 5, "M": 2, "requests": 1, "loan": 0, "strict": 1, "Cmax": 0},
 		{"N": 3, "M": 4, "requests": 1, "loan": 0, "strict": 1, "Cmax": 0},
@@ -148,8 +146,10 @@ func TestInitialConfiguration(t *testing.T) {
 		{"N": 3, "M": 1, "requests": 1, "loan": 1, "strict": 1, "Cmax": 0},
 		{"N": 4, "M": 2, "requests": 2, "loan": 0, "strict": 1, "Cmax": 0},
 	} {
-		if _, _, err := lejeune.BuildVars(bad); err == nil {
-			t.Errorf("%v builds", bad)
+		if vals, err := spec.Resolve(bad); err == nil {
+			if _, err := spec.Build(vals); err == nil {
+				t.Errorf("%v builds", bad)
+			}
 		}
 	}
 }
@@ -157,7 +157,7 @@ func TestInitialConfiguration(t *testing.T) {
 // TestSpecParams: the catalogue entry's defaults build, and name the
 // paper's claims for both loan settings.
 func TestSpecParams(t *testing.T) {
-	sp := lejeune.Spec()
+	sp := spectest.Builtin(t, "lejeune")
 	vals, err := sp.Resolve(nil)
 	if err != nil {
 		t.Fatal(err)
@@ -199,18 +199,18 @@ func TestMark(t *testing.T) {
 	s.Set(1, v.Cnt[0], 3)
 	s.Set(1, v.Cnt[2], 4)
 	s.Set(0, v.Cnt[1], 2)
-	s.Set(0, v.St, lejeune.InCS)
+	s.Set(0, v.St, inCS)
 	s.Set(0, v.Req, 2)
 	s.Set(0, v.Vec[1], 1)
 	s.Set(0, v.CurID, 1)
-	s1, _ := succ(t, sys, s, 1, "request(D={r0,r1,r2})")
+	s1, _ := succ(t, sys, s, 1, "request(D=7)")
 	if got := [3]int{s1.Get(1, v.Vec[0]), s1.Get(1, v.Vec[1]), s1.Get(1, v.Vec[2])}; got != [3]int{3, 0, 4} {
 		t.Fatalf("vector %v", got)
 	}
-	s2, _ := succ(t, sys, s1, 0, "recvReq(from 1)")
-	s3, _ := succ(t, sys, s2, 1, "recvCounter(from 0)")
+	s2, _ := succ(t, sys, s1, 0, "recvReq(1)")
+	s3, _ := succ(t, sys, s2, 1, "recvCounter(0)")
 	if s3 == nil {
-		t.Fatalf("no counter: %s", lejeune.Render(sys, v, s2))
+		t.Fatalf("no counter: %s", render(sys, v, s2))
 	}
 	if got := msgs(sys, v, s3, 1, 0); got != "ReqRes(r1,1/1@18,V=10)" {
 		t.Errorf("p1 sends %q, want ReqRes(r1,1/1@18,V=10) (A=(3+2+4)/3=3, ×6)", got)

@@ -6,13 +6,12 @@ import (
 	"testing"
 
 	"github.com/ringcheck/ringcheck/explore"
-	"github.com/ringcheck/ringcheck/specs/lejeune"
 )
 
 // loanMonitor counts reachable configurations in which a process holds a
 // lent token (lender ≠ nil) in its critical section, or waiting.
 type loanMonitor struct {
-	v               *lejeune.Vars
+	v               *vars
 	inCS, waiting   atomic.Int64
 	lentOut, loanRq atomic.Int64
 }
@@ -28,7 +27,7 @@ func (m *loanMonitor) Observe(vis *explore.Visit) {
 		}
 		for r := 0; r < v.M; r++ {
 			if s.Get(p, v.TokDir[r]) == v.N && s.Get(p, v.Lender[r]) != v.N {
-				if s.Get(p, v.St) == lejeune.InCS {
+				if s.Get(p, v.St) == inCS {
 					m.inCS.Add(1)
 				} else {
 					m.waiting.Add(1)

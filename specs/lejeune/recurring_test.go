@@ -1,23 +1,25 @@
 package lejeune_test
 
 import (
+	"context"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/ringcheck/ringcheck/explore"
 	"github.com/ringcheck/ringcheck/invariants"
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/specs"
-	"github.com/ringcheck/ringcheck/specs/lejeune"
 	"github.com/ringcheck/ringcheck/specs/spectest"
 )
 
-// buildRec builds N=n, M=m with requests=r (0: recurring) and the given
-// window (0: the default), loans off, strict=1.
-func buildRec(t testing.TB, n, m, r, window, line260 int) (*model.System, *lejeune.Vars, error) {
+// buildRec builds N=n, M=m with requests=r (0: recurring; above 2, the
+// unbounded model the recurring one is compared with: moreRequests) and
+// the given window (0: the default), loans off, strict=1.
+func buildRec(t testing.TB, n, m, r, window, line260 int) (*model.System, *vars) {
 	t.Helper()
-	return lejeune.BuildVars(specs.Values{"N": n, "M": m, "requests": r, "window": window, "loan": 0, "strict": 1, "Cmax": 0, "line260": line260})
+	return buildValues(t, specs.Values{"N": n, "M": m, "requests": r, "window": window, "loan": 0, "strict": 1, "Cmax": 0, "line260": line260})
 }
 
 // enc is an id or counter value x ≥ 0 of the unbounded model as the
@@ -27,10 +29,10 @@ func enc(x, w int) int { return ((x-1)%w+w)%w + 1 }
 // alphaOf maps a configuration of the unbounded model unb (variables uv)
 // to the recurring model's (mv): every request id and counter value taken
 // modulo W (enc; a slot's or MyVector's 0, none, stays 0), lastReqC in its
-// normal form lejeune.Vars.EffReqC, and the dead snapshot values
-// (lejeune.Vars.SnapshotDead) of a process that does not hold the token
+// normal form vars.EffReqC, and the dead snapshot values
+// (vars.SnapshotDead) of a process that does not hold the token
 // set to 0, as the recurring model's sendToken does.
-func alphaOf(unb *model.System, uv *lejeune.Vars, mod *model.System, mv *lejeune.Vars) func(c *model.State) (*model.State, error) {
+func alphaOf(unb *model.System, uv *vars, mod *model.System, mv *vars) func(c *model.State) (*model.State, error) {
 	w := mv.Ring.W
 	nz := func(x int) int {
 		if x == 0 {
@@ -105,14 +107,8 @@ func TestModularMatchesUnbounded(t *testing.T) {
 		{2, 7, 2, 0},
 	} {
 		t.Run(fmt.Sprintf("N=%d R=%d window=%d line260=%d", tc.n, tc.r, tc.window, tc.line260), func(t *testing.T) {
-			unb, uv, err := buildRec(t, tc.n, 1, tc.r, 0, tc.line260)
-			if err != nil {
-				t.Fatal(err)
-			}
-			mod, mv, err := buildRec(t, tc.n, 1, 0, tc.window, tc.line260)
-			if err != nil {
-				t.Fatal(err)
-			}
+			unb, uv := buildRec(t, tc.n, 1, tc.r, 0, tc.line260)
+			mod, mv := buildRec(t, tc.n, 1, 0, tc.window, tc.line260)
 			if !mv.Recurring || mv.Ring.W != 2*tc.window+3 || uv.Recurring {
 				t.Fatalf("recurring %v W=%d, unbounded recurring %v", mv.Recurring, mv.Ring.W, uv.Recurring)
 			}
@@ -139,16 +135,14 @@ func TestModularMatchesUnbounded(t *testing.T) {
 }
 
 // TestRecurringBuild: requests=0 keeps ids and counters in 1..W (W
-// standing for 0), declares id-window and marks-unordered as abstraction
-// invariants instead of counter-bound, has no valid end state, and is
+// standing for 0), declares id_window and marks_unordered as abstraction
+// invariants (counter_bound, which says nothing then, stays), has no
+// valid end state among the configurations it reaches, and is
 // refused where it cannot stand for the algorithm: M ≥ 2 (marks average
 // counters of several resources) and N ≥ 3 (compared marks lie
 // arbitrarily far apart).
 func TestRecurringBuild(t *testing.T) {
-	sys, v, err := buildRec(t, 2, 1, 0, 0, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sys, v := buildRec(t, 2, 1, 0, 0, 0)
 	if v.Ring.Window != 2 || v.Ring.W != 7 {
 		t.Errorf("default window %d, W %d; want 2 (N), 7", v.Ring.Window, v.Ring.W)
 	}
@@ -156,11 +150,18 @@ func TestRecurringBuild(t *testing.T) {
 	for _, p := range sys.Invariants {
 		names = append(names, fmt.Sprintf("%s:%v", p.Name, p.Abstraction))
 	}
-	if got := strings.Join(names, " "); got != "exclusion:false one-token:false id-window:true marks-unordered:true pseudo-code:false" {
+	if got := strings.Join(names, " "); got != "exclusion:false one_token:false counter_bound:false id_window:true marks_unordered:true pseudo_code:false" {
 		t.Errorf("invariants %s", got)
 	}
 	if sys.ValidEnd != nil {
-		t.Error("the recurring model declares valid end states")
+		ends := &validEnds{sys: sys}
+		res, err := explore.BFS(context.Background(), sys, ends, explore.Options{Workers: spectest.Workers})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.Complete() || ends.n.Load() != 0 {
+			t.Errorf("%d valid end states among %d reachable configurations (search %v)", ends.n.Load(), res.States, res.Stop)
+		}
 	}
 	init := sys.Initial()[0]
 	for p := 0; p < 2; p++ {
@@ -175,17 +176,36 @@ func TestRecurringBuild(t *testing.T) {
 		{2, 2, "need M=1"},
 		{3, 1, "need N=2"},
 	} {
-		if _, _, err := buildRec(t, tc.n, tc.m, 0, 0, 0); err == nil || !strings.Contains(err.Error(), tc.want) {
+		spec := spectest.Builtin(t, "lejeune")
+		vals, err := spec.Resolve(specs.Values{"N": tc.n, "M": tc.m, "requests": 0})
+		if err == nil {
+			_, err = spec.Build(vals)
+		}
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("N=%d M=%d: error %v, want %q", tc.n, tc.m, err, tc.want)
 		}
 	}
 }
 
+// validEnds counts the valid end states a search visits.
+type validEnds struct {
+	sys *model.System
+	n   atomic.Int64
+}
+
+func (m *validEnds) Observe(vis *explore.Visit) {
+	if m.sys.ValidEnd.Holds(vis.State) {
+		m.n.Add(1)
+	}
+}
+
+func (m *validEnds) Decided() bool { return false }
+
 // counterGap runs moves from the initial configuration of sys and returns
 // the final configuration and the difference between the counter of
 // token r0 (held by process holder) and the value of the Counter message
 // at the head of channel from→to.
-func counterGap(t *testing.T, sys *model.System, v *lejeune.Vars, moves []move, holder, from, to int) (*model.State, int) {
+func counterGap(t *testing.T, sys *model.System, v *vars, moves []move, holder, from, to int) (*model.State, int) {
 	t.Helper()
 	ce := replay(t, sys, moves)
 	last := ce.States[len(ce.States)-1]
@@ -220,21 +240,15 @@ func chanOf(t *testing.T, sys *model.System, from, to int) model.ChanID {
 // wraps and the same path is taken.
 func TestCounterLagN2(t *testing.T) {
 	const k = 5
-	moves := []move{{0, "request"}, {1, "request"}, {0, "recvReq(from 1)"}, {0, "leave"}}
+	moves := []move{{0, "request"}, {1, "request"}, {0, "recvReq(1)"}, {0, "leave"}}
 	for i := 0; i < k; i++ {
 		moves = append(moves, move{0, "request"}, move{0, "leave"})
 	}
-	unb, uv, err := buildRec(t, 2, 1, k+1, 0, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	unb, uv := buildRec(t, 2, 1, k+1, 0, 0)
 	if _, gap := counterGap(t, unb, uv, moves, 0, 0, 1); gap != k+1 {
 		t.Errorf("unbounded: counter gap %d, want %d", gap, k+1)
 	}
-	mod, mv, err := buildRec(t, 2, 1, 0, 1, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	mod, mv := buildRec(t, 2, 1, 0, 1, 0)
 	ce := replay(t, mod, moves)
 	for i, s := range ce.States {
 		if !mv.MarksUnordered(s) || mv.IDSpread(s) > mv.Ring.Window {
@@ -261,18 +275,15 @@ func TestCounterLagN2(t *testing.T) {
 func TestComparedMarksGrowN3(t *testing.T) {
 	for k := 0; k <= 1; k++ {
 		t.Run(fmt.Sprintf("k=%d", k), func(t *testing.T) {
-			sys, v, err := buildRec(t, 3, 1, 3, 0, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			moves := []move{{0, "request"}, {1, "request"}, {0, "recvReq(from 1)"}, {1, "recvCounter(from 0)"}, {0, "leave"}}
+			sys, v := buildRec(t, 3, 1, 3, 0, 0)
+			moves := []move{{0, "request"}, {1, "request"}, {0, "recvReq(1)"}, {1, "recvCounter(0)"}, {0, "leave"}}
 			for i := 0; i < k; i++ {
 				moves = append(moves,
-					move{2, "request"}, move{0, "recvReq(from 2)"}, move{2, "recvToken(from 0)"}, move{2, "leave"},
-					move{0, "request"}, move{2, "recvReq(from 0)"}, move{0, "recvToken(from 2)"}, move{0, "leave"})
+					move{2, "request"}, move{0, "recvReq(2)"}, move{2, "recvToken(0)"}, move{2, "leave"},
+					move{0, "request"}, move{2, "recvReq(0)"}, move{0, "recvToken(2)"}, move{0, "leave"})
 			}
-			moves = append(moves, move{0, "request"}, move{2, "request"}, move{0, "recvReq(from 2)"},
-				move{2, "recvCounter(from 0)"}, move{0, "recvReq(from 2)"}, move{0, "recvReq(from 1)"})
+			moves = append(moves, move{0, "request"}, move{2, "request"}, move{0, "recvReq(2)"},
+				move{2, "recvCounter(0)"}, move{0, "recvReq(2)"}, move{0, "recvReq(1)"})
 			ce := replay(t, sys, moves)
 			last := ce.States[len(ce.States)-1]
 			m1, m2 := last.Get(0, v.WqMark[0][1]), last.Get(0, v.WqMark[0][2])
@@ -312,10 +323,7 @@ func TestRecurringVerdicts(t *testing.T) {
 	} {
 		for _, f := range append([]invariants.Fairness{invariants.NoFairness}, fair...) {
 			t.Run(fmt.Sprintf("window=%d line260=%d strict=%d %s", tc.window, tc.line260, tc.strict, f), func(t *testing.T) {
-				sys, _, err := lejeune.BuildVars(specs.Values{"N": 2, "M": 1, "requests": 0, "window": tc.window, "loan": 0, "strict": tc.strict, "Cmax": 0, "line260": tc.line260})
-				if err != nil {
-					t.Fatal(err)
-				}
+				sys, _ := buildValues(t, specs.Values{"N": 2, "M": 1, "requests": 0, "window": tc.window, "loan": 0, "strict": tc.strict, "Cmax": 0, "line260": tc.line260})
 				rep := spectest.CheckComplete(t, sys, invariants.Options{
 					Properties: []invariants.Property{invariants.Safety, invariants.Deadlock, invariants.Starvation},
 					From:       invariants.FromInit, Fairness: f,

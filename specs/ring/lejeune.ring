@@ -242,11 +242,15 @@
 // 3 precondition, 4 outbox, 5 dup-counter. Each handler is one sequential
 // block, the paper's procedures written out where they are called (the
 // language has none). A step's buffer() of Counters and Tokens
-// (SendBuf) is local arrays of the handlers that send, not stored:
-// obDest[j], obR[j], obVal[j], obTok[j] (the buffered response j's
-// destination, its resource, a Counter's value, whether it is a Token),
-// and the token snapshots snapReqC[r][s], snapCS[r][s] (lastReqC and
-// lastCS of token r as it was sent); a token's counter, queues and
+// (SendBuf) is local arrays of the handlers that send, not stored, kept
+// per destination d so that the flush runs over what was buffered only:
+// tR[d][k] and nT[d] (the resources of the tokens for d, in order),
+// nC[d] and the Counters for d (recvToken's cR[d][k], cV[d][k]: resource
+// and value; recvReq's isC[i], cval[i]: the run's ReqCnt i answered, of
+// site d), tokFirst[d] (whether d's first buffered response is a token:
+// SendBuf sends that kind's aggregate first), and the token snapshots
+// snapReqC[r][s], snapCS[r][s] (lastReqC and lastCS of token r as it was
+// sent); a token's counter, queues and
 // lender are reset when it leaves at the flush, which reads nothing of
 // them before. Requests are sent where the paper flushes them
 // (SendBufReq), the forwarded ones of a received aggregate marked in the
@@ -291,10 +295,9 @@ const Sets = if M == 1 then 1 else if M == 2 then 3 else 7
 const Sites = if N == 2 then 3 else if N == 3 then 7 else 15
 const Marks = L * CntTop
 const Cap = if Cmax == 0 then 4 + 2 * N * M else Cmax
-// The responses one step buffers: at most a Counter per request of the
-// run received (at most Cap) and per pending ReqCnt, and a Token per
-// resource.
-const OB = min(48, M + Cap + N * M)
+// A step buffers at most Out responses (Counters and Tokens) and Out
+// requests: one more raises the flag outbox and is not sent.
+const Out = 48
 
 topology complete(N)
 type Status = {Idle, waitS, waitCS, InCS}
@@ -384,8 +387,8 @@ process all {
   }
   // Release_CS, lines 88–106.
   environment finite action leave: state == InCS -> do {
-    let nob := 0; let h := 0; let lend := 0; let first := 0; let tok := false; let left := 0; let nq := 0;
-    let obDest[0..OB-1]: 0..N-1; let obR[0..OB-1]: 0..M-1; let obVal[0..OB-1]: 0..CntTop; let obTok[0..OB-1]: bool;
+    let nob := 0; let h := 0; let lend := 0; let tr := 0; let left := 0; let nq := 0;
+    let tR[0..N-1][0..M-1]: 0..M-1; let nT[0..N-1]: 0..M; // the tokens buffered for d, in order
     let snapReqC[0..M-1][0..N-1]: 0..IdTop; let snapCS[0..M-1][0..N-1]: 0..IdTop;
     state := Idle; loanAsked := false;
     for r in 0..M-1 {
@@ -405,10 +408,12 @@ process all {
           if !owned(r) { err := flag(3) }
           else if h == self || h >= N { err := flag(1) }
           else {
-            obDest[nob] := h; obR[nob] := r; obTok[nob] := true; nob := nob + 1;
-            for st in 0..N-1 {
-              snapReqC[r][st] := tokLastReqC[r][st]; snapCS[r][st] := tokLastCS[r][st];
-              if requests == 0 { tokLastReqC[r][st] := 0; tokLastCS[r][st] := 0 }
+            tR[h][nT[h]] := r; nT[h] := nT[h] + 1; nob := nob + 1;
+            if requests == 0 {
+              for st in 0..N-1 {
+                snapReqC[r][st] := tokLastReqC[r][st]; snapCS[r][st] := tokLastCS[r][st];
+                tokLastReqC[r][st] := 0; tokLastCS[r][st] := 0
+              }
             };
             tokDir[r] := h
           }
@@ -417,10 +422,12 @@ process all {
           if !owned(r) { err := flag(3) }
           else if lend == self || lend >= N { err := flag(1) }
           else {
-            obDest[nob] := lend; obR[nob] := r; obTok[nob] := true; nob := nob + 1;
-            for st in 0..N-1 {
-              snapReqC[r][st] := tokLastReqC[r][st]; snapCS[r][st] := tokLastCS[r][st];
-              if requests == 0 { tokLastReqC[r][st] := 0; tokLastCS[r][st] := 0 }
+            tR[lend][nT[lend]] := r; nT[lend] := nT[lend] + 1; nob := nob + 1;
+            if requests == 0 {
+              for st in 0..N-1 {
+                snapReqC[r][st] := tokLastReqC[r][st]; snapCS[r][st] := tokLastCS[r][st];
+                tokLastReqC[r][st] := 0; tokLastCS[r][st] := 0
+              }
             };
             tokDir[r] := lend
           }
@@ -429,32 +436,25 @@ process all {
     };
     TRequired := 0;
     for r in 0..M-1 { MyVector[r] := 0 };
-    for d in 0..N-1 {
-      first := -1;
-      for j in 0..OB-1 { if j < nob && first < 0 && obDest[j] == d { first := j } };
-      if first >= 0 {
-        for g in 0..1 {
-          tok := if g == 0 then obTok[first] else !obTok[first];
-          left := count j in 0..OB-1: j < nob && obDest[j] == d && obTok[j] == tok;
-          for j in 0..OB-1 {
-            if j < nob && obDest[j] == d && obTok[j] == tok {
-              left := left - 1;
-              if !tok { send Counter(left > 0, obR[j], obVal[j]) to d }
-              else {
-                nq := (count s in 0..N-1: wqId[obR[j]][s] != 0) + (count s in 0..N-1: wlId[obR[j]][s] != 0);
-                send Token(nq > 0 || left > 0, obR[j], tokCnt[obR[j]], snapReqC[obR[j]], snapCS[obR[j]], tokLender[obR[j]]) to d;
-                for s in 0..N-1 {
-                  if wqId[obR[j]][s] != 0 { nq := nq - 1; send TokQ(nq > 0 || left > 0, s, wqId[obR[j]][s], wqMark[obR[j]][s]) to d }
-                };
-                for s in 0..N-1 {
-                  if wlId[obR[j]][s] != 0 { nq := nq - 1; send TokL(nq > 0 || left > 0, s, wlId[obR[j]][s], wlMark[obR[j]][s], wlMiss[obR[j]][s]) to d }
-                };
-                // the sender's lastTok[r] keeps lastReqC and lastCS; the rest is reset
-                tokCnt[obR[j]] := 1; tokLender[obR[j]] := N;
-                for s in 0..N-1 {
-                  wqId[obR[j]][s] := 0; wqMark[obR[j]][s] := 0; wlId[obR[j]][s] := 0; wlMark[obR[j]][s] := 0; wlMiss[obR[j]][s] := 0
-                }
-              }
+    // SendBuf(): per destination, its tokens in the order buffered.
+    if nob > 0 {
+      for d in 0..N-1 {
+        for k in 0..M-1 {
+          if k < nT[d] {
+            tr := tR[d][k]; left := nT[d] - 1 - k;
+            nq := (count s in 0..N-1: wqId[tr][s] != 0) + (count s in 0..N-1: wlId[tr][s] != 0);
+            if requests == 0 { send Token(nq > 0 || left > 0, tr, tokCnt[tr], snapReqC[tr], snapCS[tr], tokLender[tr]) to d }
+            else { send Token(nq > 0 || left > 0, tr, tokCnt[tr], tokLastReqC[tr], tokLastCS[tr], tokLender[tr]) to d };
+            for s in 0..N-1 {
+              if wqId[tr][s] != 0 { nq := nq - 1; send TokQ(nq > 0 || left > 0, s, wqId[tr][s], wqMark[tr][s]) to d }
+            };
+            for s in 0..N-1 {
+              if wlId[tr][s] != 0 { nq := nq - 1; send TokL(nq > 0 || left > 0, s, wlId[tr][s], wlMark[tr][s], wlMiss[tr][s]) to d }
+            };
+            // the sender's lastTok[r] keeps lastReqC and lastCS; the rest is reset
+            tokCnt[tr] := 1; tokLender[tr] := N;
+            for s in 0..N-1 {
+              wqId[tr][s] := 0; wqMark[tr][s] := 0; wlId[tr][s] := 0; wlMark[tr][s] := 0; wlMiss[tr][s] := 0
             }
           }
         }
@@ -463,149 +463,176 @@ process all {
   }
   // Receive Request, lines 159–189, for each request of the aggregate.
   action recvReq(j in peers): recv run ReqCnt, ReqRes, ReqLoan while more from j -> do {
-    let nob := 0; let h := 0; let first := 0; let tok := false; let left := 0; let nq := 0;
-    let i := 0; let kind := 0; let vis := 0; let my := 0;
-    let obDest[0..OB-1]: 0..N-1; let obR[0..OB-1]: 0..M-1; let obVal[0..OB-1]: 0..CntTop; let obTok[0..OB-1]: bool;
+    let nob := 0; let h := 0; let tr := 0; let left := 0; let nq := 0;
+    let i := 0; let kind := 0; let vis := 0; let my := 0; let nf := 0;
+    let mr := 0; let ms := 0; let mid := 0; let mmk := 0; let mmiss := 0;
+    let tR[0..N-1][0..M-1]: 0..M-1; let nT[0..N-1]: 0..M; // the tokens buffered for d, in order
+    let nC[0..N-1]: 0..Cap; let tokFirst[0..N-1]: bool; // the Counters buffered for d; whether a token was buffered for d first
+    let isC[0..Cap-1]: bool; let cval[0..Cap-1]: 0..CntTop; // the run's request i is answered by a Counter of value cval[i]
     let snapReqC[0..M-1][0..N-1]: 0..IdTop; let snapCS[0..M-1][0..N-1]: 0..IdTop;
-    let fwd[0..Cap-1]: bool; // the run's request i is forwarded
+    let fwd[0..Cap-1]: bool; let fd[0..Cap-1]: 0..N-1; let nF[0..N-1]: 0..Cap; // the run's request i is forwarded, to fd[i]; nF[d] are forwarded to d
     for m in run {
       kind := if m is ReqCnt then 0 else if m is ReqRes then 1 else 2;
+      // the message's fields, read once (0 where its type has none)
+      mr := m.r; ms := m.sinit; mid := m.id; mmk := m.mark; mmiss := m.missingRes;
       vis := m.visited;
-      if !obsolete(kind, m.r, m.sinit, m.id) {
-        if owned(m.r) {
+      if !obsolete(kind, mr, ms, mid) {
+        if owned(mr) {
           if kind == 2 {
-            if !obsolete(2, m.r, m.sinit, m.id) {
-              if canLend(m.sinit, m.mark, m.missingRes) {
-                TLent := m.missingRes;
+            if !obsolete(2, mr, ms, mid) {
+              if canLend(ms, mmk, mmiss) {
+                TLent := mmiss;
                 for r2 in 0..M-1 {
-                  if has(m.missingRes, r2) {
-                    tokLender[r2] := self; wqId[r2][m.sinit] := 0; wqMark[r2][m.sinit] := 0;
+                  if has(mmiss, r2) {
+                    tokLender[r2] := self; wqId[r2][ms] := 0; wqMark[r2][ms] := 0;
                     if !owned(r2) { err := flag(3) }
-                    else if m.sinit == self || m.sinit >= N { err := flag(1) }
+                    else if ms == self || ms >= N { err := flag(1) }
+                    else if nob >= Out { err := flag(4) }
                     else {
-                      obDest[nob] := m.sinit; obR[nob] := r2; obTok[nob] := true; nob := nob + 1;
-                      for st in 0..N-1 {
-                        snapReqC[r2][st] := tokLastReqC[r2][st]; snapCS[r2][st] := tokLastCS[r2][st];
-                        if requests == 0 { tokLastReqC[r2][st] := 0; tokLastCS[r2][st] := 0 }
+                      if nC[ms] == 0 { tokFirst[ms] := true }; tR[ms][nT[ms]] := r2; nT[ms] := nT[ms] + 1; nob := nob + 1;
+                      if requests == 0 {
+                        for st in 0..N-1 {
+                          snapReqC[r2][st] := tokLastReqC[r2][st]; snapCS[r2][st] := tokLastCS[r2][st];
+                          tokLastReqC[r2][st] := 0; tokLastCS[r2][st] := 0
+                        }
                       };
-                      tokDir[r2] := m.sinit
+                      tokDir[r2] := ms
                     }
                   }
                 }
-              } else if !has(TRequired, m.r) || state == waitS {
-                if !owned(m.r) { err := flag(3) }
-                else if m.sinit == self || m.sinit >= N { err := flag(1) }
+              } else if !has(TRequired, mr) || state == waitS {
+                if !owned(mr) { err := flag(3) }
+                else if ms == self || ms >= N { err := flag(1) }
+                else if nob >= Out { err := flag(4) }
                 else {
-                  obDest[nob] := m.sinit; obR[nob] := m.r; obTok[nob] := true; nob := nob + 1;
-                  for st in 0..N-1 {
-                    snapReqC[m.r][st] := tokLastReqC[m.r][st]; snapCS[m.r][st] := tokLastCS[m.r][st];
-                    if requests == 0 { tokLastReqC[m.r][st] := 0; tokLastCS[m.r][st] := 0 }
+                  if nC[ms] == 0 { tokFirst[ms] := true }; tR[ms][nT[ms]] := mr; nT[ms] := nT[ms] + 1; nob := nob + 1;
+                  if requests == 0 {
+                    for st in 0..N-1 {
+                      snapReqC[mr][st] := tokLastReqC[mr][st]; snapCS[mr][st] := tokLastCS[mr][st];
+                      tokLastReqC[mr][st] := 0; tokLastCS[mr][st] := 0
+                    }
                   };
-                  tokDir[m.r] := m.sinit
+                  tokDir[mr] := ms
                 }
-              } else if owned(m.r) && !(wlId[m.r][m.sinit] == m.id && wlMark[m.r][m.sinit] == m.mark && wlMiss[m.r][m.sinit] == m.missingRes) {
+              } else if owned(mr) && !(wlId[mr][ms] == mid && wlMark[mr][ms] == mmk && wlMiss[mr][ms] == mmiss) {
                 // (not owned: only in Receive Token's wLoan loop, after a loan of the
                 // copy lent R away; the literal add goes to the stale snapshot: dropped)
-                if wlId[m.r][m.sinit] != 0 && (wlId[m.r][m.sinit] != m.id || wlMark[m.r][m.sinit] != m.mark || wlMiss[m.r][m.sinit] != m.missingRes) { err := flag(2) };
-                wlId[m.r][m.sinit] := m.id; wlMark[m.r][m.sinit] := m.mark; wlMiss[m.r][m.sinit] := m.missingRes
+                if wlId[mr][ms] != 0 && (wlId[mr][ms] != mid || wlMark[mr][ms] != mmk || wlMiss[mr][ms] != mmiss) { err := flag(2) };
+                wlId[mr][ms] := mid; wlMark[mr][ms] := mmk; wlMiss[mr][ms] := mmiss
               }
             }
-          } else if !has(TRequired, m.r) || state == waitS && kind != 0 {
-            if !owned(m.r) { err := flag(3) }
-            else if m.sinit == self || m.sinit >= N { err := flag(1) }
+          } else if !has(TRequired, mr) || state == waitS && kind != 0 {
+            if !owned(mr) { err := flag(3) }
+            else if ms == self || ms >= N { err := flag(1) }
+            else if nob >= Out { err := flag(4) }
             else {
-              obDest[nob] := m.sinit; obR[nob] := m.r; obTok[nob] := true; nob := nob + 1;
-              for st in 0..N-1 {
-                snapReqC[m.r][st] := tokLastReqC[m.r][st]; snapCS[m.r][st] := tokLastCS[m.r][st];
-                if requests == 0 { tokLastReqC[m.r][st] := 0; tokLastCS[m.r][st] := 0 }
+              if nC[ms] == 0 { tokFirst[ms] := true }; tR[ms][nT[ms]] := mr; nT[ms] := nT[ms] + 1; nob := nob + 1;
+              if requests == 0 {
+                for st in 0..N-1 {
+                  snapReqC[mr][st] := tokLastReqC[mr][st]; snapCS[mr][st] := tokLastCS[mr][st];
+                  tokLastReqC[mr][st] := 0; tokLastCS[mr][st] := 0
+                }
               };
-              tokDir[m.r] := m.sinit
+              tokDir[mr] := ms
             }
           } else if kind == 0 {
-            tokLastReqC[m.r][m.sinit] := m.id;
-            if m.sinit == self { err := flag(1) }
-            else { obDest[nob] := m.sinit; obR[nob] := m.r; obVal[nob] := tokCnt[m.r]; obTok[nob] := false; nob := nob + 1 };
-            tokCnt[m.r] := inc(tokCnt[m.r])
-          } else if !(wqId[m.r][m.sinit] == m.id && wqMark[m.r][m.sinit] == m.mark) {
+            tokLastReqC[mr][ms] := mid;
+            if ms == self { err := flag(1) }
+            else if nob >= Out { err := flag(4) }
+            else { isC[i] := true; cval[i] := tokCnt[mr]; nC[ms] := nC[ms] + 1; nob := nob + 1 };
+            tokCnt[mr] := inc(tokCnt[mr])
+          } else if !(wqId[mr][ms] == mid && wqMark[mr][ms] == mmk) {
             my := mark;
-            if state == waitCS && prec(m.mark, m.sinit, my, self) {
-              if wqId[m.r][self] != 0 && (wqId[m.r][self] != curId || wqMark[m.r][self] != my) { err := flag(2) };
-              wqId[m.r][self] := curId; wqMark[m.r][self] := my;
-              if !owned(m.r) { err := flag(3) }
-              else if m.sinit == self || m.sinit >= N { err := flag(1) }
+            if state == waitCS && prec(mmk, ms, my, self) {
+              if wqId[mr][self] != 0 && (wqId[mr][self] != curId || wqMark[mr][self] != my) { err := flag(2) };
+              wqId[mr][self] := curId; wqMark[mr][self] := my;
+              if !owned(mr) { err := flag(3) }
+              else if ms == self || ms >= N { err := flag(1) }
+              else if nob >= Out { err := flag(4) }
               else {
-                obDest[nob] := m.sinit; obR[nob] := m.r; obTok[nob] := true; nob := nob + 1;
-                for st in 0..N-1 {
-                  snapReqC[m.r][st] := tokLastReqC[m.r][st]; snapCS[m.r][st] := tokLastCS[m.r][st];
-                  if requests == 0 { tokLastReqC[m.r][st] := 0; tokLastCS[m.r][st] := 0 }
+                if nC[ms] == 0 { tokFirst[ms] := true }; tR[ms][nT[ms]] := mr; nT[ms] := nT[ms] + 1; nob := nob + 1;
+                if requests == 0 {
+                  for st in 0..N-1 {
+                    snapReqC[mr][st] := tokLastReqC[mr][st]; snapCS[mr][st] := tokLastCS[mr][st];
+                    tokLastReqC[mr][st] := 0; tokLastCS[mr][st] := 0
+                  }
                 };
-                tokDir[m.r] := m.sinit
+                tokDir[mr] := ms
               }
             } else {
-              if wqId[m.r][m.sinit] != 0 && (wqId[m.r][m.sinit] != m.id || wqMark[m.r][m.sinit] != m.mark) { err := flag(2) };
-              wqId[m.r][m.sinit] := m.id; wqMark[m.r][m.sinit] := m.mark
+              if wqId[mr][ms] != 0 && (wqId[mr][ms] != mid || wqMark[mr][ms] != mmk) { err := flag(2) };
+              wqId[mr][ms] := mid; wqMark[mr][ms] := mmk
             }
           }
-        } else if !has(vis, tokDir[m.r]) {
+        } else if !has(vis, tokDir[mr]) {
           // add(pendingReq[r], req): one entry per site and kind, a newer id replacing an older
           if kind == 0 {
-            if newer(m.id, pcId[m.r][m.sinit]) { pcId[m.r][m.sinit] := m.id }
+            if newer(mid, pcId[mr][ms]) { pcId[mr][ms] := mid }
           } else if kind == 1 {
-            if newer(m.id, prId[m.r][m.sinit]) { prId[m.r][m.sinit] := m.id; prMark[m.r][m.sinit] := m.mark }
-            else if m.id == prId[m.r][m.sinit] && prMark[m.r][m.sinit] != m.mark { err := flag(2); prMark[m.r][m.sinit] := m.mark }
+            if newer(mid, prId[mr][ms]) { prId[mr][ms] := mid; prMark[mr][ms] := mmk }
+            else if mid == prId[mr][ms] && prMark[mr][ms] != mmk { err := flag(2); prMark[mr][ms] := mmk }
           } else {
-            if newer(m.id, plId[m.r][m.sinit]) { plId[m.r][m.sinit] := m.id; plMark[m.r][m.sinit] := m.mark; plMiss[m.r][m.sinit] := m.missingRes }
-            else if m.id == plId[m.r][m.sinit] && (plMark[m.r][m.sinit] != m.mark || plMiss[m.r][m.sinit] != m.missingRes) {
-              err := flag(2); plMark[m.r][m.sinit] := m.mark; plMiss[m.r][m.sinit] := m.missingRes
+            if newer(mid, plId[mr][ms]) { plId[mr][ms] := mid; plMark[mr][ms] := mmk; plMiss[mr][ms] := mmiss }
+            else if mid == plId[mr][ms] && (plMark[mr][ms] != mmk || plMiss[mr][ms] != mmiss) {
+              err := flag(2); plMark[mr][ms] := mmk; plMiss[mr][ms] := mmiss
             }
           };
-          fwd[i] := true
+          if nf >= Out { err := flag(4) }
+          else { fwd[i] := true; fd[i] := tokDir[mr]; nF[tokDir[mr]] := nF[tokDir[mr]] + 1; nf := nf + 1 }
         }
       };
       i := i + 1
     };
     // SendBufReq(visited ∪ {self}): per destination, the forwarded requests in order.
-    vis := if has(vis, self) then vis else vis + pw(self);
-    for d in 0..N-1 {
-      left := 0; i := 0;
-      for m in run { if fwd[i] && tokDir[m.r] == d { left := left + 1 }; i := i + 1 };
-      i := 0;
-      for m in run {
-        if fwd[i] && tokDir[m.r] == d {
-          left := left - 1;
-          if m is ReqCnt { send ReqCnt(left > 0, m.r, m.sinit, m.id, vis) to d }
-          else if m is ReqRes { send ReqRes(left > 0, m.r, m.sinit, m.id, m.mark, vis) to d }
-          else { send ReqLoan(left > 0, m.r, m.sinit, m.id, m.mark, m.missingRes, vis) to d }
-        };
-        i := i + 1
+    if nf > 0 {
+      vis := if has(vis, self) then vis else vis + pw(self);
+      for d in 0..N-1 {
+        if nF[d] > 0 {
+          left := nF[d]; i := 0;
+          for m in run {
+            if fwd[i] && fd[i] == d {
+              left := left - 1;
+              if m is ReqCnt { send ReqCnt(left > 0, m.r, m.sinit, m.id, vis) to d }
+              else if m is ReqRes { send ReqRes(left > 0, m.r, m.sinit, m.id, m.mark, vis) to d }
+              else { send ReqLoan(left > 0, m.r, m.sinit, m.id, m.mark, m.missingRes, vis) to d }
+            };
+            i := i + 1
+          }
+        }
       }
     };
-    for d in 0..N-1 {
-      first := -1;
-      for j in 0..OB-1 { if j < nob && first < 0 && obDest[j] == d { first := j } };
-      if first >= 0 {
-        for g in 0..1 {
-          tok := if g == 0 then obTok[first] else !obTok[first];
-          left := count j in 0..OB-1: j < nob && obDest[j] == d && obTok[j] == tok;
-          for j in 0..OB-1 {
-            if j < nob && obDest[j] == d && obTok[j] == tok {
-              left := left - 1;
-              if !tok { send Counter(left > 0, obR[j], obVal[j]) to d }
-              else {
-                nq := (count s in 0..N-1: wqId[obR[j]][s] != 0) + (count s in 0..N-1: wlId[obR[j]][s] != 0);
-                send Token(nq > 0 || left > 0, obR[j], tokCnt[obR[j]], snapReqC[obR[j]], snapCS[obR[j]], tokLender[obR[j]]) to d;
-                for s in 0..N-1 {
-                  if wqId[obR[j]][s] != 0 { nq := nq - 1; send TokQ(nq > 0 || left > 0, s, wqId[obR[j]][s], wqMark[obR[j]][s]) to d }
-                };
-                for s in 0..N-1 {
-                  if wlId[obR[j]][s] != 0 { nq := nq - 1; send TokL(nq > 0 || left > 0, s, wlId[obR[j]][s], wlMark[obR[j]][s], wlMiss[obR[j]][s]) to d }
-                };
-                // the sender's lastTok[r] keeps lastReqC and lastCS; the rest is reset
-                tokCnt[obR[j]] := 1; tokLender[obR[j]] := N;
-                for s in 0..N-1 {
-                  wqId[obR[j]][s] := 0; wqMark[obR[j]][s] := 0; wlId[obR[j]][s] := 0; wlMark[obR[j]][s] := 0; wlMiss[obR[j]][s] := 0
+    // SendBuf(): per destination, its Counters and its tokens, each in the
+    // order buffered, the kind buffered first first.
+    if nob > 0 {
+      for d in 0..N-1 {
+        if nC[d] + nT[d] > 0 {
+          for g in 0..1 {
+            if (if g == 0 then tokFirst[d] else !tokFirst[d]) {
+              for k in 0..M-1 {
+                if k < nT[d] {
+                  tr := tR[d][k]; left := nT[d] - 1 - k;
+                  nq := (count s in 0..N-1: wqId[tr][s] != 0) + (count s in 0..N-1: wlId[tr][s] != 0);
+                  if requests == 0 { send Token(nq > 0 || left > 0, tr, tokCnt[tr], snapReqC[tr], snapCS[tr], tokLender[tr]) to d }
+                  else { send Token(nq > 0 || left > 0, tr, tokCnt[tr], tokLastReqC[tr], tokLastCS[tr], tokLender[tr]) to d };
+                  for s in 0..N-1 {
+                    if wqId[tr][s] != 0 { nq := nq - 1; send TokQ(nq > 0 || left > 0, s, wqId[tr][s], wqMark[tr][s]) to d }
+                  };
+                  for s in 0..N-1 {
+                    if wlId[tr][s] != 0 { nq := nq - 1; send TokL(nq > 0 || left > 0, s, wlId[tr][s], wlMark[tr][s], wlMiss[tr][s]) to d }
+                  };
+                  // the sender's lastTok[r] keeps lastReqC and lastCS; the rest is reset
+                  tokCnt[tr] := 1; tokLender[tr] := N;
+                  for s in 0..N-1 {
+                    wqId[tr][s] := 0; wqMark[tr][s] := 0; wlId[tr][s] := 0; wlMark[tr][s] := 0; wlMiss[tr][s] := 0
+                  }
                 }
               }
+            } else if nC[d] > 0 {
+            left := nC[d]; i := 0;
+            for m in run {
+              if isC[i] && m.sinit == d { left := left - 1; send Counter(left > 0, m.r, cval[i]) to d };
+              i := i + 1
+            }
             }
           }
         }
@@ -637,10 +664,12 @@ process all {
   }
   // Receive Token, lines 208–254: the tokens of the aggregate, then their processUpdate.
   action recvToken(j in peers): recv run Token, TokQ, TokL while more from j, pos(Token, j, self) == 0 -> do {
-    let nob := 0; let h := 0; let first := 0; let tok := false; let left := 0; let nq := 0;
+    let nob := 0; let h := 0; let tr := 0; let left := 0; let nq := 0;
     let cur := -1; let my := 0; let mk := 0; let lid := 0; let lmk := 0; let lmiss := 0;
-    let missing := 0; let askLoan := false;
-    let obDest[0..OB-1]: 0..N-1; let obR[0..OB-1]: 0..M-1; let obVal[0..OB-1]: 0..CntTop; let obTok[0..OB-1]: bool;
+    let missing := 0; let askLoan := false; let ncp := 0; let mr := 0;
+    let tR[0..N-1][0..M-1]: 0..M-1; let nT[0..N-1]: 0..M; // the tokens buffered for d, in order
+    let nC[0..N-1]: 0..M; let tokFirst[0..N-1]: bool; // the Counters buffered for d; whether a token was buffered for d first
+    let cR[0..N-1][0..M-1]: 0..M-1; let cV[0..N-1][0..M-1]: 0..CntTop; // the Counters buffered for d: resource, value
     let snapReqC[0..M-1][0..N-1]: 0..IdTop; let snapCS[0..M-1][0..N-1]: 0..IdTop;
     // the copy of wLoan[r] that Receive Token processes
     let cpId[0..N-1]: 0..IdTop; let cpMark[0..N-1]: 0..Marks; let cpMiss[0..N-1]: 0..Sets;
@@ -660,31 +689,33 @@ process all {
     };
     for m in run {
       if m is Token {
-        tokDir[m.r] := N;
-        if has(CntNeeded, m.r) { CntNeeded := CntNeeded - pw(m.r); MyVector[m.r] := tokCnt[m.r]; tokCnt[m.r] := inc(tokCnt[m.r]) };
-        if has(TLent, m.r) { TLent := TLent - pw(m.r) };
+        mr := m.r;
+        tokDir[mr] := N;
+        if has(CntNeeded, mr) { CntNeeded := CntNeeded - pw(mr); MyVector[mr] := tokCnt[mr]; tokCnt[mr] := inc(tokCnt[mr]) };
+        if has(TLent, mr) { TLent := TLent - pw(mr) };
         for s in 0..N-1 {
-          if pcId[m.r][s] != 0 {
-            if !obsolete(0, m.r, s, pcId[m.r][s]) {
-              tokLastReqC[m.r][s] := pcId[m.r][s];
+          if pcId[mr][s] != 0 {
+            if !obsolete(0, mr, s, pcId[mr][s]) {
+              tokLastReqC[mr][s] := pcId[mr][s];
               if s == self { err := flag(1) }
-              else { obDest[nob] := s; obR[nob] := m.r; obVal[nob] := tokCnt[m.r]; obTok[nob] := false; nob := nob + 1 };
-              tokCnt[m.r] := inc(tokCnt[m.r])
+              else if nob >= Out { err := flag(4) }
+              else { cR[s][nC[s]] := mr; cV[s][nC[s]] := tokCnt[mr]; nC[s] := nC[s] + 1; nob := nob + 1 };
+              tokCnt[mr] := inc(tokCnt[mr])
             };
-            pcId[m.r][s] := 0
+            pcId[mr][s] := 0
           };
-          if prId[m.r][s] != 0 {
-            if obsolete(1, m.r, s, prId[m.r][s]) { prId[m.r][s] := 0; prMark[m.r][s] := 0 }
-            else if !(wqId[m.r][s] == prId[m.r][s] && wqMark[m.r][s] == prMark[m.r][s]) {
-              if wqId[m.r][s] != 0 && (wqId[m.r][s] != prId[m.r][s] || wqMark[m.r][s] != prMark[m.r][s]) { err := flag(2) };
-              wqId[m.r][s] := prId[m.r][s]; wqMark[m.r][s] := prMark[m.r][s]
+          if prId[mr][s] != 0 {
+            if obsolete(1, mr, s, prId[mr][s]) { prId[mr][s] := 0; prMark[mr][s] := 0 }
+            else if !(wqId[mr][s] == prId[mr][s] && wqMark[mr][s] == prMark[mr][s]) {
+              if wqId[mr][s] != 0 && (wqId[mr][s] != prId[mr][s] || wqMark[mr][s] != prMark[mr][s]) { err := flag(2) };
+              wqId[mr][s] := prId[mr][s]; wqMark[mr][s] := prMark[mr][s]
             }
           };
-          if plId[m.r][s] != 0 {
-            if obsolete(2, m.r, s, plId[m.r][s]) { plId[m.r][s] := 0; plMark[m.r][s] := 0; plMiss[m.r][s] := 0 }
-            else if !(wlId[m.r][s] == plId[m.r][s] && wlMark[m.r][s] == plMark[m.r][s] && wlMiss[m.r][s] == plMiss[m.r][s]) {
-              if wlId[m.r][s] != 0 && (wlId[m.r][s] != plId[m.r][s] || wlMark[m.r][s] != plMark[m.r][s] || wlMiss[m.r][s] != plMiss[m.r][s]) { err := flag(2) };
-              wlId[m.r][s] := plId[m.r][s]; wlMark[m.r][s] := plMark[m.r][s]; wlMiss[m.r][s] := plMiss[m.r][s]
+          if plId[mr][s] != 0 {
+            if obsolete(2, mr, s, plId[mr][s]) { plId[mr][s] := 0; plMark[mr][s] := 0; plMiss[mr][s] := 0 }
+            else if !(wlId[mr][s] == plId[mr][s] && wlMark[mr][s] == plMark[mr][s] && wlMiss[mr][s] == plMiss[mr][s]) {
+              if wlId[mr][s] != 0 && (wlId[mr][s] != plId[mr][s] || wlMark[mr][s] != plMark[mr][s] || wlMiss[mr][s] != plMiss[mr][s]) { err := flag(2) };
+              wlId[mr][s] := plId[mr][s]; wlMark[mr][s] := plMark[mr][s]; wlMiss[mr][s] := plMiss[mr][s]
             }
           }
         }
@@ -697,11 +728,14 @@ process all {
           h := tokLender[r]; tokLender[r] := N;
           if !owned(r) { err := flag(3) }
           else if h == self || h >= N { err := flag(1) }
+          else if nob >= Out { err := flag(4) }
           else {
-            obDest[nob] := h; obR[nob] := r; obTok[nob] := true; nob := nob + 1;
-            for st in 0..N-1 {
-              snapReqC[r][st] := tokLastReqC[r][st]; snapCS[r][st] := tokLastCS[r][st];
-              if requests == 0 { tokLastReqC[r][st] := 0; tokLastCS[r][st] := 0 }
+            if nC[h] == 0 { tokFirst[h] := true }; tR[h][nT[h]] := r; nT[h] := nT[h] + 1; nob := nob + 1;
+            if requests == 0 {
+              for st in 0..N-1 {
+                snapReqC[r][st] := tokLastReqC[r][st]; snapCS[r][st] := tokLastCS[r][st];
+                tokLastReqC[r][st] := 0; tokLastCS[r][st] := 0
+              }
             };
             tokDir[r] := h
           };
@@ -731,11 +765,14 @@ process all {
           wqId[r][h] := 0; wqMark[r][h] := 0;
           if !owned(r) { err := flag(3) }
           else if h == self || h >= N { err := flag(1) }
+          else if nob >= Out { err := flag(4) }
           else {
-            obDest[nob] := h; obR[nob] := r; obTok[nob] := true; nob := nob + 1;
-            for st in 0..N-1 {
-              snapReqC[r][st] := tokLastReqC[r][st]; snapCS[r][st] := tokLastCS[r][st];
-              if requests == 0 { tokLastReqC[r][st] := 0; tokLastCS[r][st] := 0 }
+            if nC[h] == 0 { tokFirst[h] := true }; tR[h][nT[h]] := r; nT[h] := nT[h] + 1; nob := nob + 1;
+            if requests == 0 {
+              for st in 0..N-1 {
+                snapReqC[r][st] := tokLastReqC[r][st]; snapCS[r][st] := tokLastCS[r][st];
+                tokLastReqC[r][st] := 0; tokLastCS[r][st] := 0
+              }
             };
             tokDir[r] := h
           }
@@ -747,11 +784,14 @@ process all {
             wqId[r][self] := curId; wqMark[r][self] := my;
             if !owned(r) { err := flag(3) }
             else if h == self || h >= N { err := flag(1) }
+            else if nob >= Out { err := flag(4) }
             else {
-              obDest[nob] := h; obR[nob] := r; obTok[nob] := true; nob := nob + 1;
-              for st in 0..N-1 {
-                snapReqC[r][st] := tokLastReqC[r][st]; snapCS[r][st] := tokLastCS[r][st];
-                if requests == 0 { tokLastReqC[r][st] := 0; tokLastCS[r][st] := 0 }
+              if nC[h] == 0 { tokFirst[h] := true }; tR[h][nT[h]] := r; nT[h] := nT[h] + 1; nob := nob + 1;
+              if requests == 0 {
+                for st in 0..N-1 {
+                  snapReqC[r][st] := tokLastReqC[r][st]; snapCS[r][st] := tokLastCS[r][st];
+                  tokLastReqC[r][st] := 0; tokLastCS[r][st] := 0
+                }
               };
               tokDir[r] := h
             }
@@ -761,55 +801,65 @@ process all {
     };
     // wLoan: a copy, processed in ◁ order (line 246)
     for r in 0..M-1 {
-      if owned(r) {
+      if owned(r) && (exists s in 0..N-1: wlId[r][s] != 0 || wlMark[r][s] != 0 || wlMiss[r][s] != 0) {
         for s in 0..N-1 {
           cpId[s] := wlId[r][s]; cpMark[s] := wlMark[r][s]; cpMiss[s] := wlMiss[r][s];
           wlId[r][s] := 0; wlMark[r][s] := 0; wlMiss[r][s] := 0
         };
+        // each round takes one entry: ncp rounds empty the copy
+        ncp := count s in 0..N-1: cpId[s] != 0;
         for k in 0..N-1 {
-          h := -1;
-          for sh in 0..N-1 {
-            if cpId[sh] != 0 {
-              if h < 0 { h := sh } else if prec(cpMark[sh], sh, cpMark[h], h) { h := sh }
-            }
-          };
-          if h >= 0 {
-            lid := cpId[h]; lmk := cpMark[h]; lmiss := cpMiss[h];
-            cpId[h] := 0; cpMark[h] := 0; cpMiss[h] := 0;
-            if !obsolete(2, r, h, lid) {
-              if canLend(h, lmk, lmiss) {
-                TLent := lmiss;
-                for r2 in 0..M-1 {
-                  if has(lmiss, r2) {
-                    tokLender[r2] := self; wqId[r2][h] := 0; wqMark[r2][h] := 0;
-                    if !owned(r2) { err := flag(3) }
-                    else if h == self || h >= N { err := flag(1) }
-                    else {
-                      obDest[nob] := h; obR[nob] := r2; obTok[nob] := true; nob := nob + 1;
-                      for st in 0..N-1 {
-                        snapReqC[r2][st] := tokLastReqC[r2][st]; snapCS[r2][st] := tokLastCS[r2][st];
-                        if requests == 0 { tokLastReqC[r2][st] := 0; tokLastCS[r2][st] := 0 }
-                      };
-                      tokDir[r2] := h
+          if k < ncp {
+            h := -1;
+            for sh in 0..N-1 {
+              if cpId[sh] != 0 {
+                if h < 0 { h := sh } else if prec(cpMark[sh], sh, cpMark[h], h) { h := sh }
+              }
+            };
+            if h >= 0 {
+              lid := cpId[h]; lmk := cpMark[h]; lmiss := cpMiss[h];
+              cpId[h] := 0; cpMark[h] := 0; cpMiss[h] := 0;
+              if !obsolete(2, r, h, lid) {
+                if canLend(h, lmk, lmiss) {
+                  TLent := lmiss;
+                  for r2 in 0..M-1 {
+                    if has(lmiss, r2) {
+                      tokLender[r2] := self; wqId[r2][h] := 0; wqMark[r2][h] := 0;
+                      if !owned(r2) { err := flag(3) }
+                      else if h == self || h >= N { err := flag(1) }
+                      else if nob >= Out { err := flag(4) }
+                      else {
+                        if nC[h] == 0 { tokFirst[h] := true }; tR[h][nT[h]] := r2; nT[h] := nT[h] + 1; nob := nob + 1;
+                        if requests == 0 {
+                          for st in 0..N-1 {
+                            snapReqC[r2][st] := tokLastReqC[r2][st]; snapCS[r2][st] := tokLastCS[r2][st];
+                            tokLastReqC[r2][st] := 0; tokLastCS[r2][st] := 0
+                          }
+                        };
+                        tokDir[r2] := h
+                      }
                     }
                   }
+                } else if !has(TRequired, r) || state == waitS {
+                  if !owned(r) { err := flag(3) }
+                  else if h == self || h >= N { err := flag(1) }
+                  else if nob >= Out { err := flag(4) }
+                  else {
+                    if nC[h] == 0 { tokFirst[h] := true }; tR[h][nT[h]] := r; nT[h] := nT[h] + 1; nob := nob + 1;
+                    if requests == 0 {
+                      for st in 0..N-1 {
+                        snapReqC[r][st] := tokLastReqC[r][st]; snapCS[r][st] := tokLastCS[r][st];
+                        tokLastReqC[r][st] := 0; tokLastCS[r][st] := 0
+                      }
+                    };
+                    tokDir[r] := h
+                  }
+                } else if owned(r) && !(wlId[r][h] == lid && wlMark[r][h] == lmk && wlMiss[r][h] == lmiss) {
+                  // (not owned: only in Receive Token's wLoan loop, after a loan of the
+                  // copy lent R away; the literal add goes to the stale snapshot: dropped)
+                  if wlId[r][h] != 0 && (wlId[r][h] != lid || wlMark[r][h] != lmk || wlMiss[r][h] != lmiss) { err := flag(2) };
+                  wlId[r][h] := lid; wlMark[r][h] := lmk; wlMiss[r][h] := lmiss
                 }
-              } else if !has(TRequired, r) || state == waitS {
-                if !owned(r) { err := flag(3) }
-                else if h == self || h >= N { err := flag(1) }
-                else {
-                  obDest[nob] := h; obR[nob] := r; obTok[nob] := true; nob := nob + 1;
-                  for st in 0..N-1 {
-                    snapReqC[r][st] := tokLastReqC[r][st]; snapCS[r][st] := tokLastCS[r][st];
-                    if requests == 0 { tokLastReqC[r][st] := 0; tokLastCS[r][st] := 0 }
-                  };
-                  tokDir[r] := h
-                }
-              } else if owned(r) && !(wlId[r][h] == lid && wlMark[r][h] == lmk && wlMiss[r][h] == lmiss) {
-                // (not owned: only in Receive Token's wLoan loop, after a loan of the
-                // copy lent R away; the literal add goes to the stale snapshot: dropped)
-                if wlId[r][h] != 0 && (wlId[r][h] != lid || wlMark[r][h] != lmk || wlMiss[r][h] != lmiss) { err := flag(2) };
-                wlId[r][h] := lid; wlMark[r][h] := lmk; wlMiss[r][h] := lmiss
               }
             }
           }
@@ -820,32 +870,36 @@ process all {
     missing := sum r in 0..M-1: if has(TRequired, r) && !owned(r) then pw(r) else 0;
     askLoan := loan > 0 && (count r in 0..M-1: has(missing, r)) == loan && state == waitCS && !loanAsked;
     if askLoan { loanAsked := true; mk := mark };
-    for d in 0..N-1 {
-      first := -1;
-      for j in 0..OB-1 { if j < nob && first < 0 && obDest[j] == d { first := j } };
-      if first >= 0 {
-        for g in 0..1 {
-          tok := if g == 0 then obTok[first] else !obTok[first];
-          left := count j in 0..OB-1: j < nob && obDest[j] == d && obTok[j] == tok;
-          for j in 0..OB-1 {
-            if j < nob && obDest[j] == d && obTok[j] == tok {
-              left := left - 1;
-              if !tok { send Counter(left > 0, obR[j], obVal[j]) to d }
-              else {
-                nq := (count s in 0..N-1: wqId[obR[j]][s] != 0) + (count s in 0..N-1: wlId[obR[j]][s] != 0);
-                send Token(nq > 0 || left > 0, obR[j], tokCnt[obR[j]], snapReqC[obR[j]], snapCS[obR[j]], tokLender[obR[j]]) to d;
-                for s in 0..N-1 {
-                  if wqId[obR[j]][s] != 0 { nq := nq - 1; send TokQ(nq > 0 || left > 0, s, wqId[obR[j]][s], wqMark[obR[j]][s]) to d }
-                };
-                for s in 0..N-1 {
-                  if wlId[obR[j]][s] != 0 { nq := nq - 1; send TokL(nq > 0 || left > 0, s, wlId[obR[j]][s], wlMark[obR[j]][s], wlMiss[obR[j]][s]) to d }
-                };
-                // the sender's lastTok[r] keeps lastReqC and lastCS; the rest is reset
-                tokCnt[obR[j]] := 1; tokLender[obR[j]] := N;
-                for s in 0..N-1 {
-                  wqId[obR[j]][s] := 0; wqMark[obR[j]][s] := 0; wlId[obR[j]][s] := 0; wlMark[obR[j]][s] := 0; wlMiss[obR[j]][s] := 0
+    // SendBuf(): per destination, its Counters and its tokens, each in the
+    // order buffered, the kind buffered first first.
+    if nob > 0 {
+      for d in 0..N-1 {
+        if nC[d] + nT[d] > 0 {
+          for g in 0..1 {
+            if (if g == 0 then tokFirst[d] else !tokFirst[d]) {
+              for k in 0..M-1 {
+                if k < nT[d] {
+                  tr := tR[d][k]; left := nT[d] - 1 - k;
+                  nq := (count s in 0..N-1: wqId[tr][s] != 0) + (count s in 0..N-1: wlId[tr][s] != 0);
+                  if requests == 0 { send Token(nq > 0 || left > 0, tr, tokCnt[tr], snapReqC[tr], snapCS[tr], tokLender[tr]) to d }
+                  else { send Token(nq > 0 || left > 0, tr, tokCnt[tr], tokLastReqC[tr], tokLastCS[tr], tokLender[tr]) to d };
+                  for s in 0..N-1 {
+                    if wqId[tr][s] != 0 { nq := nq - 1; send TokQ(nq > 0 || left > 0, s, wqId[tr][s], wqMark[tr][s]) to d }
+                  };
+                  for s in 0..N-1 {
+                    if wlId[tr][s] != 0 { nq := nq - 1; send TokL(nq > 0 || left > 0, s, wlId[tr][s], wlMark[tr][s], wlMiss[tr][s]) to d }
+                  };
+                  // the sender's lastTok[r] keeps lastReqC and lastCS; the rest is reset
+                  tokCnt[tr] := 1; tokLender[tr] := N;
+                  for s in 0..N-1 {
+                    wqId[tr][s] := 0; wqMark[tr][s] := 0; wlId[tr][s] := 0; wlMark[tr][s] := 0; wlMiss[tr][s] := 0
+                  }
                 }
               }
+            } else if nC[d] > 0 {
+            for k in 0..M-1 {
+              if k < nC[d] { send Counter(k < nC[d] - 1, cR[d][k], cV[d][k]) to d }
+            }
             }
           }
         }
@@ -906,7 +960,7 @@ predicate inCS(p) "state = InCS": state[p] == InCS
 check safety, deadlock, starvation
 claim safety holds found violated from init with N = 3, M = 2, requests = 1, loan = 0, strict = 1 "Annex B, Theorem 1 (Safety); with strict=1 also §4.2.1 (one counter value per request) and Lemma 4"
 claim deadlock holds from init with N = 3, M = 2, requests = 1, loan = 0, strict = 1 "Annex B, Theorem 2 (deadlock free)"
-claim starvation holds from init fairness weak with N = 3, M = 2, requests = 1, loan = 0, strict = 1 "Annex B, Theorem 3 (Liveness): waitS ⇒ eventually InCS; with at most R requests every execution is finite, so this says only that none ends waiting"
+claim starvation holds from init fairness weak with N = 3, M = 2, requests = 1, loan = 0, strict = 1 "Annex B, Theorem 3 (Liveness): waitS ⇒ eventually inCS; with at most R requests every execution is finite, so this says only that none ends waiting"
 claim safety holds found violated from init with N = 3, M = 2, requests = 1, loan = 1, strict = 1 "Annex B, Theorem 1, with the loan mechanism (§3.4, §4.5)"
 claim deadlock holds from init with N = 3, M = 2, requests = 1, loan = 1, strict = 1 "Annex B, Theorem 2 and §3.4.2 (loans to a single site avoid deadlock)"
 claim starvation holds from init fairness weak with N = 3, M = 2, requests = 1, loan = 1, strict = 1 "Annex B, Theorem 3 and Lemma 10 (lent tokens come back); with at most R requests every execution is finite, so this says only that none ends waiting"

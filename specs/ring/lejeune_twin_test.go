@@ -198,7 +198,7 @@ func lejeuneNames(n int, recurring bool) *naming {
 // TestLejeuneStoresTheGoSpecsState checks that lejeune.ring's
 // configuration holds the Go spec's variables and nothing more: every
 // variable of each process is, by lejeuneNames, one of the Go spec's, as
-// many of them; a step's buffers (obDest, snapCS, fwd, cpId, ...) are
+// many of them; a step's buffers (tR, snapCS, fwd, cpId, ...) are
 // the handlers' local arrays, not stored.
 func TestLejeuneStoresTheGoSpecsState(t *testing.T) {
 	values := specs.Values{"N": 3, "M": 2, "requests": 1, "window": 0, "loan": 1, "strict": 0, "Cmax": 0, "line260": 0}

@@ -13,13 +13,15 @@ import (
 	"github.com/ringcheck/ringcheck/model"
 )
 
-// SameSteps compares the expansions and predicates of two systems of one
-// instance, csys the closures' and gsys the generated code's, on the
+// SameSteps compares the initial configurations, expansions and
+// predicates of two systems of one instance, csys the closures' and gsys
+// the generated code's, on the
 // first bfs configurations a breadth-first search of csys from init
 // reaches and on random ones (channels holding up to 2 messages): the
 // same successors with the same labels, overflows and range faults, the
 // same error of the expansion, the same values of the invariants, the
-// legitimacy and valid_end predicates and the same predicate fault. It
+// legitimacy, valid_end, start and closure from predicates and the
+// process predicates, and the same predicate fault. It
 // returns the errors the expansions met, each once.
 func SameSteps(t testing.TB, csys, gsys *model.System, bfs, random int) []string {
 	t.Helper()
@@ -49,6 +51,17 @@ func SameSteps(t testing.TB, csys, gsys *model.System, bfs, random int) []string
 		}
 		if sys.ValidEnd != nil {
 			fmt.Fprintf(&b, "end=%v ", sys.ValidEnd.Holds(st))
+		}
+		if sys.Start != nil {
+			fmt.Fprintf(&b, "start=%v ", sys.Start.Holds(st))
+		}
+		if sys.ClosureFrom != nil {
+			fmt.Fprintf(&b, "from=%v ", sys.ClosureFrom.Holds(st))
+		}
+		for _, pp := range sys.ProcessPredicates {
+			for p := range sys.N() {
+				fmt.Fprintf(&b, "%s(%d)=%v ", pp.Name, p, pp.Holds(st, p))
+			}
 		}
 		if sys.PredicateFault != nil {
 			if err := sys.PredicateFault(); err != nil {
@@ -82,6 +95,18 @@ func SameSteps(t testing.TB, csys, gsys *model.System, bfs, random int) []string
 		words := make([]uint64, csys.Words())
 		csys.Pack(st, words)
 		return fmt.Sprint(words)
+	}
+	// The same initial configurations (an init predicate's are those
+	// where it holds).
+	var ci, gi []string
+	for _, st := range csys.Initial() {
+		ci = append(ci, fmt.Sprint(csys.Decode(st)))
+	}
+	for _, st := range gsys.Initial() {
+		gi = append(gi, fmt.Sprint(gsys.Decode(st)))
+	}
+	if !slices.Equal(ci, gi) {
+		t.Fatalf("initial configurations:\n closures  %q\n generated %q", ci, gi)
 	}
 	queue := csys.Initial()
 	for _, st := range queue {

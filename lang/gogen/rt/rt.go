@@ -227,3 +227,56 @@ func Pos(s *model.State, ch model.ChanID, t model.MsgType) int {
 	}
 	return s.Len(ch)
 }
+
+// Field is field i of letter m of message type mt: from Fields where the
+// type is tabulated, from the system otherwise.
+func (t *Tables) Field(m model.Msg, mt model.MsgType, i int) int {
+	if tab := t.Fields[mt]; tab != nil {
+		return int(tab[int(m-t.Base[mt])*len(t.Sys.Messages[mt].Fields)+i])
+	}
+	return t.Sys.Field(m, i)
+}
+
+// RunLen is the length of the run of messages a run receive takes at the
+// head of channel ch of s: the head, then each next message while the
+// one before it has its chaining field set, up to the channel's end or a
+// message of a type the run does not hold. more[t] is the chaining
+// field's index in message type t (-1: not a type of the run).
+func (t *Tables) RunLen(s *model.State, ch model.ChanID, more []int) int {
+	l := 0
+	for l < s.Len(ch) {
+		m := s.At(ch, l)
+		mt := s.TypeOf(m)
+		i := more[mt]
+		if i < 0 {
+			return l
+		}
+		l++
+		if t.Field(m, mt, i) == 0 {
+			return l
+		}
+	}
+	return l
+}
+
+// VarOf is variable v of process p of s, or 0 when p does not declare it
+// (bit p of declared clear), as a state predicate reads a variable of a
+// process known only in the configuration.
+func VarOf(s *model.State, p int, v model.VarID, declared uint64) int {
+	if declared>>p&1 == 0 {
+		return 0
+	}
+	return s.Get(p, v)
+}
+
+// EntryOf is entry i (counted from the array's first index) of an array
+// of process p of s, whose entries are the variables ids, entry i of
+// the processes of bit mask has[i]: 0 where p has no such entry, as a
+// state predicate reads an entry at an index known only in the
+// configuration.
+func EntryOf(s *model.State, p, i int, ids []model.VarID, has []uint64) int {
+	if i < 0 || i >= len(ids) || has[i]>>p&1 == 0 {
+		return 0
+	}
+	return s.Get(p, ids[i])
+}
