@@ -10,7 +10,7 @@ import (
 )
 
 // TestParameterNamedByAQuantifier checks that a parameter may be named
-// count, a quantifier's word, as the Go spec raynal's parameter is: the
+// count, a quantifier's word, as raynal's parameter is: the
 // file reads it as a value, still counts with `count q: ...` and
 // `count q in SET: ...`, gives it a value in a claim, and ends an
 // expression with it before a declaration that opens with a colon.

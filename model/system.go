@@ -251,12 +251,12 @@ type System struct {
 	Name string
 	// Generated marks a system whose guards, effects and predicates are
 	// Go generated from its instance (package lang/gogen), rather than
-	// closures compiled at run time or a hand-written Go spec.
+	// closures compiled at run time or Go written by hand.
 	Generated bool
 	// RangeFaults makes an assignment outside its variable's domain a
 	// violation of safety (the step's RangeFault) rather than an error of
-	// the spec: a user's algorithm may be wrong, where a Go spec's encoding
-	// may not.
+	// the spec: a user's algorithm may be wrong, where an encoding written
+	// in Go may not.
 	RangeFaults bool
 	// MemoSlots is the number of values each Ctx keeps for the spec's
 	// guards and effects between two processes or configurations (see

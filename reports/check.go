@@ -95,7 +95,7 @@ type CheckOptions struct {
 	Engine string `json:"engine,omitempty"`
 	// Code is "generated Go" when the explicit engine ran on Go generated
 	// from the instance (ringcheck gen), empty on the compiled closures or
-	// a Go spec.
+	// a spec declared in Go.
 	Code string `json:"code,omitempty"`
 }
 

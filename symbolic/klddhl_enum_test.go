@@ -9,9 +9,9 @@ import (
 
 // A hand-written enumerator of the legitimate configurations of
 // specs/ring/kl-ddhl.ring, independent of the one ringcheck derives from
-// the file's legitimacy predicate, for TestLegitimateEnumerationMatchesGoTwins
-// to compare the two: the Go spec's enumerator (specs/klddhl), as test
-// code, over the file's system (specs/klddhl/legitimate_enum_test.go holds
+// the file's legitimacy predicate, for
+// TestLegitimateEnumerationMatchesHandWritten to compare the two, over
+// the file's system (specs/klddhl/legitimate_enum_test.go holds
 // the same copy, which that package's tests check on their own).
 
 // ddhlVars are the handles of a built kl-ddhl system, by the names

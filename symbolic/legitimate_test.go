@@ -84,8 +84,7 @@ func TestLegitimateEnumerationIsL(t *testing.T) {
 // distinct configurations a hand-written enumerator of L yields (each of
 // which the checker finds legitimate): both are then every configuration
 // of L, on an instance of 10^24 configurations, too many to sweep. The
-// hand-written enumerator (klddhl_enum_test.go) is the Go spec's, as test
-// code. (kl-dhv's hand-written enumerator is test code of specs/kldhv,
+// hand-written enumerator (klddhl_enum_test.go) is test code. (kl-dhv's hand-written enumerator is test code of specs/kldhv,
 // whose TestEnumeratedLegitimateConfigurations compares it with the
 // derived one.)
 func TestLegitimateEnumerationMatchesHandWritten(t *testing.T) {

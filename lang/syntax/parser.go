@@ -203,7 +203,7 @@ var reserved = []string{
 }
 
 // quantifiers are the reserved words that open a quantifier (count p:
-// ...); a parameter may have one as its name, as a Go spec's parameter
+// ...); a parameter may have one as its name, as raynal's parameter
 // count (see quantifier).
 var quantifiers = []string{"count", "sum", "forall", "exists"}
 

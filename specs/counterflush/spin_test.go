@@ -20,7 +20,7 @@ const twin = "testdata/counterflush.pml"
 var spinPanFlags = []string{"-m100000", "-w20"}
 
 // TestSPINTwinReachable checks testdata/counterflush.pml, started from the
-// Go spec's initial configuration, against ringcheck's BFS from init on
+// spec's initial configuration, against ringcheck's BFS from init on
 // n=3, Cmax=1.
 //
 // Relation found: pan stores ringcheck's 18 states + 1. The extra state is

@@ -11,61 +11,50 @@ import (
 	"github.com/ringcheck/ringcheck/lang"
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/specs"
-	"github.com/ringcheck/ringcheck/specs/counterflush"
-	"github.com/ringcheck/ringcheck/specs/dijkstra"
-	"github.com/ringcheck/ringcheck/specs/klddhl"
-	"github.com/ringcheck/ringcheck/specs/kldhv"
-	"github.com/ringcheck/ringcheck/specs/klnaive"
-	"github.com/ringcheck/ringcheck/specs/klpusher"
-	"github.com/ringcheck/ringcheck/specs/lejeune"
-	"github.com/ringcheck/ringcheck/specs/raynal"
-	"github.com/ringcheck/ringcheck/specs/raynaland"
 	"github.com/ringcheck/ringcheck/specs/spectest"
-	"github.com/ringcheck/ringcheck/specs/thiare"
 )
 
-// benchCase is one check run on a .ring twin and on its Go spec, goSpec
-// (the Go package's Spec, not the catalog's entry of that name, so that
-// the file is compared with the hand-written Go whatever the catalog
-// resolves the name to).
+// benchCase is one check of a spec's file, run on the compiled closures
+// and on the Go generated from the instance.
 type benchCase struct {
 	file, spec string
-	goSpec     func() *specs.Spec
 	values     specs.Values
 	from       invariants.From
 	props      []invariants.Property
 }
 
-// benchTwins runs each case on the twin, on the Go spec and on the twin
-// run by the Go generated from it (side "gen", skipped for a case without
-// a package in specs/ring/generated), one worker each, and reports
-// states/s, bytes/state and the peak heap of each (the ratio of the
-// twin's states/s to the Go spec's is the compiled language's cost).
+// sides are the two forms an instance runs on: the closures compiled
+// from its file ("ring") and the Go generated from it ("gen", the
+// checked-in package of specs/ring/generated; a case without one is
+// skipped).
+var sides = []string{"ring", "gen"}
+
+// buildSide returns the system of the instance values of file on side.
+func buildSide(b *testing.B, spec *specs.Spec, file, side string, values specs.Values) *model.System {
+	var sys *model.System
+	var err error
+	if side == "gen" {
+		sys, err = generatedSystem(b, file, values)
+	} else {
+		sys, err = spec.Build(values)
+	}
+	if err != nil {
+		b.Fatal(err)
+	}
+	return sys
+}
+
+// benchTwins runs each case on each side, one worker each, and reports
+// states/s, bytes/state and the peak heap of each.
 func benchTwins(b *testing.B, cases []benchCase) {
 	for _, bc := range cases {
 		ring, _, err := lang.Load(bc.file)
 		if err != nil {
 			b.Fatal(err)
 		}
-		for _, side := range []struct {
-			name string
-			spec *specs.Spec
-		}{{"ring", ring}, {"go", bc.goSpec()}, {"gen", ring}} {
-			b.Run(fmt.Sprintf("%s/%v/%s/%v", bc.spec, bc.values, bc.props, side.name), func(b *testing.B) {
-				values := bc.values
-				if side.name != "go" {
-					values = ringValues(side.spec, values)
-				}
-				var sys *model.System
-				var err error
-				if side.name == "gen" {
-					sys, err = generatedSystem(b, bc.file, values)
-				} else {
-					sys, err = side.spec.Build(values)
-				}
-				if err != nil {
-					b.Fatal(err)
-				}
+		for _, side := range sides {
+			b.Run(fmt.Sprintf("%s/%v/%s/%v", bc.spec, bc.values, bc.props, side), func(b *testing.B) {
+				sys := buildSide(b, ring, bc.file, side, bc.values)
 				opts := invariants.Options{Properties: bc.props, From: bc.from, Search: explore.Options{Workers: 1}}
 				rep, elapsed, peak := spectest.TimeCheck(b, sys, opts)
 				spectest.ReportCheckMetrics(b, rep.Search.States, elapsed, peak)
@@ -74,35 +63,24 @@ func benchTwins(b *testing.B, cases []benchCase) {
 	}
 }
 
-// ringValues returns a Go spec's values for its twin: raynal's count is
-// ghost in a twin that has no parameter count.
-func ringValues(ring *specs.Spec, values specs.Values) specs.Values {
-	for _, p := range ring.Params {
-		if p.Name == "count" {
-			return values
-		}
-	}
-	return twin{renamed: map[string]string{"count": "ghost"}}.ringValues(values)
-}
-
-// BenchmarkTwin compares the twins on checks of a fraction of a second
-// to a few seconds:
+// BenchmarkTwin compares the two forms on checks of a fraction of a
+// second to a few seconds:
 //
 //	go test ./specs/ring -run '^$' -bench 'Twin$' -benchtime 3x
 func BenchmarkTwin(b *testing.B) {
 	benchTwins(b, []benchCase{
-		{"dijkstra.ring", "dijkstra", dijkstra.Spec, specs.Values{"n": 7, "K": 7}, invariants.FromAll, []invariants.Property{invariants.Deadlock}},
-		{"dijkstra.ring", "dijkstra", dijkstra.Spec, specs.Values{"n": 7, "K": 7}, invariants.FromAll, []invariants.Property{invariants.Closure, invariants.Convergence}},
-		{"counterflush.ring", "counterflush", counterflush.Spec, specs.Values{"n": 3, "Cmax": 1}, invariants.FromAll, []invariants.Property{invariants.Deadlock}},
-		{"counterflush.ring", "counterflush", counterflush.Spec, specs.Values{"n": 3, "Cmax": 1}, invariants.FromAll, []invariants.Property{invariants.Closure, invariants.Convergence}},
+		{"dijkstra.ring", "dijkstra", specs.Values{"n": 7, "K": 7}, invariants.FromAll, []invariants.Property{invariants.Deadlock}},
+		{"dijkstra.ring", "dijkstra", specs.Values{"n": 7, "K": 7}, invariants.FromAll, []invariants.Property{invariants.Closure, invariants.Convergence}},
+		{"counterflush.ring", "counterflush", specs.Values{"n": 3, "Cmax": 1}, invariants.FromAll, []invariants.Property{invariants.Deadlock}},
+		{"counterflush.ring", "counterflush", specs.Values{"n": 3, "Cmax": 1}, invariants.FromAll, []invariants.Property{invariants.Closure, invariants.Convergence}},
 	})
 }
 
-// BenchmarkTwinLarge compares the message-passing twins on breadth-first
-// searches from init of about a second to a few seconds each, every
-// invariant of the instance checked on each state: kl-ddhl n=3 L=2 K=2
-// (2,230,974 states), raynal n=3 M=2 R=2 (1,096,552), and one instance of
-// each other message-passing twin:
+// BenchmarkTwinLarge compares the two forms on breadth-first searches of
+// the message-passing specs from init of about a second to a few seconds
+// each, every invariant of the instance checked on each state: kl-ddhl
+// n=3 L=2 K=2 (2,230,974 states), raynal n=3 M=2 R=2 (1,096,552), and
+// one instance of each other message-passing spec:
 //
 //	go test ./specs/ring -run '^$' -bench TwinLarge -benchtime 1x -count 2
 func BenchmarkTwinLarge(b *testing.B) {
@@ -112,55 +90,36 @@ func BenchmarkTwinLarge(b *testing.B) {
 // largeCases are BenchmarkTwinLarge's checks: safety (and deadlock where
 // it holds) from init.
 var largeCases = []benchCase{
-	{"kl-ddhl.ring", "kl-ddhl", klddhl.Spec, specs.Values{"n": 3, "L": 2, "K": 2, "Cmax": 0, "staycs": 0}, invariants.FromInit, safetyDeadlock},
-	{"raynal.ring", "raynal", raynal.Spec, specs.Values{"n": 3, "M": 2, "K": 0, "requests": 2, "asked": 0, "count": 0, "Cmax": 0}, invariants.FromInit, safetyDeadlock},
-	{"kl-naive.ring", "kl-naive", klnaive.Spec, specs.Values{"n": 5, "L": 5, "K": 3, "Cmax": 0}, invariants.FromInit, []invariants.Property{invariants.Safety}},
-	{"kl-pusher.ring", "kl-pusher", klpusher.Spec, specs.Values{"n": 5, "L": 4, "K": 2, "Cmax": 0}, invariants.FromInit, safetyDeadlock},
-	{"kl-dhv.ring", "kl-dhv", kldhv.Spec, specs.Values{"n": 3, "L": 2, "K": 2, "Cmax": 0, "MaxSeq": 1, "MaxVc": 0, "staycs": 0, "fix": 0, "ctop": 0}, invariants.FromInit, safetyDeadlock},
-	{"thiare.ring", "thiare", thiare.Spec, thiareValues(specs.Values{"n": 4, "requests": 3}), invariants.FromInit, safetyDeadlock},
-	{"raynal-and.ring", "raynal-and", raynaland.Spec, specs.Values{"n": 3, "types": 2, "M": 1, "K": 0, "requests": 1, "window": 0, "Cmax": 0}, invariants.FromInit, safetyDeadlock},
-	{"lejeune.ring", "lejeune", lejeune.Spec, specs.Values{"N": 3, "M": 2, "requests": 1, "window": 0, "loan": 1, "strict": 0, "Cmax": 0, "line260": 0}, invariants.FromInit, safetyDeadlock},
+	{"kl-ddhl.ring", "kl-ddhl", specs.Values{"n": 3, "L": 2, "K": 2, "Cmax": 0, "staycs": 0}, invariants.FromInit, safetyDeadlock},
+	{"raynal.ring", "raynal", specs.Values{"n": 3, "M": 2, "K": 0, "requests": 2, "asked": 0, "count": 0, "Cmax": 0}, invariants.FromInit, safetyDeadlock},
+	{"kl-naive.ring", "kl-naive", specs.Values{"n": 5, "L": 5, "K": 3, "Cmax": 0}, invariants.FromInit, []invariants.Property{invariants.Safety}},
+	{"kl-pusher.ring", "kl-pusher", specs.Values{"n": 5, "L": 4, "K": 2, "Cmax": 0}, invariants.FromInit, safetyDeadlock},
+	{"kl-dhv.ring", "kl-dhv", specs.Values{"n": 3, "L": 2, "K": 2, "Cmax": 0, "MaxSeq": 1, "MaxVc": 0, "staycs": 0, "fix": 0, "ctop": 0}, invariants.FromInit, safetyDeadlock},
+	{"thiare.ring", "thiare", specs.Values{"n": 4, "requests": 3, "window": 0, "resources": 1, "resend": 0, "replace": 1, "order": 1, "Cmax": 0}, invariants.FromInit, safetyDeadlock},
+	{"raynal-and.ring", "raynal-and", specs.Values{"n": 3, "types": 2, "M": 1, "K": 0, "requests": 1, "window": 0, "Cmax": 0}, invariants.FromInit, safetyDeadlock},
+	{"lejeune.ring", "lejeune", specs.Values{"N": 3, "M": 2, "requests": 1, "window": 0, "loan": 1, "strict": 0, "Cmax": 0, "line260": 0}, invariants.FromInit, safetyDeadlock},
 }
 
 // safetyDeadlock is the check of most large cases.
 var safetyDeadlock = []invariants.Property{invariants.Safety, invariants.Deadlock}
 
-// BenchmarkTwinSteps measures what the compiled language costs per
-// configuration, without the search's tables: for each case of
-// BenchmarkTwinLarge, the expansion of each of the first 20,000
-// configurations a breadth-first search from init reaches, unpacked as
-// the search unpacks them, with every invariant evaluated on each, on the twin and on the Go spec (ns/state
-// and the processor time cpu-ns/state, per configuration; the ratio of
-// the Go spec's to the twin's is the compiled language's speed on its
-// own), and on the twin run by the Go generated from it (side "gen",
-// compile.SystemWith with the checked-in package of specs/ring/generated;
-// skipped for a case without one):
+// BenchmarkTwinSteps measures what each form costs per configuration,
+// without the search's tables: for each case of BenchmarkTwinLarge, the
+// expansion of each of the first 20,000 configurations a breadth-first
+// search from init reaches, unpacked as the search unpacks them, with
+// every invariant evaluated on each (ns/state and the processor time
+// cpu-ns/state, per configuration):
 //
-//	go test ./specs/ring -run '^$' -bench TwinSteps -count 5
+//	go test ./specs/ring -run '^$' -bench TwinSteps -benchtime 5x -count 3
 func BenchmarkTwinSteps(b *testing.B) {
 	for _, bc := range largeCases {
 		ring, _, err := lang.Load(bc.file)
 		if err != nil {
 			b.Fatal(err)
 		}
-		for _, side := range []struct {
-			name string
-			spec *specs.Spec
-		}{{"ring", ring}, {"go", bc.goSpec()}, {"gen", ring}} {
-			b.Run(fmt.Sprintf("%s/%s", bc.spec, side.name), func(b *testing.B) {
-				values := bc.values
-				if side.name != "go" {
-					values = ringValues(side.spec, values)
-				}
-				var sys *model.System
-				if side.name == "gen" {
-					sys, err = generatedSystem(b, bc.file, values)
-				} else {
-					sys, err = side.spec.Build(values)
-				}
-				if err != nil {
-					b.Fatal(err)
-				}
+		for _, side := range sides {
+			b.Run(fmt.Sprintf("%s/%s", bc.spec, side), func(b *testing.B) {
+				sys := buildSide(b, ring, bc.file, side, bc.values)
 				// The sample is kept packed and unpacked into one
 				// configuration, as the search does.
 				sample := firstStates(b, sys, 20000)

@@ -17,6 +17,7 @@ import (
 	"github.com/ringcheck/ringcheck/specs"
 	"github.com/ringcheck/ringcheck/specs/ring/generated/counterflush_n3"
 	"github.com/ringcheck/ringcheck/specs/ring/generated/dijkstra_n4"
+	"github.com/ringcheck/ringcheck/specs/ring/generated/dijkstra_n7"
 	"github.com/ringcheck/ringcheck/specs/ring/generated/ewd392"
 	"github.com/ringcheck/ringcheck/specs/ring/generated/ewd396"
 	"github.com/ringcheck/ringcheck/specs/ring/generated/herman"
@@ -55,6 +56,7 @@ var generatedInstances = []generatedInstance{
 	{"raynal-and.ring", "raynaland_n3", largeCase("raynal-and"), raynaland_n3.Code},
 	{"lejeune.ring", "lejeune_n3", largeCase("lejeune"), lejeune_n3.Code},
 	{"dijkstra.ring", "dijkstra_n4", specs.Values{"n": 4, "K": 4}, dijkstra_n4.Code},
+	{"dijkstra.ring", "dijkstra_n7", specs.Values{"n": 7, "K": 7}, dijkstra_n7.Code},
 	{"counterflush.ring", "counterflush_n3", specs.Values{"n": 3, "Cmax": 1}, counterflush_n3.Code},
 	{"../../examples/ewd392.ring", "ewd392", nil, ewd392.Code},
 	{"../../examples/ewd396.ring", "ewd396", nil, ewd396.Code},
@@ -63,16 +65,11 @@ var generatedInstances = []generatedInstance{
 	{"../../examples/three-state.ring", "threestate", nil, threestate.Code},
 }
 
-// largeCase returns the values of BenchmarkTwinSteps's case of spec, as
-// the file's instance takes them.
+// largeCase returns the values of BenchmarkTwinSteps's case of spec.
 func largeCase(spec string) specs.Values {
 	for _, bc := range largeCases {
 		if bc.spec == spec {
-			ring, _, err := lang.Load(bc.file)
-			if err != nil {
-				panic(err)
-			}
-			return ringValues(ring, bc.values)
+			return bc.values
 		}
 	}
 	panic("no large case " + spec)

@@ -256,9 +256,9 @@
 // (SendBufReq), the forwarded ones of a received aggregate marked in the
 // local fwd[i] by their place in the run. The token's messages are Token
 // (its header, with the array fields lastReqC[0..N-1] and
-// lastCS[0..N-1]), TokQ (a wQueue entry, the Go spec's Token.wQueue) and
-// TokL (a wLoan entry, Token.wLoan). Invariants and actions are named as in the Go spec, with
-// _ for -; request(D=d) takes the mask d of the Go spec's D={...}.
+// lastCS[0..N-1]), TokQ (a wQueue entry, the paper's Token.wQueue) and
+// TokL (a wLoan entry, Token.wLoan). Invariants and actions are named after the paper, with
+// _ for -; request(D=d) takes the mask d of the paper's D={...}.
 // After a send to a full channel (an error, a safety violation), an
 // aggregate that lost a message may chain into the next one: the file's
 // run receive ends before a message of another aggregate, where the Go

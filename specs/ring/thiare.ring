@@ -280,7 +280,7 @@
 // the row q[r] of slots holding token codes 1 + ((SN-Lo)·n + PID)·F +
 // Resend (0: an empty slot), sorted by decreasing priority, empty slots
 // last. Inserting a token is a loop over the slots in a sequential block,
-// as the Go spec shifts its queue: the token moves up to the first empty
+// as an insertion into a sorted array: the token moves up to the first empty
 // slot, swapping places with every token it comes before (before).
 // Inserting into a full queue assigns qover 1, a range fault (a safety
 // violation). resent[r] is declared with resend=0 too, and stays false;

@@ -1,7 +1,7 @@
 // Package raynalbrute is a brute-force oracle for the tests of
 // specs/raynal and specs/raynaland: Raynal's algorithm (INRIA RR-1342, 1990) written
 // again over a plain Go struct, independently of the model package and of
-// specs/internal/raynalcore, to count the reachable states and
+// the spec's file, to count the reachable states and
 // transitions (with spectest.CountReachable, a search that shares nothing
 // with ringcheck's engine). It encodes §6's AND-allocation over T resource
 // types; with one type that is §3 (the claim TestOneTypeIsRaynal checks on

@@ -176,7 +176,7 @@ func Channels(sys *model.System, s *model.State, text func(model.Msg) string) st
 	return b.String()
 }
 
-// Clocks describes the clocks of a pair of raynalcore models for
+// Clocks describes the clocks of a pair of raynal models for
 // ModularMatchesUnbounded: the handles of h_i, maxh_i and reqs_i, the req
 // message and the index of its field h, the unbounded model's R, the
 // modular model's W and Window, and each model's ClockSpread.

@@ -1,0 +1,7 @@
+// Package dijkstra holds the tests of the built-in spec dijkstra,
+// Dijkstra's K-state self-stabilizing token ring: the algorithm is the
+// file specs/ring/dijkstra.ring, which the catalogue serves, and the tests
+// pin its readings of the paper, its verdicts and its counterexamples on
+// that file (and, where spin is installed, its state counts against the
+// Promela twin of testdata/).
+package dijkstra
