@@ -108,8 +108,9 @@ func TestRolledLoopsChangeNoStep(t *testing.T) {
 		exRolled, exRef := rolled.NewExpander(), ref.NewExpander()
 		faults := map[string]bool{}
 		walkAndSample(t, rolled, 5, n, func(s *model.State) {
-			got, want := stepsOf(rolled, exRolled, s), stepsOf(ref, exRef, s)
+			got, want := stepKeys(rolled, exRolled, s), stepKeys(ref, exRef, s)
 			if !slices.Equal(got, want) {
+				got, want = stepsOf(rolled, exRolled, s), stepsOf(ref, exRef, s)
 				t.Fatalf("in %v\nwith loops:\n%s\nunrolled:\n%s", rolled.Decode(s), strings.Join(got, "\n"), strings.Join(want, "\n"))
 			}
 			if len(got) > 0 && strings.HasPrefix(got[len(got)-1], "fault: ") {

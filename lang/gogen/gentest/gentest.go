@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -27,11 +28,25 @@ func SameSteps(t testing.TB, csys, gsys *model.System, bfs, random int) []string
 	t.Helper()
 	var errs []string
 	cexp, gexp := csys.NewExpander(), gsys.NewExpander()
-	expand := func(sys *model.System, exp *model.Expander, st *model.State) ([]string, []*model.State, string) {
+	// expand lists st's steps, each successor packed (decoded, to say
+	// what differs, with decode).
+	expand := func(sys *model.System, exp *model.Expander, st *model.State, decode bool) ([]string, []*model.State, string) {
 		var out []string
 		var next []*model.State
+		words := make([]uint64, sys.Words())
 		_, err := exp.Expand(st, func(s *model.Step, nx *model.State) bool {
-			out = append(out, fmt.Sprintf("%v %s %v %s -> %v", s.Procs(), sys.Label(s), s.Overflow, s.RangeFault, sys.Decode(nx)))
+			step := fmt.Sprintf("%v %s %v %s -> ", s.Procs(), sys.Label(s), s.Overflow, s.RangeFault)
+			if decode {
+				step += fmt.Sprint(sys.Decode(nx))
+			} else {
+				sys.Pack(nx, words)
+				b := []byte(step)
+				for _, w := range words {
+					b = strconv.AppendUint(append(b, ' '), w, 16)
+				}
+				step = string(b)
+			}
+			out = append(out, step)
 			next = append(next, nx.Clone())
 			return true
 		})
@@ -75,14 +90,16 @@ func SameSteps(t testing.TB, csys, gsys *model.System, bfs, random int) []string
 		csys.Pack(st, words)
 		gst := gsys.NewState()
 		gsys.Unpack(words, gst)
-		c, next, cerr := expand(csys, cexp, st)
-		g, _, gerr := expand(gsys, gexp, gst)
+		c, next, cerr := expand(csys, cexp, st, false)
+		g, _, gerr := expand(gsys, gexp, gst, false)
 		slices.Sort(c)
 		slices.Sort(g)
 		if cerr != "" && !slices.Contains(errs, cerr) {
 			errs = append(errs, cerr)
 		}
 		if cerr != gerr || !slices.Equal(c, g) {
+			c, _, _ = expand(csys, cexp, st, true)
+			g, _, _ = expand(gsys, gexp, gst, true)
 			t.Fatalf("%s %v:\n closures  %q %s\n generated %q %s", what, csys.Decode(st), c, cerr, g, gerr)
 		}
 		if cp, gp := preds(csys, st), preds(gsys, gst); cp != gp {
