@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ringcheck/ringcheck/budget"
+	"github.com/ringcheck/ringcheck/internal/klddhlenum"
 	"github.com/ringcheck/ringcheck/lang"
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/symbolic"
@@ -84,7 +85,8 @@ func TestLegitimateEnumerationIsL(t *testing.T) {
 // distinct configurations a hand-written enumerator of L yields (each of
 // which the checker finds legitimate): both are then every configuration
 // of L, on an instance of 10^24 configurations, too many to sweep. The
-// hand-written enumerator (klddhl_enum_test.go) is test code. (kl-dhv's hand-written enumerator is test code of specs/kldhv,
+// hand-written enumerator is internal/klddhlenum's. (kl-dhv's
+// hand-written enumerator is test code of specs/kldhv,
 // whose TestEnumeratedLegitimateConfigurations compares it with the
 // derived one.)
 func TestLegitimateEnumerationMatchesHandWritten(t *testing.T) {
@@ -104,8 +106,12 @@ func TestLegitimateEnumerationMatchesHandWritten(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			handles, err := klddhlenum.Find(sys, c.l, c.k)
+			if err != nil {
+				t.Fatal(err)
+			}
 			hand := map[string]bool{}
-			ddhlHandles(t, sys, c.l, c.k).enumerateLegitimate(sys, func(st *model.State) bool {
+			handles.Enumerate(sys, func(st *model.State) bool {
 				if !sys.Legitimate.Holds(st) {
 					t.Fatalf("the hand-written enumerator yields %v, outside L", sys.Decode(st))
 				}

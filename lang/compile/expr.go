@@ -75,7 +75,7 @@ func (cx *actionCtx) compute(e ir.Expr, b bindings) actionFn {
 		t, post := cx.types[e.Recv.Msg.ID], cx.post
 		return func(_ *model.Ctx, k int) int { return post.field(frameMsg(k), t, i, nf) }
 	case *ir.Unary:
-		if inv, ok := negated(e); ok {
+		if inv, ok := ir.Negated(e); ok {
 			return cx.expr(inv, b)
 		}
 		x := cx.expr(e.X, b)
@@ -344,23 +344,6 @@ func (cx *actionCtx) binary(e *ir.Binary, b bindings) actionFn {
 		}
 		return v
 	}
-}
-
-// negated rewrites !(x op y) for a comparison op as x op' y.
-func negated(e *ir.Unary) (ir.Expr, bool) {
-	bin, ok := e.X.(*ir.Binary)
-	if e.Op != syntax.Not || !ok {
-		return nil, false
-	}
-	inverse := map[syntax.Token]syntax.Token{
-		syntax.Eq: syntax.Neq, syntax.Neq: syntax.Eq, syntax.Lt: syntax.Ge,
-		syntax.Ge: syntax.Lt, syntax.Gt: syntax.Le, syntax.Le: syntax.Gt,
-	}
-	op, ok := inverse[bin.Op]
-	if !ok {
-		return nil, false
-	}
-	return &ir.Binary{Op: op, X: bin.X, Y: bin.Y, T: bin.T}, true
 }
 
 // conjuncts flattens a chain of && into its operands, left to right.

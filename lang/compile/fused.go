@@ -253,7 +253,7 @@ func (c *compiler) operandChain(e ir.Expr, b bindings, self int) bool {
 			return okl && okr
 		}
 	case *ir.Unary:
-		if inv, ok := negated(x); ok {
+		if inv, ok := ir.Negated(x); ok {
 			return c.operandChain(inv, b, self)
 		}
 	}
@@ -362,7 +362,7 @@ func (c *compiler) gatherChain(e ir.Expr, op syntax.Token, stop int, b bindings,
 			}
 		}
 	case *ir.Unary:
-		if inv, ok := negated(x); ok {
+		if inv, ok := ir.Negated(x); ok {
 			c.gatherChain(inv, op, stop, b, self, items)
 			return
 		}
@@ -507,7 +507,7 @@ func (cx *actionCtx) gatherChain(e ir.Expr, op syntax.Token, stop int, b binding
 			}
 		}
 	case *ir.Unary:
-		if inv, ok := negated(x); ok {
+		if inv, ok := ir.Negated(x); ok {
 			cx.gatherChain(inv, op, stop, b, items, false)
 			return
 		}
@@ -570,7 +570,7 @@ func (cx *actionCtx) leafParts(e ir.Expr, op syntax.Token, b bindings) bool {
 		_, cmp := outcomesOf(x.Op)
 		return cmp && okl && okr
 	case *ir.Unary:
-		if inv, ok := negated(x); ok {
+		if inv, ok := ir.Negated(x); ok {
 			return cx.leafParts(inv, op, b)
 		}
 		_, ok := cx.asLeaf(x.X, b)

@@ -24,30 +24,9 @@ func (c *compiler) overflowError(pos syntax.Pos, within, op string) error {
 	return &syntax.Error{File: c.spec.File, Pos: pos, Msg: msg}
 }
 
-// mayOverflow reports whether e's own operation may overflow: an
-// arithmetic operator, a negation or a sum whose operands' bounds allow a
-// result outside int64.
-func (c *compiler) mayOverflow(e ir.Expr) bool {
-	switch e := e.(type) {
-	case *ir.Binary:
-		switch e.Op {
-		case syntax.Plus, syntax.Minus, syntax.Star, syntax.Slash:
-		default:
-			return false
-		}
-	case *ir.Unary:
-		if e.Op != syntax.Minus {
-			return false
-		}
-	case *ir.Quant:
-		if e.Kind != "sum" {
-			return false
-		}
-	default:
-		return false
-	}
-	return c.bounds.MayOverflow(e)
-}
+// mayOverflow reports whether e's own operation is checked for overflow
+// (ir.Bounds.Checked).
+func (c *compiler) mayOverflow(e ir.Expr) bool { return c.bounds.Checked(e) }
 
 // checkedBinary compiles an arithmetic operator of an action that may
 // overflow, or returns nil when it cannot.

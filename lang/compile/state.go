@@ -98,7 +98,7 @@ func (c *compiler) state(e ir.Expr, b bindings, self int) stateFn {
 			return s.Get(p, id)
 		}
 	case *ir.Unary:
-		if inv, ok := negated(e); ok {
+		if inv, ok := ir.Negated(e); ok {
 			return c.state(inv, b, self)
 		}
 		x := c.state(e.X, b, self)

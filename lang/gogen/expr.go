@@ -216,28 +216,9 @@ var goOp = map[syntax.Token]string{
 	syntax.Eq: "==", syntax.Neq: "!=", syntax.Lt: "<", syntax.Le: "<=", syntax.Gt: ">", syntax.Ge: ">=",
 }
 
-// mayOverflow reports whether compile checks e's operation for overflow.
-func (x *ctx) mayOverflow(e ir.Expr) bool {
-	switch e := e.(type) {
-	case *ir.Binary:
-		switch e.Op {
-		case syntax.Plus, syntax.Minus, syntax.Star, syntax.Slash:
-		default:
-			return false
-		}
-	case *ir.Unary:
-		if e.Op != syntax.Minus {
-			return false
-		}
-	case *ir.Quant:
-		if e.Kind != "sum" {
-			return false
-		}
-	default:
-		return false
-	}
-	return x.g.bounds.MayOverflow(e)
-}
+// mayOverflow reports whether compile checks e's operation for overflow
+// (ir.Bounds.Checked).
+func (x *ctx) mayOverflow(e ir.Expr) bool { return x.g.bounds.Checked(e) }
 
 // temp assigns v to a new variable, so that it is computed once.
 func temp(w block, v val) val {
@@ -280,7 +261,7 @@ func (x *ctx) expr(w block, e ir.Expr) val {
 	case *ir.FieldRef:
 		return x.field(e)
 	case *ir.Unary:
-		if inv, ok := negated(e); ok {
+		if inv, ok := ir.Negated(e); ok {
 			return x.expr(w, inv)
 		}
 		v := x.expr(w, e.X)
@@ -372,23 +353,6 @@ func balanced(s string) bool {
 		}
 	}
 	return d == 0
-}
-
-// negated rewrites !(x op y) for a comparison op as x op' y.
-func negated(e *ir.Unary) (ir.Expr, bool) {
-	bin, ok := e.X.(*ir.Binary)
-	if e.Op != syntax.Not || !ok {
-		return nil, false
-	}
-	inverse := map[syntax.Token]syntax.Token{
-		syntax.Eq: syntax.Neq, syntax.Neq: syntax.Eq, syntax.Lt: syntax.Ge,
-		syntax.Ge: syntax.Lt, syntax.Gt: syntax.Le, syntax.Le: syntax.Gt,
-	}
-	op, ok := inverse[bin.Op]
-	if !ok {
-		return nil, false
-	}
-	return &ir.Binary{Op: op, X: bin.X, Y: bin.Y, T: bin.T}, true
 }
 
 // varRef generates a read of a variable, as compile reads it.

@@ -41,6 +41,32 @@ func (b *Bounds) Of(e Expr) Interval { return b.of(e).iv }
 // for operands within their intervals: false when it never does.
 func (b *Bounds) MayOverflow(e Expr) bool { return b.of(e).overflow }
 
+// Checked reports whether a compiled form checks e's own operation for
+// overflow: e is an arithmetic operator (+, -, *, /), a negation or a sum
+// over a set, and MayOverflow(e). (A sum over a channel's messages is
+// checked as the sum over its positions it stands for.)
+func (b *Bounds) Checked(e Expr) bool {
+	switch e := e.(type) {
+	case *Binary:
+		switch e.Op {
+		case syntax.Plus, syntax.Minus, syntax.Star, syntax.Slash:
+		default:
+			return false
+		}
+	case *Unary:
+		if e.Op != syntax.Minus {
+			return false
+		}
+	case *Quant:
+		if e.Kind != "sum" {
+			return false
+		}
+	default:
+		return false
+	}
+	return b.MayOverflow(e)
+}
+
 // with0 is iv widened to hold 0: what a read of a process that lacks the
 // variable, or of an empty channel, gives.
 func with0(iv Interval) Interval { return Interval{min(iv.Lo, 0), max(iv.Hi, 0)} }

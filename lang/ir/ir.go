@@ -616,3 +616,30 @@ func (e *HeadField) Type() *Type { return e.T }
 
 // Type is int.
 func (*ChanPos) Type() *Type { return intType }
+
+// Negated rewrites !(x op y), for a comparison op, as x op' y; false for
+// any other expression.
+func Negated(e *Unary) (Expr, bool) {
+	bin, ok := e.X.(*Binary)
+	if e.Op != syntax.Not || !ok {
+		return nil, false
+	}
+	var op syntax.Token
+	switch bin.Op {
+	case syntax.Eq:
+		op = syntax.Neq
+	case syntax.Neq:
+		op = syntax.Eq
+	case syntax.Lt:
+		op = syntax.Ge
+	case syntax.Ge:
+		op = syntax.Lt
+	case syntax.Gt:
+		op = syntax.Le
+	case syntax.Le:
+		op = syntax.Gt
+	default:
+		return nil, false
+	}
+	return &Binary{Op: op, X: bin.X, Y: bin.Y, T: bin.T}, true
+}

@@ -3,6 +3,7 @@ package klddhl_test
 import (
 	"testing"
 
+	"github.com/ringcheck/ringcheck/internal/klddhlenum"
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/specs"
 	"github.com/ringcheck/ringcheck/specs/spectest"
@@ -91,12 +92,14 @@ func handles(t testing.TB, sys *model.System, p specs.Values) vars {
 	return v
 }
 
-// census counts the resource tokens, pushers and priority tokens of a
-// configuration, in transit or held.
-type census struct{ tokens, pushers, priorities int }
-
-func (c *census) add(o census) {
-	c.tokens += o.tokens
-	c.pushers += o.pushers
-	c.priorities += o.priorities
+// enumerateLegitimate yields every legitimate configuration of sys with
+// the hand-written enumerator of internal/klddhlenum, independent of the
+// one ringcheck derives from the file's legitimacy predicate.
+func (v vars) enumerateLegitimate(sys *model.System, yield func(*model.State) bool) {
+	klddhlenum.Handles{
+		Need: v.Need, Cnt: v.Cnt, Prio: v.Prio, C: v.C,
+		Tok: v.Tok, Pri: v.Pri, Push: v.Push, Reset: v.Reset,
+		Token: v.Token, Pusher: v.Pusher, Priority: v.Priority, Priv: v.Priv,
+		Out: v.Out, N: v.N, L: v.L, K: v.K, M: v.M,
+	}.Enumerate(sys, yield)
 }

@@ -1,6 +1,85 @@
-package klddhl_test
+// Package klddhlenum is a hand-written enumerator of the legitimate
+// configurations of specs/ring/kl-ddhl.ring, independent of the one
+// ringcheck derives from the file's legitimacy predicate (a walk of its
+// BDD): the tests of specs/klddhl and of package symbolic compare the two.
+package klddhlenum
 
-import "github.com/ringcheck/ringcheck/model"
+import (
+	"fmt"
+
+	"github.com/ringcheck/ringcheck/model"
+)
+
+// Handles are the variables, message types and channels of a built
+// kl-ddhl system, by the names specs/ring/kl-ddhl.ring declares, and its
+// resolved sizes.
+type Handles struct {
+	// Need, Cnt, Prio and C are every process's variables.
+	Need, Cnt, Prio, C model.VarID
+	// Tok, Pri, Push and Reset are the root's.
+	Tok, Pri, Push, Reset model.VarID
+	// The message types. Priv's fields are c, tok, pri, mark.
+	Token, Pusher, Priority, Priv model.MsgType
+	// Out[i] is the channel from process i to its successor.
+	Out []model.ChanID
+	// N, L, K of the instance, and M, the counter domain's size, as the
+	// built system declares it (the values of C).
+	N, L, K, M int
+}
+
+// Find returns the handles of sys, kl-ddhl built for l tokens and
+// requests of at most k.
+func Find(sys *model.System, l, k int) (Handles, error) {
+	h := Handles{N: sys.N(), L: l, K: k}
+	for _, v := range []struct {
+		name string
+		id   *model.VarID
+	}{{"need", &h.Need}, {"cnt", &h.Cnt}, {"prio", &h.Prio}, {"C", &h.C}, {"tok", &h.Tok}, {"pri", &h.Pri}, {"push", &h.Push}, {"reset", &h.Reset}} {
+		id, ok := sys.VarByName(v.name)
+		if !ok {
+			return h, fmt.Errorf("%s has no variable %s", sys.Name, v.name)
+		}
+		*v.id = id
+	}
+	for _, m := range []struct {
+		name string
+		t    *model.MsgType
+	}{{"Token", &h.Token}, {"Pusher", &h.Pusher}, {"Priority", &h.Priority}, {"Priv", &h.Priv}} {
+		*m.t = -1
+		for i, mt := range sys.Messages {
+			if mt.Name == m.name {
+				*m.t = model.MsgType(i)
+			}
+		}
+		if *m.t < 0 {
+			return h, fmt.Errorf("%s has no message type %s", sys.Name, m.name)
+		}
+	}
+	h.Out = make([]model.ChanID, h.N)
+	found := 0
+	for c, ch := range sys.Channels {
+		if ch.To != (ch.From+1)%h.N {
+			return h, fmt.Errorf("channel %d→%d is not a link of the unidirectional ring", ch.From, ch.To)
+		}
+		h.Out[ch.From] = model.ChanID(c)
+		found++
+	}
+	if found != h.N {
+		return h, fmt.Errorf("%d channels, want %d", found, h.N)
+	}
+	h.M = sys.Vars[h.C].Domain.Size()
+	return h, nil
+}
+
+// census counts the resource tokens, pushers and priority tokens of a
+// configuration, in transit or held.
+type census struct{ tokens, pushers, priorities int }
+
+func (c *census) add(o census) {
+	c.tokens += o.tokens
+	c.pushers += o.pushers
+	c.priorities += o.priorities
+}
 
 // local is one process's part of a legitimate configuration: need ≤ K,
 // cnt ≤ need, and the priority token only while waiting.
@@ -8,7 +87,7 @@ type local struct{ need, cnt, prio int }
 
 // locals lists the local states a process may have in a legitimate
 // configuration.
-func (v vars) locals() []local {
+func (v Handles) locals() []local {
 	var out []local
 	for need := 0; need <= v.K; need++ {
 		for cnt := 0; cnt <= need; cnt++ {
@@ -30,9 +109,7 @@ const (
 	letterPriv
 )
 
-// enumerateLegitimate is a hand-written enumerator of L, independent of the
-// one ringcheck derives from the file's legitimacy predicate (the tests
-// compare the two): it yields every configuration satisfying L (see the
+// Enumerate yields every configuration of sys satisfying L (see the
 // header of specs/ring/kl-ddhl.ring) exactly once, with the sent fields of
 // resend=1 at 0 (where closure from holds). It chooses, in turn: each process's local
 // state (at most L tokens and one priority token held in all); an
@@ -41,8 +118,9 @@ const (
 // one sequence cut into the n channels, head first, within their capacity;
 // the privilege's counter value v (which fixes every C_i through counter
 // flushing's pattern) and the counts tok' and pri' it carries; the root's
-// counts then follow from L's equations, and are kept when in range.
-func (v vars) enumerateLegitimate(sys *model.System, yield func(*model.State) bool) {
+// counts then follow from L's equations, and are kept when in range. It
+// stops when yield returns false.
+func (v Handles) Enumerate(sys *model.System, yield func(*model.State) bool) {
 	locals := v.locals()
 	st := sys.NewState()
 	choice := make([]local, v.N)
@@ -82,7 +160,7 @@ func (v vars) enumerateLegitimate(sys *model.System, yield func(*model.State) bo
 
 // arrangements calls f with every distinct way to lay the multiset letters
 // out on the n channels, head first, each within capacity.
-func (v vars) arrangements(letters []int, capacity int, f func([][]int) bool) bool {
+func (v Handles) arrangements(letters []int, capacity int, f func([][]int) bool) bool {
 	counts := make([]int, letterPriv+1)
 	for _, l := range letters {
 		counts[l]++
@@ -125,7 +203,7 @@ func (v vars) arrangements(letters []int, capacity int, f func([][]int) bool) bo
 
 // emit writes the configuration of the chosen locals and channel contents
 // for every counter value and privilege count that make it legitimate.
-func (v vars) emit(sys *model.System, st *model.State, choice []local, channels [][]int, msgs [letterPriv]model.Msg, yield func(*model.State) bool) bool {
+func (v Handles) emit(sys *model.System, st *model.State, choice []local, channels [][]int, msgs [letterPriv]model.Msg, yield func(*model.State) bool) bool {
 	// Where the privilege is, and what is still ahead of it.
 	j, at := -1, 0
 	for c, ch := range channels {
