@@ -344,6 +344,42 @@ func (s *System) Msg(t MsgType, fields ...int) Msg {
 	return Msg(letter)
 }
 
+// FieldTable tabulates the fields of every letter of message type t:
+// tab[(m-base)*len(fields)+i] is field i of letter m, a lookup where
+// Field takes two divisions. ok is false for a type of more than
+// maxLetters letters, whose fields are read with Field.
+func (s *System) FieldTable(t MsgType, maxLetters int) (tab []int32, base Msg, ok bool) {
+	fields := s.Messages[t].Fields
+	count, lo := 1, make([]int, len(fields))
+	for i, f := range fields {
+		count *= f.Domain.Size()
+		lo[i] = f.Domain.Min
+		if count > maxLetters {
+			return nil, 0, false
+		}
+	}
+	base = s.Msg(t, lo...)
+	tab = make([]int32, count*len(fields))
+	vals := append([]int(nil), lo...)
+	for range count {
+		off := int(s.Msg(t, vals...) - base)
+		if off < 0 || off >= count {
+			return nil, 0, false
+		}
+		for i, v := range vals {
+			tab[off*len(vals)+i] = int32(v)
+		}
+		// Next combination of field values.
+		for i := range vals {
+			if vals[i]++; vals[i] <= fields[i].Domain.Max {
+				break
+			}
+			vals[i] = lo[i]
+		}
+	}
+	return tab, base, true
+}
+
 // TypeOf returns m's message type.
 func (s *System) TypeOf(m Msg) MsgType { return MsgType(s.layout.letterType[m]) }
 

@@ -60,7 +60,7 @@ func (c *compiler) action(a *ir.Action) model.Action {
 		effects = cx.takeRun(effects)
 	}
 	r := a.Recv
-	if perChoice := a.Choice != nil && reads(a.Guard, a.Choice); perChoice || (r != nil && r.Any) {
+	if perChoice := a.Choice != nil && ir.Reads(a.Guard, a.Choice); perChoice || (r != nil && r.Any) {
 		cx.general(&act, guard, effects, in, lo, perChoice)
 		return act
 	}

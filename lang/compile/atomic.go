@@ -89,18 +89,6 @@ func (cx *actionCtx) general(act *model.Action, guard actionFn, effects effect, 
 	}
 }
 
-// reads reports whether e reads local l.
-func reads(e ir.Expr, l *ir.Local) bool {
-	found := false
-	ir.Inspect(e, func(x ir.Expr) bool {
-		if r, ok := x.(*ir.LocalRef); ok && r.Local == l {
-			found = true
-		}
-		return !found
-	})
-	return found
-}
-
 // maxSpecialized bounds the alternatives of an action compiled once each
 // (specialize).
 const maxSpecialized = 16
@@ -132,7 +120,7 @@ func (cx *actionCtx) specializable() bool {
 // compiled once, as Guard.
 func (cx *actionCtx) specialize(act *model.Action, lo int) {
 	a, r := cx.action, cx.action.Recv
-	perChoice := reads(a.Guard, a.Choice) || (r != nil && reads(r.From, a.Choice))
+	perChoice := ir.Reads(a.Guard, a.Choice) || (r != nil && ir.Reads(r.From, a.Choice))
 	n := act.Choices
 	// head returns the message alternative i receives, and whether the
 	// head of its channel is one (always, without a receive).

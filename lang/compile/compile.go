@@ -44,9 +44,9 @@ type post struct {
 	chans []model.ChanID
 }
 
-// maxFieldTable bounds the letters of one message type whose fields are
+// MaxFieldTable bounds the letters of one message type whose fields are
 // tabulated.
-const maxFieldTable = 1 << 16
+const MaxFieldTable = 1 << 16
 
 // field returns field i of message m of type t.
 func (p *post) field(m model.Msg, t model.MsgType, i, nfields int) int {
@@ -322,39 +322,6 @@ func (c *compiler) prepare(sys *model.System) {
 			c.post.letters[i] = sys.Msg(c.types[i])
 			continue
 		}
-		c.post.fields[i], c.post.base[i] = fieldTable(sys, c.types[i], m)
+		c.post.fields[i], c.post.base[i], _ = sys.FieldTable(c.types[i], MaxFieldTable)
 	}
-}
-
-// fieldTable tabulates the fields of every letter of message type t, or
-// returns nil when it has more than maxFieldTable letters.
-func fieldTable(sys *model.System, t model.MsgType, m *ir.Message) ([]int32, model.Msg) {
-	count, lo := 1, make([]int, len(m.Fields))
-	for i, f := range m.Fields {
-		count *= f.Type.Hi - f.Type.Lo + 1
-		lo[i] = f.Type.Lo
-		if count > maxFieldTable {
-			return nil, 0
-		}
-	}
-	base := sys.Msg(t, lo...)
-	tab := make([]int32, count*len(m.Fields))
-	vals := append([]int(nil), lo...)
-	for range count {
-		off := int(sys.Msg(t, vals...) - base)
-		if off < 0 || off >= count {
-			return nil, 0
-		}
-		for i, v := range vals {
-			tab[off*len(vals)+i] = int32(v)
-		}
-		// Next combination of field values.
-		for i := range vals {
-			if vals[i]++; vals[i] <= m.Fields[i].Type.Hi {
-				break
-			}
-			vals[i] = lo[i]
-		}
-	}
-	return tab, base
 }

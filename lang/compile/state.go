@@ -253,18 +253,7 @@ func constValue(e ir.Expr, b bindings, self, n int) (int, bool) {
 	case *ir.Binary:
 		x, okx := constValue(e.X, b, self, n)
 		y, oky := constValue(e.Y, b, self, n)
-		switch {
-		case e.Op == syntax.AndAnd && ((okx && x == 0) || (oky && y == 0)):
-			return 0, true
-		case e.Op == syntax.OrOr && ((okx && x != 0) || (oky && y != 0)):
-			return 1, true
-		case !okx || !oky:
-			return 0, false
-		}
-		// An operation that faults is left to the evaluation, which
-		// reports it.
-		v, f := ir.EvalBinary(e.Op, x, y)
-		return v, f == ir.NoFault
+		return ir.FoldBinary(e.Op, x, okx, y, oky)
 	case *ir.Cond:
 		c, ok := constValue(e.C, b, self, n)
 		if !ok {

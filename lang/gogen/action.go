@@ -24,8 +24,8 @@ func (g *generator) action(w *bytes.Buffer, i int, a *ir.Action) string {
 	func() {
 		defer catch(&why)
 		r := a.Recv
-		perChoice := a.Choice != nil && (reads(a.Guard, a.Choice) || (r != nil && reads(r.From, a.Choice)))
-		if perChoice && r != nil && r.Any && reads(r.From, a.Choice) {
+		perChoice := a.Choice != nil && (ir.Reads(a.Guard, a.Choice) || (r != nil && ir.Reads(r.From, a.Choice)))
+		if perChoice && r != nil && r.Any && ir.Reads(r.From, a.Choice) {
 			skip("it receives any message from a process its choice names")
 		}
 		for _, p := range a.Procs {
@@ -43,7 +43,7 @@ func (g *generator) action(w *bytes.Buffer, i int, a *ir.Action) string {
 	}
 	w.WriteString(src.String())
 	lit := "{\nGuard: []func(*model.Ctx) bool{" + strings.Join(guards, ", ") + "},\n"
-	if a.Choice != nil && (reads(a.Guard, a.Choice) || (a.Recv != nil && reads(a.Recv.From, a.Choice))) {
+	if a.Choice != nil && (ir.Reads(a.Guard, a.Choice) || (a.Recv != nil && ir.Reads(a.Recv.From, a.Choice))) {
 		lit += "Allows: []func(*model.Ctx, int) bool{" + strings.Join(allows, ", ") + "},\n"
 	}
 	return lit + "Effect: []func(*model.Ctx, int){" + strings.Join(effects, ", ") + "},\n}"
@@ -56,18 +56,6 @@ func (g *generator) names() []string {
 		out[i] = "nil"
 	}
 	return out
-}
-
-// reads reports whether e reads local l.
-func reads(e ir.Expr, l *ir.Local) bool {
-	found := false
-	ir.Inspect(e, func(x ir.Expr) bool {
-		if r, ok := x.(*ir.LocalRef); ok && r.Local == l {
-			found = true
-		}
-		return !found
-	})
-	return found
 }
 
 // alternatives returns the contexts of the action's alternatives for

@@ -146,16 +146,7 @@ func (x *ctx) constant(e ir.Expr) (int, bool) {
 	case *ir.Binary:
 		u, oku := x.constant(e.X)
 		v, okv := x.constant(e.Y)
-		switch {
-		case e.Op == syntax.AndAnd && ((oku && u == 0) || (okv && v == 0)):
-			return 0, true
-		case e.Op == syntax.OrOr && ((oku && u != 0) || (okv && v != 0)):
-			return 1, true
-		case !oku || !okv:
-			return 0, false
-		}
-		r, f := ir.EvalBinary(e.Op, u, v)
-		return r, f == ir.NoFault
+		return ir.FoldBinary(e.Op, u, oku, v, okv)
 	case *ir.Cond:
 		c, ok := x.constant(e.C)
 		if !ok {

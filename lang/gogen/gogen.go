@@ -45,10 +45,6 @@ type Output struct {
 // (past it, its guard and effect take the alternative as the step runs).
 const maxChoices = 16
 
-// maxFieldTable is compile's bound on the letters of a message type whose
-// fields are tabulated.
-const maxFieldTable = 1 << 16
-
 // Generate returns the Go of package pkg for the instance spec.
 func Generate(spec *ir.Spec, pkg string) (*Output, error) {
 	g := &generator{spec: spec, n: spec.N, bounds: ir.NewBounds(spec), topo: model.Topology{Kind: spec.Topology, N: spec.N}}
@@ -190,7 +186,7 @@ func (g *generator) tabulated(m *ir.Message) bool {
 	count := 1
 	for _, f := range m.Fields {
 		count *= f.Type.Hi - f.Type.Lo + 1
-		if count > maxFieldTable {
+		if count > compile.MaxFieldTable {
 			return false
 		}
 	}

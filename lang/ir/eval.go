@@ -422,3 +422,21 @@ func accumulate(kind string, acc, v int, pos syntax.Pos) (int, bool) {
 	}
 	return acc, false
 }
+
+// FoldBinary is the value of the binary operation op of operands x and y
+// where okx and oky say which are known at compile time: a conjunction
+// with a known false operand is false, a disjunction with a known true
+// one true, and an operation of two known operands is evaluated, unless
+// it faults (the evaluation then reports the fault); false otherwise.
+func FoldBinary(op syntax.Token, x int, okx bool, y int, oky bool) (int, bool) {
+	switch {
+	case op == syntax.AndAnd && ((okx && x == 0) || (oky && y == 0)):
+		return 0, true
+	case op == syntax.OrOr && ((okx && x != 0) || (oky && y != 0)):
+		return 1, true
+	case !okx || !oky:
+		return 0, false
+	}
+	v, f := EvalBinary(op, x, y)
+	return v, f == NoFault
+}

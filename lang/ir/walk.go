@@ -50,3 +50,15 @@ func operands(e Expr) []Expr {
 	}
 	return nil
 }
+
+// Reads reports whether e reads local l.
+func Reads(e Expr, l *Local) bool {
+	found := false
+	Inspect(e, func(x Expr) bool {
+		if r, ok := x.(*LocalRef); ok && r.Local == l {
+			found = true
+		}
+		return !found
+	})
+	return found
+}

@@ -6,6 +6,7 @@ package rt
 
 import (
 	"fmt"
+	"math"
 	"sync"
 
 	"github.com/ringcheck/ringcheck/model"
@@ -78,29 +79,9 @@ func (t *Tables) prepare(sys *model.System, file string, l *Layout) error {
 		if !l.Tabulated[i] {
 			continue
 		}
-		count, lo := 1, make([]int, len(m.Fields))
-		for f, v := range m.Fields {
-			count *= v.Domain.Size()
-			lo[f] = v.Domain.Min
-		}
-		base := sys.Msg(mt, lo...)
-		tab := make([]int32, count*len(m.Fields))
-		vals := append([]int(nil), lo...)
-		for range count {
-			off := int(sys.Msg(mt, vals...) - base)
-			if off < 0 || off >= count {
-				return fmt.Errorf("the letters of message type %s are not consecutive", name)
-			}
-			for f, v := range vals {
-				tab[off*len(vals)+f] = int32(v)
-			}
-			// Next combination of field values.
-			for f := range vals {
-				if vals[f]++; vals[f] <= m.Fields[f].Domain.Max {
-					break
-				}
-				vals[f] = lo[f]
-			}
+		tab, base, ok := sys.FieldTable(mt, math.MaxInt)
+		if !ok {
+			return fmt.Errorf("the letters of message type %s are not consecutive", name)
 		}
 		t.Fields[i], t.Base[i] = tab, base
 	}
