@@ -110,3 +110,18 @@ func BenchmarkRounds(b *testing.B) {
 		b.ReportMetric(0, "ns/op")
 	})
 }
+
+// BenchmarkSPINReduced runs SPIN's default search of testdata/klddhl.pml
+// on the benchmarked instance: pan with its partial-order reduction and
+// compression (spintest.ReducedCFlags), reporting the states it stores and
+// the seconds it takes, to weigh against a reduced ringcheck search of the
+// same instance:
+//
+//	go test ./specs/klddhl -run '^$' -bench SPINReduced -benchtime 1x
+func BenchmarkSPINReduced(b *testing.B) {
+	b.Run(benchName, func(b *testing.B) {
+		const full = benchStates + 1
+		m := spintest.CompileWith(b, twin, map[string]int{"N": benchN, "L": benchL, "K": benchK}, spintest.ReducedCFlags())
+		m.BenchReduced(b, full, ddhlPanFlags(full)...)
+	})
+}

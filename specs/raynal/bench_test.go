@@ -54,3 +54,18 @@ func BenchmarkSPIN(b *testing.B) {
 		m.Bench(b, want, benchTransitions+2, flags...)
 	})
 }
+
+// BenchmarkSPINReduced runs SPIN's default search of testdata/raynal.pml
+// on the benchmarked instance: pan with its partial-order reduction and
+// compression (spintest.ReducedCFlags), reporting the states it stores and
+// the seconds it takes, to weigh against a reduced ringcheck search of the
+// same instance:
+//
+//	go test ./specs/raynal -run '^$' -bench SPINReduced -benchtime 1x
+func BenchmarkSPINReduced(b *testing.B) {
+	b.Run(benchName, func(b *testing.B) {
+		const full = benchStates + 1
+		m := spintest.CompileWith(b, twin, twinDefines(benchParams, false), spintest.ReducedCFlags())
+		m.BenchReduced(b, full, raynalPanFlags(full)...)
+	})
+}

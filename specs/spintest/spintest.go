@@ -101,6 +101,16 @@ func CFlags() []string {
 	return []string{"-O2", "-DSAFETY", "-DNOREDUCE", "-DNOCOMP", "-DMEMLIM=16000"}
 }
 
+// ReducedCFlags returns the gcc flags of SPIN's default safety search:
+// CFlags without -DNOREDUCE and -DNOCOMP, so pan applies its partial-order
+// reduction and its default byte-mask compression. A search compiled with
+// them stores fewer states than the model has (as many as its reduction
+// leaves), which is what a comparison with a reduced ringcheck search
+// weighs: the time each takes to decide the same instance.
+func ReducedCFlags() []string {
+	return []string{"-O2", "-DSAFETY", "-DMEMLIM=16000"}
+}
+
 // LivenessCFlags returns gcc flags for a liveness search, to pass to
 // CompileWith: CFlags without -DSAFETY (which removes cycle detection) and
 // without -DNOCOMP (which pan refuses with -a and -l), so pan stores states
@@ -394,6 +404,26 @@ func Parse(out string) (Result, error) {
 // run with more.
 func FairCFlags(procs int) []string {
 	return append(LivenessCFlags(), fmt.Sprintf("-DNFAIR=%d", max(2, (procs+1)/4+1)))
+}
+
+// BenchReduced is the body of a benchmark of SPIN's default search (a model
+// compiled with ReducedCFlags): it runs pan with panFlags once per
+// iteration of b, fails unless pan searched the whole space without error,
+// and reports the states pan stored, at most full (the model's states as
+// the unreduced search stores them), the seconds pan took (pan's own
+// "elapsed time", compiling excluded) and its memory.
+func (m *Model) BenchReduced(b *testing.B, full int64, panFlags ...string) {
+	var r Result
+	for b.Loop() {
+		r = m.Run(b, panFlags...)
+	}
+	if r.Errors != 0 || !r.Complete || r.DepthTruncated || r.StatesStored > full {
+		b.Fatalf("pan: %d stored (want at most %d), %d errors, complete %v, depth truncated %v\n%s",
+			r.StatesStored, full, r.Errors, r.Complete, r.DepthTruncated, r.Output)
+	}
+	b.ReportMetric(float64(r.StatesStored), "spin-states")
+	b.ReportMetric(r.Seconds, "spin-s")
+	b.ReportMetric(r.MemoryMB, "spin-MB")
 }
 
 // Bench is the body of a BenchmarkSPIN: it runs pan with panFlags once per

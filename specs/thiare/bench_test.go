@@ -54,3 +54,18 @@ func BenchmarkSPIN(b *testing.B) {
 		m.Bench(b, want, benchTransitions+2, flags...)
 	})
 }
+
+// BenchmarkSPINReduced runs SPIN's default search of testdata/thiare.pml
+// on the benchmarked instance: pan with its partial-order reduction and
+// compression (spintest.ReducedCFlags), reporting the states it stores and
+// the seconds it takes, to weigh against a reduced ringcheck search of the
+// same instance:
+//
+//	go test ./specs/thiare -run '^$' -bench SPINReduced -benchtime 1x
+func BenchmarkSPINReduced(b *testing.B) {
+	b.Run(bench.String(), func(b *testing.B) {
+		const full = benchStates + 1
+		m := spintest.CompileWith(b, twin, bench.defines(), spintest.ReducedCFlags())
+		m.BenchReduced(b, full, thiarePanFlags(full)...)
+	})
+}
