@@ -3,7 +3,6 @@ module github.com/ringcheck/ringcheck
 go 1.26.8
 
 require (
-	github.com/dalzilio/rudd v1.1.1-0.20230806153452-9e08a6ea8170
 	github.com/dominikbraun/graph v0.23.0
 	github.com/goccy/go-yaml v1.19.2
 	github.com/jstemmer/go-junit-report/v2 v2.1.0

@@ -4,8 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/dalzilio/rudd"
-
+	"github.com/ringcheck/ringcheck/internal/rudd"
 	"github.com/ringcheck/ringcheck/lang/ir"
 	"github.com/ringcheck/ringcheck/model"
 )

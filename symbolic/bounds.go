@@ -11,9 +11,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/dalzilio/rudd"
-
 	"github.com/ringcheck/ringcheck/budget"
+	"github.com/ringcheck/ringcheck/internal/rudd"
 )
 
 // A BDD operation of rudd (And, AndExist, Replace, ...) is one recursive
@@ -56,14 +55,14 @@ const heartbeat = 2 * time.Second
 const measureEvery = 50 * time.Millisecond
 
 // The kernel's node table grows, when it is full, by doubling, at most by
-// maxNodeIncrease nodes at a time (the value newBDD gives rudd). A
-// growth allocates the new table (nodeBytes a node, at most, in either of
-// rudd's kernels) and the new operation caches (cacheBytes a node of the
-// table: five caches of cacheRatio entries per 100 nodes, at most 32 bytes
-// an entry) while the old ones are still held.
+// maxNodeIncrease nodes at a time (the value newBDD gives the kernel). A
+// growth allocates the new table (nodeBytes a node) and the new operation
+// caches (cacheBytes a node of the table: five caches of cacheRatio
+// entries per 100 nodes, at most 32 bytes an entry) while the old ones are
+// still held.
 const (
 	maxNodeIncrease = 1 << 20
-	nodeBytes       = 40
+	nodeBytes       = 24
 	cacheBytes      = 5 * 32 * cacheRatio / 100
 )
 
@@ -292,8 +291,9 @@ func (w *watch) run(f func() error) error {
 	}
 }
 
-// kernel is rudd's BDD, whose operations that may take long first poll
-// the bounds of the computation under way (w, nil outside one).
+// kernel is the BDD of package rudd (internal/rudd), whose operations
+// that may take long first poll the bounds of the computation under way
+// (w, nil outside one).
 type kernel struct {
 	*rudd.BDD
 	w *watch

@@ -3,6 +3,7 @@ package symbolic
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 )
@@ -83,5 +84,18 @@ func TestGrowthBytes(t *testing.T) {
 		if got := growthBytes(tt.nodes); got != tt.want {
 			t.Errorf("growthBytes(%d) = %d, want %d", tt.nodes, got, tt.want)
 		}
+	}
+}
+
+// TestKernelIsBuDDyStyle: the BDD the engine makes uses the BuDDy-style
+// kernel (a node array with its own hash table) in every build, with no
+// build tag: the kernel names itself in its statistics.
+func TestKernelIsBuDDyStyle(t *testing.T) {
+	b, err := newBDD(8)
+	if err != nil {
+		t.Fatalf("newBDD: %v", err)
+	}
+	if stats := b.Stats(); !strings.Contains(stats, "Impl.:      BuDDy\n") {
+		t.Errorf("the kernel is not the BuDDy-style one; its statistics:\n%s", stats)
 	}
 }

@@ -1,7 +1,7 @@
 // Package symbolic decides closure and convergence of a ring-language spec
 // over its whole configuration space with binary decision diagrams
-// (github.com/dalzilio/rudd), where walking every configuration one by
-// one cannot reach.
+// (package internal/rudd, the project's fork of github.com/dalzilio/rudd),
+// where walking every configuration one by one cannot reach.
 //
 // A configuration is the values of every process's variables, each value
 // encoded in binary over as many BDD variables as its domain needs; the
@@ -27,8 +27,7 @@ import (
 	"math/bits"
 	"slices"
 
-	"github.com/dalzilio/rudd"
-
+	"github.com/ringcheck/ringcheck/internal/rudd"
 	"github.com/ringcheck/ringcheck/lang/ir"
 	"github.com/ringcheck/ringcheck/lang/syntax"
 	"github.com/ringcheck/ringcheck/model"

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"math/big"
 
-	"github.com/dalzilio/rudd"
+	"github.com/ringcheck/ringcheck/internal/rudd"
 )
 
 // Result is what Analyse decided over every configuration.

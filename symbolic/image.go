@@ -1,8 +1,7 @@
 package symbolic
 
 import (
-	"github.com/dalzilio/rudd"
-
+	"github.com/ringcheck/ringcheck/internal/rudd"
 	"github.com/ringcheck/ringcheck/model"
 )
 

@@ -7,9 +7,8 @@ import (
 	"math/big"
 	"slices"
 
-	"github.com/dalzilio/rudd"
-
 	"github.com/ringcheck/ringcheck/budget"
+	"github.com/ringcheck/ringcheck/internal/rudd"
 	"github.com/ringcheck/ringcheck/lang/ir"
 	"github.com/ringcheck/ringcheck/model"
 )

@@ -3,9 +3,8 @@ package symbolic
 import (
 	"fmt"
 
-	"github.com/dalzilio/rudd"
-
 	"github.com/ringcheck/ringcheck/budget"
+	"github.com/ringcheck/ringcheck/internal/rudd"
 	"github.com/ringcheck/ringcheck/invariants"
 	"github.com/ringcheck/ringcheck/model"
 )

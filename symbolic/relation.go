@@ -3,8 +3,7 @@ package symbolic
 import (
 	"fmt"
 
-	"github.com/dalzilio/rudd"
-
+	"github.com/ringcheck/ringcheck/internal/rudd"
 	"github.com/ringcheck/ringcheck/lang/ir"
 	"github.com/ringcheck/ringcheck/model"
 )

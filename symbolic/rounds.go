@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/dalzilio/rudd"
+	"github.com/ringcheck/ringcheck/internal/rudd"
 )
 
 // Rounds is what WorstRounds computed.

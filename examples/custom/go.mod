@@ -5,7 +5,6 @@ go 1.26.8
 require github.com/ringcheck/ringcheck v0.0.0
 
 require (
-	github.com/dalzilio/rudd v1.1.1-0.20230806153452-9e08a6ea8170 // indirect
 	github.com/dominikbraun/graph v0.23.0 // indirect
 	github.com/goccy/go-yaml v1.19.2 // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
