@@ -87,6 +87,10 @@ type Request struct {
 	// only: about a third of the memory, at a collision probability the
 	// report gives (explore.Options.Fingerprints).
 	Fingerprints bool
+	// TreeStore keeps each state of a search from init tree-compressed
+	// (explore.Options.Tree): the same states, ids and verdicts as the
+	// exact store, in less memory and more time.
+	TreeStore bool
 	// Workers is the number of goroutines expanding states (at least 1,
 	// at most explore.MaxWorkers).
 	Workers int
@@ -102,6 +106,8 @@ type Request struct {
 	// more than the worst case in steps; the explicit engine always
 	// computes it. It needs Engine symbolic or auto.
 	SymbolicRounds bool
+	// Reduce chooses the state-space reductions (empty: DefaultReduce).
+	Reduce Reduce
 }
 
 // Start is a configuration a check starts from: state Index (negative:
@@ -141,6 +147,8 @@ type Result struct {
 	// ran and decided.
 	Engine   Engine
 	Symbolic *symbolic.Result
+	// Reduction says which reduction the check runs, or why none.
+	Reduction Reduction
 }
 
 // Values resolves the request's parameters against the spec's, enlarged
@@ -290,7 +298,7 @@ func (r *Request) plan() (*Result, error) {
 		LeadsTo:    r.LeadsTo,
 		Search: explore.Options{
 			MaxDepth: r.MaxDepth, MaxStates: r.MaxStates, TimeLimit: r.TimeLimit,
-			Workers: r.Workers, Progress: r.Progress, Fingerprints: r.Fingerprints,
+			Workers: r.Workers, Progress: r.Progress, Fingerprints: r.Fingerprints, Tree: r.TreeStore,
 		},
 	}
 	if r.MaxMemory > 0 {
@@ -346,7 +354,11 @@ func (r *Request) plan() (*Result, error) {
 		}
 		opts.Start = []*model.State{st}
 	}
-	res := &Result{System: sys, Values: values, Options: opts}
+	red, err := r.resolveReduce(sys, &opts)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{System: sys, Values: values, Options: opts, Reduction: red}
 	if res.Engine, err = r.chooseEngine(res); err != nil {
 		return nil, err
 	}

@@ -23,3 +23,8 @@ process all {
 legitimate "exactly one token": (count p: x[p] == x[p-1]) == 1
 
 check closure, convergence
+
+// Every process runs the same actions, which read processes only
+// relative to the acting one: the processes are interchangeable under
+// rotation, and symmetry reduction stores one configuration per orbit.
+symmetry rotation

@@ -43,3 +43,8 @@ claim safety holds from init with N = 4 "a token is moved, never duplicated: one
 claim closure holds from all with N = 4 "passing the only token leaves exactly one"
 claim convergence violated from all with N = 4 "no token: no step; two tokens walking the same way never meet under an adversarial daemon (random walks meet with probability 1)"
 claim convergence violated from start with N = 4 "two tokens that the daemon keeps apart never merge, under every fairness (random walks meet with probability 1)"
+
+// Every process runs the same actions, which read processes only
+// relative to the acting one: the processes are interchangeable under
+// rotation, and symmetry reduction stores one configuration per orbit.
+symmetry rotation

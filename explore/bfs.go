@@ -60,11 +60,24 @@ type bfs struct {
 	fp          bool
 	levelLo     int64
 	level, next *frontier
+	// levelStarts[d] is the first id of depth d.
+	levelStarts []int64
 	key         [1]uint64
 	// merge holds the parallel merge's buffers.
 	merge merger
 	// ws are the workers, once the search has them.
 	ws []*worker
+	// por is the partial-order reduction's tables (nil: none), and
+	// levelEnd the first id past the level being expanded (its cycle
+	// proviso).
+	por      *porTables
+	levelEnd int64
+	// porIdle, when positive, is the number of states expanded when the
+	// reduction stopped, having reduced none of them.
+	porIdle int64
+	// sym: states are stored as their canonical representatives
+	// (Options.Symmetry).
+	sym bool
 }
 
 // packedState returns the packed form of state id: from the store, or
@@ -72,7 +85,10 @@ type bfs struct {
 // the worker's cache of what is on file.
 func (e *bfs) packedState(id int64, c *segCache) []uint64 {
 	if !e.fp {
-		return e.store.get(id)
+		if len(c.state) != e.sys.Words() {
+			c.state = make([]uint64, e.sys.Words())
+		}
+		return e.seen.state(id, c.state)
 	}
 	i := id - e.levelLo
 	if i >= e.level.n {
@@ -98,6 +114,7 @@ func (e *bfs) insert(ws []uint64, h uint64, parent uint32, full bool) (int64, bo
 // nextLevel makes the states stored since the last call the level to
 // expand, those of ids from on.
 func (e *bfs) nextLevel(from int64) {
+	e.levelStarts = append(e.levelStarts, from)
 	if e.fp {
 		e.level, e.next = e.next, e.level
 		e.next.reset()
@@ -120,6 +137,7 @@ type worker struct {
 	yieldFn func(*model.Step, *model.State) bool
 	key     [1]uint64 // a fingerprint, as the visited set's key
 	cache   segCache  // the block of a frontier on file last read
+	look    treeCursor
 	// for yieldFn: the state being expanded and its first overflowing step
 	expanding   uint32
 	overflow    model.Step
@@ -135,6 +153,11 @@ type worker struct {
 	// distinct counts the distinct ones of the round's states.
 	pairs    successorSet
 	distinct int64
+	// por is the reduction's scratch space (nil: no reduction).
+	por *porWorker
+	// canon packs successors as their canonical representatives (nil:
+	// no symmetry reduction).
+	canon *model.Canonizer
 }
 
 // bytes is the memory of the worker's buffers.
@@ -145,11 +168,21 @@ func (w *worker) bytes() int64 {
 func (e *bfs) newWorker() *worker {
 	sys := e.sys
 	w := &worker{ex: sys.NewExpander(), cur: sys.NewState(), packed: make([]uint64, sys.Words()), maxCand: math.MaxInt32}
+	if e.por != nil {
+		w.por = newPORWorker(e.por, w.ex)
+	}
+	if e.sym {
+		w.canon, _ = sys.NewCanonizer()
+	}
 	w.yieldFn = func(st *model.Step, next *model.State) bool {
 		if st.Faulty() && !w.hasOverflow {
 			w.overflow, w.hasOverflow = st.Clone(), true
 		}
-		sys.Pack(next, w.packed)
+		if w.canon != nil {
+			w.canon.Pack(next, w.packed)
+		} else {
+			sys.Pack(next, w.packed)
+		}
 		h := hashWords(w.packed)
 		w.pairs.add(w.packed, h)
 		key := w.packed
@@ -159,7 +192,7 @@ func (e *bfs) newWorker() *worker {
 		}
 		// Most successors were seen before; drop them here, in parallel,
 		// while the visited set is read-only (it only grows between rounds).
-		if e.seen.contains(key, h) {
+		if e.seen.contains(key, h, &w.look) {
 			return true
 		}
 		w.succ = append(roomFor(w.succ, len(w.packed), w.maxCand*len(w.packed)), w.packed...)
@@ -173,12 +206,31 @@ func (e *bfs) newWorker() *worker {
 func (e *bfs) run() (*Result, error) {
 	sys := e.sys
 	e.fp = e.opts.Fingerprints
+	var canon *model.Canonizer
+	if e.opts.Symmetry {
+		var err error
+		if canon, err = sys.NewCanonizer(); err != nil {
+			return nil, fmt.Errorf("symmetry reduction: system %s: %w", sys.Name, err)
+		}
+		e.sym = true
+	}
+	if po := e.opts.PartialOrder; po != nil {
+		if err := PartialOrderApplies(sys, &e.opts); err != nil {
+			return nil, fmt.Errorf("partial-order reduction: %w", err)
+		}
+		e.por = newPORTables(sys, po)
+	}
 	keyWords := sys.Words()
-	if e.fp {
+	tree := e.opts.Tree && !e.fp
+	switch {
+	case e.fp:
 		keyWords = 1
+	case tree:
+		// The tree store holds the states; the store, their parents.
+		keyWords = 0
 	}
 	e.store = newStore(keyWords)
-	if e.fp {
+	if e.fp || tree {
 		// Only paths read the fingerprints and parents back: full chunks
 		// go to a file, removed at once (it lives while open).
 		if f, err := os.CreateTemp("", "ringcheck-store-*"); err == nil {
@@ -189,8 +241,16 @@ func (e *bfs) run() (*Result, error) {
 			}
 		}
 	}
-	e.seen = newVisited(e.store)
-	e.seen.fingerprints = e.fp
+	if tree {
+		sample := int64(treeSample)
+		if e.opts.treeSample > 0 {
+			sample = int64(e.opts.treeSample)
+		}
+		e.seen = newTreeVisited(e.store, sys.Words(), sample)
+	} else {
+		e.seen = newVisited(e.store)
+		e.seen.fingerprints = e.fp
+	}
 	if e.fp {
 		// A level goes to a file once it holds more than an eighth of
 		// what the memory budget allows the search (no budget: it stays
@@ -238,7 +298,11 @@ func (e *bfs) run() (*Result, error) {
 		starts = sys.Initial()
 	}
 	for _, init := range starts {
-		sys.Pack(init, packed)
+		if canon != nil {
+			canon.Pack(init, packed)
+		} else {
+			sys.Pack(init, packed)
+		}
 		h := hashWords(packed)
 		if id, _ := e.insert(packed, h, noParent, e.store.n >= maxStates || !room(h)); id < 0 && !memFull {
 			truncStates = true
@@ -270,6 +334,7 @@ func (e *bfs) run() (*Result, error) {
 	stopped := false
 	lo, hi := int64(0), e.store.n
 	for lo < hi && !stopped {
+		e.levelEnd = hi
 		lastLevel := e.opts.MaxDepth > 0 && e.depth >= e.opts.MaxDepth
 		for next := lo; next < hi; {
 			// The next point at which the monitors are asked.
@@ -301,7 +366,7 @@ func (e *bfs) run() (*Result, error) {
 			for _, w := range used {
 				candidates += len(w.parents)
 			}
-			parallel := len(used) > 1 && !lastLevel && !memFull && e.store.n+int64(candidates) <= maxStates &&
+			parallel := len(used) > 1 && !tree && !lastLevel && !memFull && e.store.n+int64(candidates) <= maxStates &&
 				e.opts.Memory.Fits(e.held(), e.mergeGrowth(candidates)+e.next.growth(int64(candidates))) == nil
 			merged := true
 			if parallel {
@@ -369,6 +434,7 @@ func (e *bfs) run() (*Result, error) {
 			}
 		}
 		if !stopped {
+			e.porLevelDone(hi)
 			lo, hi = hi, e.store.n
 			e.nextLevel(lo)
 			if lo < hi {
@@ -403,8 +469,11 @@ func (e *bfs) run() (*Result, error) {
 		StoreBytes:           e.store.bytes() + e.seen.bytes() + e.level.bytes() + e.next.bytes(),
 		Exceeded:             exceeded,
 		Fingerprints:         e.fp,
+		PartialOrder:         e.por != nil,
+		PartialOrderIdle:     e.porIdle,
 		CollisionProbability: collisionProbability(e.fp, e.store.n),
-		paths:                &bfsPaths{sys: sys, store: e.store, seen: e.seen, fp: e.fp, starts: starts},
+		Symmetry:             e.sym,
+		paths:                &bfsPaths{sys: sys, store: e.store, seen: e.seen, fp: e.fp, sym: e.sym, starts: starts, levelStarts: e.levelStarts},
 	}, nil
 }
 
@@ -453,7 +522,13 @@ func (e *bfs) expandRange(w *worker, lo, hi int64) error {
 		}
 		w.expanding, w.hasOverflow = uint32(id), false
 		w.pairs.reset(sys.Words())
-		n, err := w.ex.Expand(w.cur, w.yieldFn)
+		var n int
+		var err error
+		if w.por != nil {
+			n, err = e.expandReduced(w)
+		} else {
+			n, err = w.ex.Expand(w.cur, w.yieldFn)
+		}
 		if err != nil {
 			return fmt.Errorf("expanding state %d: %w", id, err)
 		}
@@ -510,8 +585,13 @@ type bfsPaths struct {
 	seen  *visited
 	// fp: the store holds fingerprints, and paths are rebuilt from the
 	// configurations the search started from.
-	fp     bool
+	fp bool
+	// sym: the store holds canonical representatives, and paths are
+	// replayed from the configurations the search started from.
+	sym    bool
 	starts []*model.State
+	// levelStarts[d] is the first id of depth d.
+	levelStarts []int64
 }
 
 func (b *bfsPaths) path(id StateID) ([]*model.State, []model.Step, error) {
@@ -531,7 +611,12 @@ func (b *bfsPaths) path(id StateID) ([]*model.State, []model.Step, error) {
 		cur = int64(p)
 	}
 	var states []*model.State
-	if b.fp {
+	if b.sym {
+		var err error
+		if states, err = b.concrete(ids); err != nil {
+			return nil, nil, err
+		}
+	} else if b.fp {
 		var err error
 		if states, err = b.replay(ids); err != nil {
 			return nil, nil, err
@@ -540,7 +625,7 @@ func (b *bfsPaths) path(id StateID) ([]*model.State, []model.Step, error) {
 		states = make([]*model.State, len(ids))
 		for i, sid := range ids {
 			st := b.sys.NewState()
-			b.sys.Unpack(b.store.get(sid), st)
+			b.sys.Unpack(b.seen.state(sid, make([]uint64, b.sys.Words())), st)
 			states[len(ids)-1-i] = st
 		}
 	}

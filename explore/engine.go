@@ -64,12 +64,39 @@ type Options struct {
 	// rebuilt by replaying from the initial states, following the
 	// fingerprints; the reachable graph (liveness) is not kept.
 	Fingerprints bool
+	// Tree makes BFS keep the visited states tree-compressed: each
+	// state's packed words are cut into 32-bit halves, the leaves of a
+	// binary tree whose inner nodes are interned as pairs of ids in a
+	// table per node, so that the parts states share are stored once and
+	// a state costs about its root's 6- or 8-byte key and its index slot;
+	// the parent links go to a file as they fill. Ids, counts, paths and
+	// the reachable graph are those of the exact store; the merge of a
+	// round's new states is sequential. Ignored with Fingerprints.
+	Tree bool
 	// Memory, if not nil, bounds the heap: the search keeps no new state
 	// once the budget refuses the store's next growth, and ends with
 	// MemoryBound. BFS asks it with its own count of its bytes
 	// (budget.Memory.Fits), so that it stops at the same state every
 	// time; the sweep asks it about the heap.
 	Memory *budget.Memory
+	// Symmetry makes BFS store one representative per orbit of the
+	// symmetry group the system declares (System.Symmetry): every initial
+	// configuration and successor is replaced by its canonical form
+	// (model.Canonizer) before it is hashed and stored, monitors see the
+	// representatives, and Result.Path replays a path of representatives
+	// into concrete steps from the configuration the search started
+	// from. BFS refuses it when the system declares no symmetry, and
+	// with PartialOrder; the sweep ignores it.
+	Symmetry bool
+	// PartialOrder, when set, makes BFS expand each state by a stubborn
+	// set of its actions (see PartialOrder): fewer states, the same
+	// deadlocks and, with PartialOrder.Invariants, the same invariant
+	// violations and faulty steps; counterexamples are real paths but
+	// may not be shortest. PartialOrderApplies says where it cannot run.
+	PartialOrder *PartialOrder
+	// treeSample, when positive, is how many states a tree store holds
+	// when it plans its shape (the tests' way to make it reshape early).
+	treeSample int
 	// frontierKeep, when positive, is how many segments of a level stay
 	// in memory with fingerprints (the tests' way to make levels spill).
 	frontierKeep int
@@ -162,15 +189,29 @@ type Result struct {
 	// states.
 	Fingerprints         bool
 	CollisionProbability float64
-	paths                pathFinder
+	// PartialOrder says the search ran partial-order reduction
+	// (Options.PartialOrder): States counts the states it stored, and a
+	// path Path returns is a real path but may not be shortest.
+	PartialOrder bool
+	// PartialOrderIdle, when positive, is the number of states the search
+	// had expanded when it stopped the reduction, at the end of a level,
+	// having reduced none of them (PartialOrderTrial): the rest were
+	// expanded in full.
+	PartialOrderIdle int64
+	// Symmetry says the search stored one representative per orbit of
+	// the system's symmetry group (Options.Symmetry): States counts the
+	// orbits, and a path Path returns is a shortest concrete path.
+	Symmetry bool
+	paths    pathFinder
 }
 
 // Complete reports whether every reachable state was visited and expanded,
 // which is what a verdict of "holds" requires.
 func (r *Result) Complete() bool { return r.Stop == Exhausted }
 
-// Path returns a shortest path from an initial state to state id: its
-// states and the steps between them (len(steps) == len(states)-1).
+// Path returns a path from an initial state to state id: its states and
+// the steps between them (len(steps) == len(states)-1). It is a shortest
+// one unless the search ran partial-order reduction.
 func (r *Result) Path(id StateID) ([]*model.State, []model.Step, error) {
 	if r.paths == nil {
 		return nil, nil, fmt.Errorf("no path to state %d", id)

@@ -93,10 +93,12 @@ type segCache struct {
 	block int
 	buf   []uint64
 	err   error
+	// state holds a state decoded from a tree store.
+	state []uint64
 }
 
 // bytes is the memory of the cache.
-func (c *segCache) bytes() int64 { return int64(cap(c.buf)) * 8 }
+func (c *segCache) bytes() int64 { return int64(cap(c.buf)+cap(c.state)) * 8 }
 
 // get returns state i of the level; a state read from the file is valid
 // until the cache reads another block.

@@ -166,19 +166,12 @@ func (m *merger) claimFingerprints(s int) {
 			return
 		}
 		f := fingerprintSlot(m.ws[cd.w].hash[cd.i])
-		for j := f & sh.mask; ; j = (j + 1) & sh.mask {
-			slot := sh.slots[j]
-			if slot == f {
-				break
-			}
-			if slot == 0 {
-				sh.slots[j] = f
-				sh.count++
-				m.isNew[m.base[cd.w]+int(cd.i)] = true
-				if sh.count*4 > int64(len(sh.slots))*3 {
-					v.grow(sh, nil)
-				}
-				break
+		if j := fpProbe(sh, f); sh.slots[j] == 0 {
+			sh.slots[j] = f
+			sh.count++
+			m.isNew[m.base[cd.w]+int(cd.i)] = true
+			if v.over(sh, sh.count) {
+				v.grow(sh, nil)
 			}
 		}
 	}

@@ -1,5 +1,7 @@
 package explore
 
+import "math/bits"
+
 // hashWords hashes a packed state. It is a multiply-xorshift mix over the
 // words, inlined on the hot path; BenchmarkHash compares it with xxh3.
 func hashWords(ws []uint64) uint64 {
@@ -25,7 +27,8 @@ func hashWords(ws []uint64) uint64 {
 // bit set) for the round's candidate of that index plus one. With
 // fingerprints, a slot holds the fingerprint itself (made non-zero,
 // fingerprintSlot) and no id: the set never reads the store, which may
-// then leave memory.
+// then leave memory. With a tree store (newTreeVisited), the set is the
+// tree store's tables, and the store keeps the parent links only.
 type visited struct {
 	shards []shard
 	count  int64
@@ -33,6 +36,11 @@ type visited struct {
 	// fingerprints: the store's keys are one word, a state's hash, which
 	// is then its own hash.
 	fingerprints bool
+	// tree, if not nil, holds the states, and add is its cursor for
+	// inserts; the tree is reshaped once it holds sample states.
+	tree   *treeStore
+	add    treeCursor
+	sample int64
 }
 
 // shard is one open-addressing table of the visited set.
@@ -60,8 +68,59 @@ func newVisited(st *store) *visited {
 	return v
 }
 
+// newTreeVisited returns a visited set that keeps the states of words
+// words in a tree store, reshaped once it holds sample states, and their
+// parents in st, a store of no words.
+func newTreeVisited(st *store, words int, sample int64) *visited {
+	return &visited{st: st, tree: newTreeStore(words), sample: sample}
+}
+
 // shardOf returns the shard of hash h.
 func (v *visited) shardOf(h uint64) *shard { return &v.shards[h>>(64-shardBits)] }
+
+// fpLoad is the most load of a shard of fingerprints, in eighths: its
+// slots are the fingerprints themselves, so a probe reads no store, and
+// the shard grows by half past it (a shard of ids doubles past three
+// quarters).
+const fpLoad = 7
+
+// fpHome is the first slot of fingerprint slot f in a shard of size
+// slots: f's bits below the shard's, scaled to the size.
+func fpHome(f uint64, size int) int {
+	hi, _ := bits.Mul64(f<<shardBits, uint64(size))
+	return int(hi)
+}
+
+// fpProbe returns the slot of fingerprint slot f in sh: the one that
+// holds it, or the empty one where it goes.
+func fpProbe(sh *shard, f uint64) int {
+	n := len(sh.slots)
+	for i := fpHome(f, n); ; {
+		if e := sh.slots[i]; e == 0 || e == f {
+			return i
+		}
+		if i++; i == n {
+			i = 0
+		}
+	}
+}
+
+// over reports whether shard sh holding count entries is fuller than it
+// may be.
+func (v *visited) over(sh *shard, count int64) bool {
+	if v.fingerprints {
+		return count*8 > int64(len(sh.slots))*fpLoad
+	}
+	return count*4 > int64(len(sh.slots))*3
+}
+
+// grownSize is the size of a shard of size slots grown.
+func (v *visited) grownSize(size int) int {
+	if v.fingerprints {
+		return size + size/2
+	}
+	return 2 * size
+}
 
 // fingerprintSlot is the slot, and the hash, of a state of fingerprint h:
 // h, but never the empty slot's 0.
@@ -77,24 +136,21 @@ func fingerprintSlot(h uint64) uint64 {
 func (v *visited) insertFingerprint(h uint64, parent uint32, full bool) (id int64, added bool) {
 	f := fingerprintSlot(h)
 	sh := v.shardOf(f)
-	for i := f & sh.mask; ; i = (i + 1) & sh.mask {
-		switch sh.slots[i] {
-		case 0:
-			if full {
-				return -1, false
-			}
-			id = v.st.add([]uint64{h}, parent)
-			sh.slots[i] = f
-			sh.count++
-			v.count++
-			if sh.count*4 > int64(len(sh.slots))*3 {
-				v.grow(sh, nil)
-			}
-			return id, true
-		case f:
-			return 0, false
-		}
+	i := fpProbe(sh, f)
+	if sh.slots[i] == f {
+		return 0, false
 	}
+	if full {
+		return -1, false
+	}
+	id = v.st.add([]uint64{h}, parent)
+	sh.slots[i] = f
+	sh.count++
+	v.count++
+	if v.over(sh, sh.count) {
+		v.grow(sh, nil)
+	}
+	return id, true
 }
 
 // insert returns the id of the state packed in ws, adding it to the store
@@ -103,6 +159,9 @@ func (v *visited) insertFingerprint(h uint64, parent uint32, full bool) (id int6
 func (v *visited) insert(ws []uint64, h uint64, parent uint32, full bool) (id int64, added bool) {
 	if v.fingerprints {
 		return v.insertFingerprint(h, parent, full)
+	}
+	if v.tree != nil {
+		return v.insertTree(ws, parent, full)
 	}
 	sh := v.shardOf(h)
 	tag := h & tagMask
@@ -130,26 +189,49 @@ func (v *visited) insert(ws []uint64, h uint64, parent uint32, full bool) (id in
 	}
 }
 
+// insertTree is insert with a tree store.
+func (v *visited) insertTree(ws []uint64, parent uint32, full bool) (id int64, added bool) {
+	if full {
+		return v.tree.find(ws, &v.add), false
+	}
+	// The root table and the store both number the states in the order
+	// they are added: the ids agree.
+	if id = v.tree.add(ws, &v.add); id < v.st.n {
+		return id, false
+	}
+	v.st.add(nil, parent)
+	v.count++
+	if !v.tree.planned && v.tree.n() == v.sample {
+		v.tree = v.tree.reshaped()
+	}
+	return id, true
+}
+
 // contains reports whether the state packed in ws is in the set. It only
-// reads, so workers may call it concurrently while nobody inserts.
-func (v *visited) contains(ws []uint64, h uint64) bool {
+// reads, so workers may call it concurrently while nobody inserts; c, if
+// not nil, is the caller's own cursor of the tree store (ignored without
+// one).
+func (v *visited) contains(ws []uint64, h uint64, c *treeCursor) bool {
+	if v.tree != nil {
+		return v.tree.find(ws, c) >= 0
+	}
 	if v.fingerprints {
 		f := fingerprintSlot(h)
 		sh := v.shardOf(f)
-		for i := f & sh.mask; ; i = (i + 1) & sh.mask {
-			switch sh.slots[i] {
-			case 0:
-				return false
-			case f:
-				return true
-			}
-		}
+		return sh.slots[fpProbe(sh, f)] == f
 	}
 	return v.find(ws, h) >= 0
 }
 
 // find returns the id of the state packed in ws, or -1; read-only.
-func (v *visited) find(ws []uint64, h uint64) int64 {
+func (v *visited) find(ws []uint64, h uint64) int64 { return v.findWith(ws, h, nil) }
+
+// findWith is find with the caller's own cursor of the tree store, if
+// not nil.
+func (v *visited) findWith(ws []uint64, h uint64, c *treeCursor) int64 {
+	if v.tree != nil {
+		return v.tree.find(ws, c)
+	}
 	sh := v.shardOf(h)
 	tag := h & tagMask
 	for i := h & sh.mask; ; i = (i + 1) & sh.mask {
@@ -165,19 +247,34 @@ func (v *visited) find(ws []uint64, h uint64) int64 {
 	}
 }
 
-// grow doubles a shard's table. pending, during a parallel merge, gives
-// the hash of the candidate a placeholder stands for.
+// grow doubles a shard's table, or with fingerprints makes it half as
+// large again. pending, during a parallel merge, gives the hash of the
+// candidate a placeholder stands for.
 func (v *visited) grow(sh *shard, pending func(cand int) uint64) {
-	slots := make([]uint64, 2*len(sh.slots))
+	slots := make([]uint64, v.grownSize(len(sh.slots)))
 	mask := uint64(len(slots) - 1)
+	if v.fingerprints {
+		for _, e := range sh.slots {
+			if e == 0 {
+				continue
+			}
+			i := fpHome(e, len(slots))
+			for slots[i] != 0 {
+				if i++; i == len(slots) {
+					i = 0
+				}
+			}
+			slots[i] = e
+		}
+		sh.slots, sh.mask = slots, 0
+		return
+	}
 	for _, e := range sh.slots {
 		if e == 0 {
 			continue
 		}
 		var h uint64
-		if v.fingerprints {
-			h = e
-		} else if e&placeholder != 0 {
+		if e&placeholder != 0 {
 			h = pending(int(e&0xFFFFFFFF) - 1)
 		} else {
 			h = v.hashOf(v.st.get(int64(e&0xFFFFFFFF) - 1))
@@ -192,15 +289,22 @@ func (v *visited) grow(sh *shard, pending func(cand int) uint64) {
 }
 
 // growth is the bytes the next insert of a new state of hash h allocates:
-// the store's next chunk, and the doubled table of its shard once the
-// shard's load passes three quarters.
+// the store's next chunk, and the grown table of its shard once the
+// shard is fuller than it may be (over).
 func (v *visited) growth(h uint64) uint64 {
 	need := v.st.growth()
+	if v.tree != nil {
+		need += v.tree.growth()
+		if n := v.tree.n() + 1; !v.tree.planned && n == v.sample {
+			need += v.tree.reshapeBytes(n)
+		}
+		return need
+	}
 	if v.fingerprints {
 		h = fingerprintSlot(h)
 	}
-	if sh := v.shardOf(h); (sh.count+1)*4 > int64(len(sh.slots))*3 {
-		need += uint64(len(sh.slots)) * 2 * 8
+	if sh := v.shardOf(h); v.over(sh, sh.count+1) {
+		need += uint64(v.grownSize(len(sh.slots))) * 8
 	}
 	return need
 }
@@ -211,7 +315,20 @@ func (v *visited) bytes() int64 {
 	for i := range v.shards {
 		n += int64(len(v.shards[i].slots)) * 8
 	}
+	if v.tree != nil {
+		n += v.tree.bytes()
+	}
 	return n
+}
+
+// state returns the packed form of state id, which is in memory: from
+// the store, or decoded from the tree store into buf (of the state's
+// words).
+func (v *visited) state(id int64, buf []uint64) []uint64 {
+	if v.tree != nil {
+		return v.tree.get(id, buf)
+	}
+	return v.st.get(id)
 }
 
 // hashOf is the hash of a stored key: the key itself for a fingerprint.

@@ -135,7 +135,11 @@ func checkLeadsTo(ctx context.Context, g *explore.ReachGraph, fairness Fairness,
 			inside = append(inside, u)
 		}
 		slices.Reverse(inside)
-		viol.prefix = append(g.PathTo(inside[0]), inside[1:]...)
+		prefix, err := g.PathTo(inside[0])
+		if err != nil {
+			return o, err
+		}
+		viol.prefix = append(prefix, inside[1:]...)
 		ce, err := viol.counterexample(g)
 		if err != nil {
 			return o, err

@@ -587,8 +587,12 @@ func findWaiting(ctx context.Context, g *explore.ReachGraph, rule fairnessRule, 
 		for i, v := range local {
 			cycle[i] = lg.ids[v]
 		}
+		prefix, err := g.PathTo(cycle[0])
+		if err != nil {
+			return err
+		}
 		mu.Lock()
-		found = &livenessViolation{prefix: g.PathTo(cycle[0]), cycle: cycle, wants: wants, rule: rule}
+		found = &livenessViolation{prefix: prefix, cycle: cycle, wants: wants, rule: rule}
 		mu.Unlock()
 		return statespace.ErrStop
 	}
@@ -596,7 +600,11 @@ func findWaiting(ctx context.Context, g *explore.ReachGraph, rule fairnessRule, 
 		return nil, err
 	}
 	if dead >= 0 && (found == nil || g.Depth(uint32(dead)) <= len(found.prefix)-1) {
-		return &livenessViolation{deadlock: true, prefix: g.PathTo(uint32(dead))}, nil
+		prefix, err := g.PathTo(uint32(dead))
+		if err != nil {
+			return nil, err
+		}
+		return &livenessViolation{deadlock: true, prefix: prefix}, nil
 	}
 	return found, nil
 }

@@ -163,6 +163,16 @@ func (o Options) Validate(sys *model.System) error {
 	case o.Search.Fingerprints && (live || stabilizing || o.From != FromInit):
 		return fields.Errorf("{Search.Fingerprints} keeps a fingerprint of each state a search from init reaches, which decides safety and deadlock; starvation, leads-to, closure and convergence need the states themselves")
 	}
+	if o.Search.Symmetry {
+		if err := SymmetryApplies(sys, &o); err != nil {
+			return fields.Errorf("{Search.Symmetry}: symmetry reduction cannot run: %v", err)
+		}
+	}
+	if po := o.Search.PartialOrder; po != nil {
+		if err := PartialOrderApplies(sys, &o, po); err != nil {
+			return fields.Errorf("{Search.PartialOrder}: partial-order reduction cannot run: %v", err)
+		}
+	}
 	return nil
 }
 

@@ -498,11 +498,15 @@ func safetyOutcome(sys *model.System, res *explore.Result, m *safetyMonitor) (Ou
 		if err != nil {
 			return o, err
 		}
-		next := sys.NewState()
-		if err := sys.NewExpander().Apply(states[len(states)-1], m.overflow.step, next); err != nil {
+		step, err := overflowStep(sys, res, states[len(states)-1], m.overflow.step)
+		if err != nil {
 			return o, fmt.Errorf("replaying the overflowing step: %w", err)
 		}
-		overflowCE = &Counterexample{Kind: Path, States: append(states, next), Steps: append(steps, *m.overflow.step)}
+		next := sys.NewState()
+		if err := sys.NewExpander().Apply(states[len(states)-1], &step, next); err != nil {
+			return o, fmt.Errorf("replaying the overflowing step: %w", err)
+		}
+		overflowCE = &Counterexample{Kind: Path, States: append(states, next), Steps: append(steps, step)}
 	}
 	o.Verdict = Violated
 	if stateCE != nil && (overflowCE == nil || len(stateCE.Steps) <= len(overflowCE.Steps)) {
@@ -511,7 +515,7 @@ func safetyOutcome(sys *model.System, res *explore.Result, m *safetyMonitor) (Ou
 		o.Counterexample = stateCE
 	} else {
 		o.Reason = "a send overflows a channel whose policy is error"
-		if f := m.overflow.step.RangeFault; f != "" {
+		if f := overflowCE.Steps[len(overflowCE.Steps)-1].RangeFault; f != "" {
 			o.Reason = f
 		}
 		o.Counterexample = overflowCE

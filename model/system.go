@@ -302,9 +302,18 @@ type System struct {
 	// keeps its failure for this. A check that ends with a failure kept
 	// has no verdict: the failure is its error.
 	PredicateFault func() error
+	// Access, when set, is what each action reads and writes, for
+	// partial-order reduction (nil: unknown, and no reduction).
+	Access *Access
+	// Symmetry is the group of process permutations the system is
+	// invariant under (nil: none declared); Build checks that it maps
+	// the topology, the variables and the channels to themselves, and
+	// Canonizer maps a configuration to its orbit's representative.
+	Symmetry *Symmetry
 
 	initial []*State
 	layout  layout
+	group   *group
 }
 
 // N is the number of processes.
@@ -636,6 +645,13 @@ func (b *Builder) Build() (*System, error) {
 		return nil, fmt.Errorf("system %s: %w", sys.Name, err)
 	}
 	_ = n
+	if sys.Symmetry != nil {
+		g, err := sys.layout.compileGroup(&sys)
+		if err != nil {
+			return nil, fmt.Errorf("system %s: %w", sys.Name, err)
+		}
+		sys.group = g
+	}
 	for i, f := range b.init {
 		st := sys.NewState()
 		f(&sys, st)

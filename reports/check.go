@@ -93,6 +93,17 @@ type CheckOptions struct {
 	// Engine is "symbolic" when the symbolic engine decided the check
 	// (empty: the explicit one).
 	Engine string `json:"engine,omitempty"`
+	// Reduce is the state-space reduction the check ran: "por"
+	// (partial-order reduction: Stats.States counts the states stored,
+	// and a counterexample may not be shortest), "symmetry" (symmetry
+	// reduction: Stats.States counts the orbits stored, one
+	// representative each; counterexamples are concrete and shortest),
+	// "none" where one was
+	// asked for and none ran, empty where none was asked for and none
+	// ran; ReduceNote says why none ran, or why partial-order reduction
+	// stopped.
+	Reduce     string `json:"reduce,omitempty"`
+	ReduceNote string `json:"reduce_note,omitempty"`
 	// Code is "generated Go" when the explicit engine ran on Go generated
 	// from the instance (ringcheck gen), empty on the compiled closures or
 	// a spec declared in Go.
@@ -302,6 +313,15 @@ func WriteCheckText(w io.Writer, c *CheckResult) error {
 	default:
 		p.printf("  %d states, %d transitions%s, depth %d: %s\n", c.Stats.States, c.Stats.Transitions, distinctText(c.Stats), c.Stats.MaxDepth, search)
 		p.printf("  %s, %.0f states/s, peak heap %s\n", durationString(c.Stats.Seconds), c.Stats.StatesPerSecond, bytesString(c.Stats.PeakHeapBytes))
+	}
+	if c.Options.Reduce == "por" {
+		p.printf("  partial-order reduction: %d states stored; a counterexample may not be shortest\n", c.Stats.States)
+	}
+	if c.Options.Reduce == "symmetry" {
+		p.printf("  symmetry reduction: %d orbits stored, one representative each; counterexamples are concrete\n", c.Stats.States)
+	}
+	if c.Options.ReduceNote != "" {
+		p.printf("  %s\n", c.Options.ReduceNote)
 	}
 	if pr := c.Stats.CollisionProbability; pr > 0 {
 		p.printf("  fingerprints: the probability that a state was missed is at most %.1e\n", pr)

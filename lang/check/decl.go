@@ -136,6 +136,7 @@ func (c *checker) declarations(values map[string]int) {
 			c.errorf(m.Pos, "message %s is declared but there are no channels (channels capacity C)", m.Name)
 		}
 	}
+	c.symmetry(decls)
 }
 
 // taken reports whether name is already a constant, type, variable,

@@ -222,6 +222,7 @@ type fingerprinter struct {
 var skipped = map[string]bool{
 	"Summary": true, "Source": true, "File": true, "Doc": true, "Claims": true,
 	"Bound": true, "Links": true, "Checks": true, "Params": true,
+	"Symmetry": true,
 }
 
 func (w *fingerprinter) value(v reflect.Value) {

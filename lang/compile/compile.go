@@ -254,6 +254,9 @@ func (c *compiler) build() (*model.System, error) {
 	if len(spec.FirstEnabled) > 0 {
 		c.b.FirstEnabledOnly(spec.FirstEnabled...)
 	}
+	if spec.Symmetry != nil {
+		c.b.Symmetry(spec.Symmetry.Reflection)
+	}
 	// The builder runs the initial function once, on the system it has
 	// just laid out: that is where the letters of messages and the initial
 	// configuration are computed.
@@ -288,6 +291,9 @@ func (c *compiler) build() (*model.System, error) {
 		if sys, err = c.initialSet(sys, initSet); err != nil {
 			return nil, err
 		}
+	}
+	if sys, err = sys.WithAccess(c.access(sys, actions)); err != nil {
+		return nil, err
 	}
 	// A predicate that fails on the initial configuration is reported
 	// now, with the file's other problems.

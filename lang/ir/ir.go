@@ -70,6 +70,9 @@ type Spec struct {
 	Links *Links
 	// Checks are the properties checked by default.
 	Checks []string
+	// Symmetry is the symmetry the file declares, which the checker has
+	// proved (nil: none).
+	Symmetry *model.Symmetry
 }
 
 // Param is a declared parameter.

@@ -342,6 +342,15 @@ type ChecksDecl struct {
 	Properties []*Ident
 }
 
+// SymmetryDecl is `symmetry rotation [, reflection]`: the processes are
+// interchangeable under the rotations of the ring (and its reflections),
+// which the checker proves and the engines use to store one
+// configuration per orbit.
+type SymmetryDecl struct {
+	Pos   Pos
+	Kinds []*Ident
+}
+
 // Ident is a name.
 type Ident struct {
 	Pos  Pos
@@ -440,6 +449,7 @@ func (d *ClaimDecl) declPos() Pos     { return d.Pos }
 func (d *ChecksDecl) declPos() Pos    { return d.Pos }
 func (d *BoundDecl) declPos() Pos     { return d.Pos }
 func (d *LinksDecl) declPos() Pos     { return d.Pos }
+func (d *SymmetryDecl) declPos() Pos  { return d.Pos }
 
 func (s *AssignStmt) stmtPos() Pos { return s.Pos }
 func (s *SendStmt) stmtPos() Pos   { return s.Pos }

@@ -423,6 +423,9 @@ func (p *parser) decl() Decl {
 		return d
 	case "links":
 		return p.linksDecl()
+	case "symmetry":
+		p.s.next()
+		return &SymmetryDecl{Pos: pos, Kinds: p.identList("after symmetry (symmetry rotation, reflection)")}
 	case "check":
 		p.s.next()
 		d := &ChecksDecl{Pos: pos}
@@ -436,7 +439,7 @@ func (p *parser) decl() Decl {
 	case "environment", "timeout", "atomic", "finite", "optional", "action":
 		p.failf(pos, "an action belongs in a process block (process all { action ... })")
 	}
-	p.failf(pos, "unknown declaration %q (spec, source, param, const, require, topology, type, var, message, channels, process, def, invariant, abstraction invariant, legitimate, valid_end, predicate, start, init, closure from, claim, check, bound, links)", p.s.lit)
+	p.failf(pos, "unknown declaration %q (spec, source, param, const, require, topology, type, var, message, channels, process, def, invariant, abstraction invariant, legitimate, valid_end, predicate, start, init, closure from, claim, check, bound, links, symmetry)", p.s.lit)
 	return nil
 }
 

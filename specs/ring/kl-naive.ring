@@ -73,3 +73,8 @@ predicate inCS(p) "the process is in its critical section (0 < need = cnt)":
 check safety, deadlock
 claim deadlock violated from init with n = 5, L = 5, K = 3 "Figure 1: each token on its own link, every process requesting 2, each keeps one and waits"
 claim safety holds from init with n = 5, L = 5, K = 3 "tokens are conserved, so at most L units are in use"
+
+// Every process runs the same actions, which read processes only
+// relative to the acting one: the processes are interchangeable under
+// rotation, and symmetry reduction stores one configuration per orbit.
+symmetry rotation

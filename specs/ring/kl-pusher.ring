@@ -105,3 +105,8 @@ check safety, deadlock, starvation
 claim deadlock holds from init with n = 3, L = 3, K = 2 "§2: the pusher prevents the global deadlock of Figure 1"
 claim safety holds from init with n = 3, L = 3, K = 2 "tokens and the pusher are conserved, so at most L units are in use"
 claim starvation violated from init fairness weak with n = 3, L = 3, K = 2 "Figure 2: processes 0 and 1 need one token, process 2 two; the pusher makes 2 release its token forever"
+
+// Every process runs the same actions, which read processes only
+// relative to the acting one: the processes are interchangeable under
+// rotation, and symmetry reduction stores one configuration per orbit.
+symmetry rotation

@@ -227,16 +227,17 @@ func ReportCheckMetrics(b *testing.B, states int64, elapsed time.Duration, peakH
 
 // BenchReachable is the body of a BenchmarkReachable: ringcheck's
 // exhaustive breadth-first search from sys's initial configurations
-// (explore.BFS with NopMonitor, on every core), keeping the states (exact)
-// or their fingerprints (fingerprint), failing unless it is complete with
-// exactly states and transitions, and reporting the states, states per
-// second, the bytes per state of the state store, visited set and levels
-// (store-bytes/state), and the peak live heap, whole and per state.
+// (explore.BFS with NopMonitor, on every core), keeping the states (exact),
+// the states tree-compressed (tree) or their fingerprints (fingerprint),
+// failing unless it is complete with exactly states and transitions, and
+// reporting the states, states per second, the bytes per state of the
+// state store, visited set and levels (store-bytes/state), and the peak
+// live heap, whole and per state.
 func BenchReachable(b *testing.B, sys *model.System, states, transitions int64) {
 	for _, store := range []struct {
-		name         string
-		fingerprints bool
-	}{{"exact", false}, {"fingerprint", true}} {
+		name               string
+		fingerprints, tree bool
+	}{{"exact", false, false}, {"tree", false, true}, {"fingerprint", true, false}} {
 		b.Run(store.name, func(b *testing.B) {
 			var (
 				res  *explore.Result
@@ -245,7 +246,7 @@ func BenchReachable(b *testing.B, sys *model.System, states, transitions int64) 
 			)
 			for b.Loop() {
 				heap := explore.StartHeapSampler(10 * time.Millisecond)
-				res, err = explore.BFS(context.Background(), sys, NopMonitor{}, explore.Options{Workers: runtime.GOMAXPROCS(0), Fingerprints: store.fingerprints})
+				res, err = explore.BFS(context.Background(), sys, NopMonitor{}, explore.Options{Workers: runtime.GOMAXPROCS(0), Fingerprints: store.fingerprints, Tree: store.tree})
 				peak = max(peak, heap.Stop())
 				if err != nil {
 					b.Fatal(err)

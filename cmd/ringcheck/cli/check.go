@@ -70,6 +70,8 @@ type checkFlags struct {
 	// engine: --engine; symbolicRounds: --symbolic-rounds.
 	engine         string
 	symbolicRounds bool
+	// reduce: --reduce.
+	reduce string
 }
 
 func newCheckCmd() *cobra.Command {
@@ -164,7 +166,7 @@ Exit status: 0 every checked property holds and the search was complete;
 	fl.Int64Var(&f.maxStates, "max-states", 0, "keep at most this many states (0: no bound)")
 	fl.DurationVar(&f.timeLimit, "time-limit", 0, "stop after this long, as 90s or 5m (0: no limit)")
 	fl.StringVar(&f.maxMemory, "max-memory", "auto", memoryFlagHelp)
-	fl.StringVar(&f.store, "store", "exact", "what a search from init keeps of each state: exact (the state) or fingerprint (a 64-bit fingerprint: about a third of the memory, for safety and deadlock, with the probability of a missed state reported)")
+	fl.StringVar(&f.store, "store", "exact", "what a search from init keeps of each state: exact (the state), tree (the state, tree-compressed: less than half the memory, slower) or fingerprint (a 64-bit fingerprint: about a third of the memory, for safety and deadlock, with the probability of a missed state reported)")
 	fl.IntVar(&f.workers, "workers", min(runtime.NumCPU(), explore.MaxWorkers), fmt.Sprintf("goroutines expanding states (at most %d)", explore.MaxWorkers))
 	fl.BoolVar(&f.asJSON, "json", false, "print the result as one JSON object")
 	fl.StringVar(&f.tracePath, "trace", "", "write the first counterexample found to this file")
@@ -177,6 +179,7 @@ Exit status: 0 every checked property holds and the search was complete;
 	fl.BoolVar(&f.progress, "progress", false, "report progress on stderr every 2s even when it is not a terminal")
 	fl.BoolVar(&f.symbolicRounds, "symbolic-rounds", false, "with --engine symbolic or auto: also compute the worst case in asynchronous rounds (central daemon), as the explicit engine always does; it costs far more than the worst case in steps (dijkstra.ring n=K=8: about 3 minutes against 2 s)")
 	fl.StringVar(&f.engine, "engine", "explicit", "what decides closure and convergence from all: explicit (every configuration one by one), symbolic (BDD fixpoints, for a .ring spec, channel contents included; any fairness under the central daemon, witnesses replayed on the explicit model, rounds only with --symbolic-rounds) or auto (symbolic where it applies and the explicit engine could not hold the space within --max-memory)")
+	fl.StringVar(&f.reduce, "reduce", "", "state-space reductions: none, por (partial-order reduction, for safety and deadlock from init: an error where it cannot run), symmetry, or all (each that applies; the report says why one does not); default: "+string(ringcheck.DefaultReduce))
 	return cmd
 }
 
@@ -198,6 +201,7 @@ var checkFlagNames = map[string]string{
 	"Daemon": "--daemon", "Overflow": "--overflow", "ReliableLinks": "--links reliable", "Fairness": "--fairness",
 	"MaxDepth": "--max-depth", "MaxStates": "--max-states", "TimeLimit": "--time-limit", "Workers": "--workers",
 	"MaxMemory": "--max-memory", "Fingerprints": "--store fingerprint", "Engine": "--engine", "SymbolicRounds": "--symbolic-rounds",
+	"Reduce": "--reduce",
 }
 
 // requestError is a usage error for an error about a request, naming the
@@ -245,7 +249,7 @@ func (f *checkFlags) request(ctx context.Context, specName string, extra map[str
 	if req.MaxMemory, f.memorySource, err = memoryLimit(f.maxMemory); err != nil {
 		return nil, usageError("--max-memory: %v", err)
 	}
-	if req.Fingerprints, err = parseStore(f.store); err != nil {
+	if req.Fingerprints, req.TreeStore, err = parseStore(f.store); err != nil {
 		return nil, usageError("--store: %v", err)
 	}
 	if req.Daemon, err = model.ParseDaemon(f.daemon); err != nil {
@@ -255,6 +259,11 @@ func (f *checkFlags) request(ctx context.Context, specName string, extra map[str
 		return nil, usageError("--engine: %v", err)
 	}
 	req.SymbolicRounds = f.symbolicRounds
+	if f.reduce != "" {
+		if req.Reduce, err = ringcheck.ParseReduce(f.reduce); err != nil {
+			return nil, usageError("--reduce: %v", err)
+		}
+	}
 	if f.overflow != "" {
 		o, err := model.ParseOverflow(f.overflow)
 		if err != nil {
@@ -403,6 +412,7 @@ func runPlan(cmd *cobra.Command, req *ringcheck.Request, f *checkFlags) (*report
 	if req.ReliableLinks {
 		opts.Links = reliableLinks
 	}
+	opts.Reduce, opts.ReduceNote = reduceOption(req, res)
 	var sym *reports.SymbolicStats
 	if res.Engine == ringcheck.EngineSymbolic {
 		opts.Engine = string(res.Engine)
@@ -769,4 +779,21 @@ func buildSpecSystem(spec *specs.Spec, params map[string]int, daemon model.Daemo
 		return nil, err
 	}
 	return &builtSystem{spec: spec, values: values, sys: sys, daemon: req.Daemon}, nil
+}
+
+// reduceOption is the report's record of the reduction the check ran:
+// "por", or "none" with the reason when --reduce asked for one (nothing
+// when no reduction was asked for and none ran).
+func reduceOption(req *ringcheck.Request, res *ringcheck.Result) (string, string) {
+	switch {
+	case res.Reduction.Ran == "symmetry":
+		return "symmetry", ""
+	case res.Reduction.Ran != "" && res.Report != nil && res.Report.Search.PartialOrderIdle > 0:
+		return "por", fmt.Sprintf("partial-order reduction stopped after %d states expanded: it had reduced none of them", res.Report.Search.PartialOrderIdle)
+	case res.Reduction.Ran != "":
+		return "por", ""
+	case req.Reduce != ringcheck.ReduceDefault:
+		return "none", res.Reduction.Note
+	}
+	return "", ""
 }

@@ -94,13 +94,16 @@ func safetyOnly(c *reports.CheckResult) bool {
 	return true
 }
 
-// parseStore reads --store and a manifest's store: exact or fingerprint.
-func parseStore(s string) (fingerprints bool, err error) {
+// parseStore reads --store and a manifest's store: exact, tree or
+// fingerprint.
+func parseStore(s string) (fingerprints, tree bool, err error) {
 	switch s {
 	case "", "exact":
-		return false, nil
+		return false, false, nil
+	case "tree":
+		return false, true, nil
 	case "fingerprint":
-		return true, nil
+		return true, false, nil
 	}
-	return false, fmt.Errorf("%q is not exact or fingerprint", s)
+	return false, false, fmt.Errorf("%q is not exact, tree or fingerprint", s)
 }

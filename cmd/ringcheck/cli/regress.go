@@ -36,6 +36,7 @@ func newRegressCmd() *cobra.Command {
 	var (
 		junitPath string
 		workers   int
+		reduce    string
 	)
 	cmd := &cobra.Command{
 		Use:   "regress MANIFEST",
@@ -63,12 +64,14 @@ with what the manifest expects: a regression gate.
       max_memory: 2GiB               # optional: the heap's bound (default: auto,
                                      #   as check's --max-memory)
       store: fingerprint             # optional, as check --store
+      reduce: none                   # optional, as check --reduce (default all)
       engine: symbolic               # optional, as check --engine
       symbolic_rounds: true          # optional, as check --symbolic-rounds
       expect:                        # required: property: holds|violated|unknown
         deadlock: violated           # the properties checked are exactly
         safety: holds                # these keys, in this order
       states: 988727                 # optional: expected number of states
+                                     #   stored (under the case's reduction)
       worst_case_steps: 24           # optional (needs convergence in expect)
       worst_case_rounds: 7           # optional (needs convergence in expect)
       cycle_steps: 2                 # optional: the steps of the loop of the
@@ -129,10 +132,11 @@ finished case failed.`,
   ringcheck regress specs/regress.yaml --junit regress.xml --workers 2`,
 		Args: exactArgs(1, "regress needs exactly one MANIFEST file"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runRegress(cmd, args[0], junitPath, workers)
+			return runRegress(cmd, args[0], junitPath, workers, reduce)
 		},
 	}
 	cmd.Flags().StringVar(&junitPath, "junit", "", "also write a JUnit XML report to this file")
+	cmd.Flags().StringVar(&reduce, "reduce", "", "run every case with this reduction (none, por, symmetry, all); with por or symmetry, the cases it cannot run on run unreduced, and no case compares its states figure under a reduction")
 	cmd.Flags().IntVar(&workers, "workers", runtime.NumCPU(), "cases run at once")
 	return cmd
 }
@@ -164,9 +168,31 @@ type expectation struct {
 	verdict  invariants.Verdict
 }
 
-func runRegress(cmd *cobra.Command, path, junitPath string, workers int) error {
+// reduceCase sets c's reduction to red; partial-order or symmetry
+// reduction only where it can run, the case running unreduced elsewhere.
+// A case whose own reduction red replaces no longer compares its states
+// figure, which counts the states its own reduction stores.
+func reduceCase(c *regressCase, red ringcheck.Reduce) {
+	own := c.req.Reduce
+	c.req.Reduce = red
+	if (red == ringcheck.ReducePOR || red == ringcheck.ReduceSymmetry) && c.req.Validate() != nil {
+		c.req.Reduce = ringcheck.ReduceNone
+	}
+	if c.req.Reduce != own {
+		c.states = nil
+	}
+}
+
+func runRegress(cmd *cobra.Command, path, junitPath string, workers int, reduce string) error {
 	if workers < 1 {
 		return usageError("--workers must be at least 1")
+	}
+	var red ringcheck.Reduce
+	if reduce != "" {
+		var err error
+		if red, err = ringcheck.ParseReduce(reduce); err != nil {
+			return usageError("--reduce: %v", err)
+		}
 	}
 	if junitPath != "" {
 		if err := checkTracePath(junitPath); err != nil {
@@ -189,6 +215,9 @@ func runRegress(cmd *cobra.Command, path, junitPath string, workers int) error {
 	for _, c := range cases {
 		if c.req != nil {
 			c.req.Workers = perCase
+			if red != "" {
+				reduceCase(c, red)
+			}
 		}
 		if err := c.validate(); err != nil {
 			return usageError("%v", err)
@@ -654,7 +683,7 @@ var manifestKeys = map[string]string{
 	"Random": "samples", "Random.Samples": "samples", "Random.Seed": "seed",
 	"Daemon": "daemon", "Overflow": "overflow", "ReliableLinks": "links", "Fairness": "fairness",
 	"MaxDepth": "max_depth", "MaxStates": "max_states", "TimeLimit": "time_limit",
-	"MaxMemory": "max_memory", "Fingerprints": "store", "Engine": "engine", "SymbolicRounds": "symbolic_rounds",
+	"MaxMemory": "max_memory", "Fingerprints": "store", "TreeStore": "store", "Reduce": "reduce", "Engine": "engine", "SymbolicRounds": "symbolic_rounds",
 }
 
 func manifestFieldName(f string) string {
@@ -695,6 +724,7 @@ type manifestCase struct {
 	TimeLimit       string        `yaml:"time_limit"`
 	MaxMemory       string        `yaml:"max_memory"`
 	Store           string        `yaml:"store"`
+	Reduce          string        `yaml:"reduce"`
 	Engine          string        `yaml:"engine"`
 	SymbolicRounds  bool          `yaml:"symbolic_rounds"`
 	Expect          yaml.MapSlice `yaml:"expect"`
@@ -1016,7 +1046,8 @@ func (mc *manifestCase) request(spec *specs.Spec, params map[string]int, dir str
 			return nil
 		}},
 		{"time_limit", mc.TimeLimit, func(s string) (err error) { req.TimeLimit, err = parseDuration(s); return }},
-		{"store", mc.Store, func(s string) (err error) { req.Fingerprints, err = parseStore(s); return }},
+		{"store", mc.Store, func(s string) (err error) { req.Fingerprints, req.TreeStore, err = parseStore(s); return }},
+		{"reduce", mc.Reduce, func(s string) (err error) { req.Reduce, err = ringcheck.ParseReduce(s); return }},
 		{"engine", mc.Engine, func(s string) (err error) { req.Engine, err = ringcheck.ParseEngine(s); return }},
 		{"max_memory", cmp.Or(mc.MaxMemory, "auto"), func(s string) (err error) {
 			req.MaxMemory, _, err = memoryLimit(s)
