@@ -149,6 +149,9 @@ func TestTreeStoreReshapesMidSearch(t *testing.T) {
 // every time with the same workers, the budget refusing a growth of the
 // tree store (a request of some bytes, before the table grows).
 func TestTreeStoreBudgetStopsWithReshapes(t *testing.T) {
+	if raceDetector {
+		t.Skip("a sequential budget test, as long as the rest of the package under the race detector; TestTreeStoreKeepsTheIds runs the tree store's workers under it")
+	}
 	sys := wideCounters(t, 7) // 262,144 states
 	type counts struct {
 		states, transitions int64
