@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"sync"
 	"time"
 
@@ -611,12 +612,7 @@ func (b *bfsPaths) path(id StateID) ([]*model.State, []model.Step, error) {
 		cur = int64(p)
 	}
 	var states []*model.State
-	if b.sym {
-		var err error
-		if states, err = b.concrete(ids); err != nil {
-			return nil, nil, err
-		}
-	} else if b.fp {
+	if b.sym || b.fp {
 		var err error
 		if states, err = b.replay(ids); err != nil {
 			return nil, nil, err
@@ -636,48 +632,77 @@ func (b *bfsPaths) path(id StateID) ([]*model.State, []model.Step, error) {
 	return states, steps, nil
 }
 
-// replay rebuilds the states of a path from its ids, last first, in a
-// search that kept fingerprints: the start configuration with the first
-// id's fingerprint, then at each step the successor with the next one's.
+// replay rebuilds the states of a path from its ids, last first, where
+// the store does not hold the states themselves: with fingerprints, or
+// with symmetry, where it holds each orbit's representative. It starts
+// from the configuration the search started from whose key (its
+// fingerprint, or its representative) is the first id's, and takes at
+// each step the first successor whose key is the next id's, so that
+// every step is a step of the unreduced system.
 func (b *bfsPaths) replay(ids []int64) ([]*model.State, error) {
 	sys := b.sys
-	packed := make([]uint64, sys.Words())
-	fingerprint := func(st *model.State) uint64 {
-		sys.Pack(st, packed)
-		return hashWords(packed)
+	pack := sys.Pack
+	if b.sym {
+		cz, err := sys.NewCanonizer()
+		if err != nil {
+			return nil, err
+		}
+		pack = func(st *model.State, dst []uint64) { cz.Pack(st, dst) }
+	}
+	packed, want := make([]uint64, sys.Words()), make([]uint64, sys.Words())
+	// is reports whether st's key is state id's.
+	is := func(st *model.State, id int64) (bool, error) {
+		pack(st, packed)
+		if b.fp {
+			key, err := b.store.keyOf(id)
+			if err != nil {
+				return false, err
+			}
+			return hashWords(packed) == key[0], nil
+		}
+		return slices.Equal(packed, b.seen.state(id, want)), nil
 	}
 	states := make([]*model.State, len(ids))
-	key, err := b.store.keyOf(ids[len(ids)-1])
-	if err != nil {
-		return nil, err
-	}
-	want := key[0]
 	for _, s := range b.starts {
-		if fingerprint(s) == want {
+		ok, err := is(s, ids[len(ids)-1])
+		if err != nil {
+			return nil, err
+		}
+		if ok {
 			states[0] = s.Clone()
 			break
 		}
 	}
 	if states[0] == nil {
+		if b.sym {
+			return nil, errors.New("no starting configuration is in the orbit of the path's first state")
+		}
 		return nil, errors.New("no starting configuration has the path's first fingerprint")
 	}
 	ex := sys.NewExpander()
 	for i := 1; i < len(states); i++ {
-		key, err := b.store.keyOf(ids[len(ids)-1-i])
-		if err != nil {
-			return nil, err
-		}
-		want := key[0]
+		id := ids[len(ids)-1-i]
+		var failed error
 		if _, err := ex.Expand(states[i-1], func(_ *model.Step, next *model.State) bool {
-			if fingerprint(next) == want {
-				states[i] = next.Clone()
+			ok, err := is(next, id)
+			if err != nil {
+				failed = err
 				return false
 			}
-			return true
+			if ok {
+				states[i] = next.Clone()
+			}
+			return !ok
 		}); err != nil {
 			return nil, err
 		}
+		if failed != nil {
+			return nil, failed
+		}
 		if states[i] == nil {
+			if b.sym {
+				return nil, fmt.Errorf("no successor of state %d of the path is in the orbit of the next (the system is not symmetric under its declared group)", i-1)
+			}
 			return nil, fmt.Errorf("no successor of state %d of the path has the next fingerprint (two states shared one)", i-1)
 		}
 	}

@@ -212,15 +212,12 @@ func (v *visited) insertTree(ws []uint64, parent uint32, full bool) (id int64, a
 // not nil, is the caller's own cursor of the tree store (ignored without
 // one).
 func (v *visited) contains(ws []uint64, h uint64, c *treeCursor) bool {
-	if v.tree != nil {
-		return v.tree.find(ws, c) >= 0
-	}
 	if v.fingerprints {
 		f := fingerprintSlot(h)
 		sh := v.shardOf(f)
 		return sh.slots[fpProbe(sh, f)] == f
 	}
-	return v.find(ws, h) >= 0
+	return v.findWith(ws, h, c) >= 0
 }
 
 // find returns the id of the state packed in ws, or -1; read-only.
