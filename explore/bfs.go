@@ -159,11 +159,37 @@ type worker struct {
 	// canon packs successors as their canonical representatives (nil:
 	// no symmetry reduction).
 	canon *model.Canonizer
+	// hints holds, with a tree store, the values the worker found of
+	// each candidate's subtrees, a node's number each (treeStore.hint),
+	// in hintsOf: the merge interns only the subtrees the worker did not
+	// find.
+	hints   []uint32
+	hintsOf *treeStore
 }
 
 // bytes is the memory of the worker's buffers.
 func (w *worker) bytes() int64 {
-	return int64(cap(w.succ))*8 + int64(cap(w.parents))*4 + int64(cap(w.hash))*8 + w.cache.bytes()
+	return int64(cap(w.succ))*8 + int64(cap(w.parents))*4 + int64(cap(w.hash))*8 + int64(cap(w.hints))*4 + w.cache.bytes()
+}
+
+// hint returns the hints of w's candidate i, if w found them in tree,
+// the tree store the merge adds to (nil otherwise: the tree was
+// reshaped since, or there is none).
+func (w *worker) hint(i int, tree *treeStore) []uint32 {
+	if tree == nil || w.hintsOf != tree {
+		return nil
+	}
+	n := len(tree.nodes)
+	return w.hints[i*n : (i+1)*n]
+}
+
+// hintBytes is the bytes of a candidate's hints: none without a tree
+// store.
+func (e *bfs) hintBytes() uint64 {
+	if e.seen.tree == nil {
+		return 0
+	}
+	return uint64(len(e.seen.tree.nodes)) * 4
 }
 
 func (e *bfs) newWorker() *worker {
@@ -199,6 +225,10 @@ func (e *bfs) newWorker() *worker {
 		w.succ = append(roomFor(w.succ, len(w.packed), w.maxCand*len(w.packed)), w.packed...)
 		w.parents = append(roomFor(w.parents, 1, w.maxCand), w.expanding)
 		w.hash = append(roomFor(w.hash, 1, w.maxCand), h)
+		if t := e.seen.tree; t != nil {
+			n := len(t.nodes)
+			w.hints = t.hint(roomFor(w.hints, n, w.maxCand*n), &w.look)
+		}
 		return true
 	}
 	return w
@@ -253,13 +283,10 @@ func (e *bfs) run() (*Result, error) {
 		e.seen.fingerprints = e.fp
 	}
 	if e.fp {
-		// A level goes to a file once it holds more than an eighth of
-		// what the memory budget allows the search (no budget: it stays
-		// in memory).
-		keep := math.MaxInt
-		if e.opts.Memory != nil {
-			keep = max(1, int(e.opts.Memory.Allowance()/8/uint64(sys.Words()*8*segStates)))
-		}
+		// Every full segment of a level goes to the level's file, which
+		// the next level reads in order: the levels keep a segment or two
+		// in memory (all of them if no file can be made).
+		keep := 0
 		if e.opts.frontierKeep > 0 {
 			keep = e.opts.frontierKeep
 		}
@@ -319,7 +346,7 @@ func (e *bfs) run() (*Result, error) {
 	for i := range ws {
 		ws[i] = e.newWorker()
 		if e.opts.Memory != nil {
-			ws[i].maxCand = max(1, int(min(math.MaxInt32, e.opts.Memory.Allowance()/8/uint64(nw)/uint64(sys.Words()*8+candidateBytes))))
+			ws[i].maxCand = max(1, int(min(math.MaxInt32, e.opts.Memory.Allowance()/8/uint64(nw)/(uint64(sys.Words()*8+candidateBytes)+e.hintBytes()))))
 		}
 	}
 	e.ws = ws
@@ -383,7 +410,13 @@ func (e *bfs) run() (*Result, error) {
 				for i, p := range w.parents {
 					s := w.succ[i*sys.Words() : (i+1)*sys.Words()]
 					full := lastLevel || e.store.n >= maxStates
-					if id, _ := e.insert(s, w.hash[i], p, full || !room(w.hash[i])); id < 0 {
+					var id int64
+					if hint := w.hint(i, e.seen.tree); hint != nil && !e.opts.noHints {
+						id, _ = e.seen.insertTree(s, hint, p, full || !room(w.hash[i]))
+					} else {
+						id, _ = e.insert(s, w.hash[i], p, full || !room(w.hash[i]))
+					}
+					if id < 0 {
 						switch {
 						case lastLevel:
 							truncDepth = true
@@ -510,7 +543,8 @@ func (e *bfs) expandRound(ws []*worker, lo, hi int64) error {
 // where it stopped.
 func (e *bfs) expandRange(w *worker, lo, hi int64) error {
 	sys := e.sys
-	w.succ, w.parents, w.hash, w.trans, w.distinct = w.succ[:0], w.parents[:0], w.hash[:0], 0, 0
+	w.succ, w.parents, w.hash, w.hints, w.trans, w.distinct = w.succ[:0], w.parents[:0], w.hash[:0], w.hints[:0], 0, 0
+	w.hintsOf = e.seen.tree
 	w.upTo = hi
 	for id := lo; id < hi; id++ {
 		if id > lo && len(w.parents) >= w.maxCand {

@@ -58,8 +58,9 @@ type Options struct {
 	Start []*model.State
 	// Fingerprints makes BFS keep a 64-bit fingerprint of each visited
 	// state instead of the state (with its parent link), and the full
-	// states of the two levels it is searching only: about a third of the
-	// memory. Two states with one fingerprint would make the second look
+	// states of the two levels it is searching only, on a file read in
+	// order (as are the fingerprints and parent links): 9 to 11 bytes a
+	// state in memory. Two states with one fingerprint would make the second look
 	// visited; Result.CollisionProbability bounds the chance. Paths are
 	// rebuilt by replaying from the initial states, following the
 	// fingerprints; the reachable graph (liveness) is not kept.
@@ -68,10 +69,12 @@ type Options struct {
 	// state's packed words are cut into 32-bit halves, the leaves of a
 	// binary tree whose inner nodes are interned as pairs of ids in a
 	// table per node, so that the parts states share are stored once and
-	// a state costs about its root's 6- or 8-byte key and its index slot;
+	// a state costs about its root's 6- to 8-byte key and its index slot;
 	// the parent links go to a file as they fill. Ids, counts, paths and
 	// the reachable graph are those of the exact store; the merge of a
-	// round's new states is sequential. Ignored with Fingerprints.
+	// round's new states is sequential, and takes the values of the
+	// subtrees the workers found when they looked the states up.
+	// Ignored with Fingerprints.
 	Tree bool
 	// Memory, if not nil, bounds the heap: the search keeps no new state
 	// once the budget refuses the store's next growth, and ends with
@@ -97,8 +100,13 @@ type Options struct {
 	// treeSample, when positive, is how many states a tree store holds
 	// when it plans its shape (the tests' way to make it reshape early).
 	treeSample int
+	// noHints makes the merge into a tree store look up every subtree of
+	// a new state again instead of taking the values the workers found
+	// (the tests' way to weigh the hints).
+	noHints bool
 	// frontierKeep, when positive, is how many segments of a level stay
-	// in memory with fingerprints (the tests' way to make levels spill).
+	// in memory with fingerprints (the tests' way to keep levels in
+	// memory; by default every full segment goes to the level's file).
 	frontierKeep int
 	// Progress, if set, is called about every ProgressEvery from the
 	// goroutine that runs the search.
@@ -178,7 +186,12 @@ type Result struct {
 	MaxDepth            int
 	Elapsed             time.Duration
 	Stop                StopReason
-	// StoreBytes is the memory held by the state store and visited set.
+	// StoreBytes is the memory held, at the end of the search, by the
+	// state store, the visited set (the tree store's tables, with
+	// Tree) and the levels' segments (with Fingerprints). What the
+	// search wrote to its files (fingerprints and parent links, the
+	// levels' full segments) is not counted; the workers' buffers and
+	// the merge's are not either.
 	StoreBytes int64
 	// Exceeded, when Stop is MemoryBound, is the request the budget
 	// refused.

@@ -7,7 +7,7 @@ import (
 )
 
 // segStates is how many states a segment of a frontier holds.
-const segStates = 1 << 14
+const segStates = 1 << 10
 
 // blockStates is how many states a worker reads from a frontier's file at
 // a time (a block of a segment): its cache holds as many.
@@ -15,8 +15,9 @@ const blockStates = 1 << 10
 
 // frontier holds the packed states of one level of a search that keeps
 // fingerprints, in order, in segments: in memory, or, once the level
-// holds more than keep segments, on a file of its own (created and
-// unlinked at once), from which the workers read a block at a time.
+// holds more than keep segments (none by default: see bfs.run), on a
+// file of its own (created and unlinked at once), from which the workers
+// read a block at a time.
 // Segments are reused: one written to the file, and those of a level
 // reset, serve the next segments.
 type frontier struct {

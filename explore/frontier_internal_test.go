@@ -3,6 +3,7 @@ package explore
 import (
 	"context"
 	"fmt"
+	"math"
 	"testing"
 
 	"github.com/ringcheck/ringcheck/internal/testsys"
@@ -96,7 +97,7 @@ func TestSpilledLevelsFindTheSameStates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mem, err := BFS(context.Background(), sys, nopMonitor{}, Options{Workers: 2, Fingerprints: true})
+	mem, err := BFS(context.Background(), sys, nopMonitor{}, Options{Workers: 2, Fingerprints: true, frontierKeep: math.MaxInt})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package explore
 
 import (
 	"encoding/binary"
+	"math"
 	"math/bits"
 )
 
@@ -61,11 +62,11 @@ func newTreeStore(words int) *treeStore {
 }
 
 // makeTables gives every inner node an empty table: with narrow keys
-// where both its children are inner nodes.
+// where a child is an inner node.
 func (t *treeStore) makeTables() {
 	t.tables = make([]treeTable, len(t.nodes))
 	for i, n := range t.nodes {
-		t.tables[i].init(n.left >= 0 && n.right >= 0)
+		t.tables[i].init(n.left >= 0, n.right >= 0)
 	}
 }
 
@@ -110,7 +111,7 @@ func (t *treeStore) look(ws []uint64, ref int32, c *treeCursor, add bool) (v uin
 		key := uint64(l)<<32 | uint64(r)
 		if add {
 			tb := &t.tables[ref]
-			if tb.width == narrowWidth && int64(max(l, r)) >= tb.narrowLimit {
+			if tb.tooNarrow(int64(l), int64(r)) {
 				tb.widen()
 			}
 			v, ok = tb.intern(key), true
@@ -159,6 +160,44 @@ func (t *treeStore) add(ws []uint64, c *treeCursor) int64 {
 	return int64(v)
 }
 
+// noHint is the hint of a subtree the tree store did not have.
+const noHint = math.MaxUint32
+
+// hint appends to hints the value of every inner node's subtree of the
+// state c looked up last, in node order, or noHint where the tree store
+// did not have it.
+func (t *treeStore) hint(hints []uint32, c *treeCursor) []uint32 {
+	for i := range t.nodes {
+		v := uint32(noHint)
+		if c.ok[i] {
+			v = c.vals[i]
+		}
+		hints = append(hints, v)
+	}
+	return hints
+}
+
+// lookHinted returns the value of subtree ref of ws, adding it where its
+// hint is noHint: the subtrees hint gives a value are in the tables
+// already (ids never change), so only the others are interned, in the
+// order add interns them. A table's ids stay those add gives.
+func (t *treeStore) lookHinted(ws []uint64, ref int32, hint []uint32) uint32 {
+	if ref < 0 {
+		return half(ws, -1-ref)
+	}
+	if v := hint[ref]; v != noHint {
+		return v
+	}
+	n := t.nodes[ref]
+	l := t.lookHinted(ws, n.left, hint)
+	r := t.lookHinted(ws, n.right, hint)
+	tb := &t.tables[ref]
+	if tb.tooNarrow(int64(l), int64(r)) {
+		tb.widen()
+	}
+	return tb.intern(uint64(l)<<32 | uint64(r))
+}
+
 // n is the number of states added.
 func (t *treeStore) n() int64 { return t.tables[t.root].n }
 
@@ -191,7 +230,15 @@ func (t *treeStore) growth() uint64 {
 	for i := range t.tables {
 		tb := &t.tables[i]
 		n += tb.growth()
-		if nd := t.nodes[i]; tb.width == narrowWidth && max(t.tables[nd.left].n, t.tables[nd.right].n) >= tb.narrowLimit {
+		nd := t.nodes[i]
+		var l, r int64
+		if nd.left >= 0 {
+			l = t.tables[nd.left].n
+		}
+		if nd.right >= 0 {
+			r = t.tables[nd.right].n
+		}
+		if tb.tooNarrow(l, r) {
 			n += tb.widenBytes()
 		}
 	}
@@ -212,8 +259,8 @@ func (t *treeStore) bytes() int64 {
 // first grows by doubling up to that), and index, an open-addressing
 // table with linear probing, holds id+1 at the key's slot (0: empty). A
 // key's first slot is its hash scaled to the index's size, which need not
-// be a power of two: the index grows by half once it is fuller than its
-// most load (over).
+// be a power of two: the index grows by an eighth once it is fuller than
+// its most load (over).
 //
 // While the table has fewer than tagLimit ids (2^24 - 1), a slot holds 8
 // bits of the key's hash as a tag above the id plus one, so that most
@@ -221,23 +268,29 @@ func (t *treeStore) bytes() int64 {
 // index may be seven eighths full; past that, a slot holds the id plus
 // one alone, and the index is at most three quarters full.
 //
-// A table whose children are both inner nodes keeps its keys narrow, in 6
-// bytes (two 24-bit ids), while its children's ids are below narrowLimit
-// (2^24); it makes them wide (8 bytes) before its first key with a
-// larger one.
+// A table with a child that is an inner node keeps its keys narrow, that
+// child's id in 24 bits (a half takes 32), in 6 bytes (two 24-bit ids)
+// or 7 (a half and an id), while its children's ids are below
+// narrowLimit (2^24); it makes them wide (8 bytes) before its first key
+// with a larger one.
 type treeTable struct {
-	keys     [][]byte
-	width    int
-	n        int64
-	index    []uint32
-	tagged   bool
-	tagLimit int64
+	keys  [][]byte
+	width int
+	// leftBits and rightBits are the bits of a key's left and right
+	// values: 24 for an inner child's id in a narrow key, otherwise 32.
+	leftBits, rightBits int
+	n                   int64
+	index               []uint32
+	tagged              bool
+	tagLimit            int64
 	// narrowLimit bounds the children's ids of narrow keys.
 	narrowLimit int64
+	// refound counts the keys intern was given that the table had.
+	refound int64
 }
 
-// The widths of a key, in bytes.
-const narrowWidth, wideWidth = 6, 8
+// The widths of a key, in bytes: two ids, a half and an id, or wide.
+const narrowWidth, mixedWidth, wideWidth = 6, 7, 8
 
 const (
 	// treeFirstKeys is the capacity of a table's first chunk of keys at
@@ -272,14 +325,26 @@ func (t *treeTable) untaggedSize() int {
 // tagShift is where a slot's tag starts: ids plus one below it.
 const tagShift = 24
 
-// init makes t an empty table, of narrow keys if narrow.
-func (t *treeTable) init(narrow bool) {
+// init makes t an empty table whose left and right children are inner
+// nodes or not: a narrow side for each that is.
+func (t *treeTable) init(leftInner, rightInner bool) {
 	t.index = make([]uint32, treeFirstSlots)
 	t.tagged, t.tagLimit = true, 1<<tagShift-1
-	t.width, t.narrowLimit = wideWidth, 1<<24
-	if narrow {
-		t.width = narrowWidth
+	t.narrowLimit = 1 << 24
+	t.leftBits, t.rightBits = 32, 32
+	if leftInner {
+		t.leftBits = 24
 	}
+	if rightInner {
+		t.rightBits = 24
+	}
+	t.width = (t.leftBits + t.rightBits) / 8
+}
+
+// tooNarrow reports whether a key of left and right values l and r does
+// not fit the table's narrow keys.
+func (t *treeTable) tooNarrow(l, r int64) bool {
+	return t.leftBits < 32 && l >= t.narrowLimit || t.rightBits < 32 && r >= t.narrowLimit
 }
 
 // slot returns the first slot of a key of hash h in an index of size
@@ -326,26 +391,29 @@ func (t *treeTable) key(id uint32) uint64 {
 		return binary.LittleEndian.Uint64(c[o:])
 	}
 	p := uint64(binary.LittleEndian.Uint32(c[o:])) | uint64(binary.LittleEndian.Uint16(c[o+4:]))<<32
-	return p>>24<<32 | p&(1<<24-1)
+	if t.width == mixedWidth {
+		p |= uint64(c[o+6]) << 48
+	}
+	return p>>t.rightBits<<32 | p&(1<<t.rightBits-1)
 }
 
 // widen makes the keys wide.
 func (t *treeTable) widen() {
 	for c, chunk := range t.keys {
-		wide := make([]byte, 0, cap(chunk)/narrowWidth*wideWidth)
-		for j := range len(chunk) / narrowWidth {
+		wide := make([]byte, 0, cap(chunk)/t.width*wideWidth)
+		for j := range len(chunk) / t.width {
 			wide = binary.LittleEndian.AppendUint64(wide, t.key(uint32(c<<chunkBits+j)))
 		}
 		t.keys[c] = wide
 	}
-	t.width = wideWidth
+	t.width, t.leftBits, t.rightBits = wideWidth, 32, 32
 }
 
 // widenBytes is what widen allocates.
 func (t *treeTable) widenBytes() uint64 {
 	var n uint64
 	for _, c := range t.keys {
-		n += uint64(cap(c) / narrowWidth * wideWidth)
+		n += uint64(cap(c) / t.width * wideWidth)
 	}
 	return n
 }
@@ -390,6 +458,7 @@ func (t *treeTable) intern(k uint64) uint32 {
 			return id
 		}
 		if id, ok := t.match(e, h); ok && t.key(id) == k {
+			t.refound++
 			return id
 		}
 		if i++; i == len(t.index) {
@@ -413,17 +482,20 @@ func (t *treeTable) append(k uint64) {
 		copy(grown, t.keys[c])
 		t.keys[c] = grown
 	}
-	if t.width == wideWidth {
+	switch p := k>>32<<t.rightBits | k&(1<<t.rightBits-1); t.width {
+	case wideWidth:
 		t.keys[c] = binary.LittleEndian.AppendUint64(t.keys[c], k)
-	} else {
-		p := k>>32<<24 | k&(1<<24-1)
+	case mixedWidth:
+		t.keys[c] = append(binary.LittleEndian.AppendUint16(binary.LittleEndian.AppendUint32(t.keys[c], uint32(p)), uint16(p>>32)), byte(p>>48))
+	default:
 		t.keys[c] = binary.LittleEndian.AppendUint16(binary.LittleEndian.AppendUint32(t.keys[c], uint32(p)), uint16(p>>32))
 	}
 	t.n++
 }
 
-// grownSlots is the size of an index of size slots grown.
-func grownSlots(size int) int { return size + size/2 }
+// grownSlots is the size of an index of size slots grown: an eighth
+// larger, so that an index holds at least eight ninths of its most load.
+func grownSlots(size int) int { return size + size/8 }
 
 // rebuild makes a new index of size slots, adding the keys in id order
 // (the keys are read in order, and the index is the same whatever its

@@ -80,8 +80,11 @@ func (v *visited) shardOf(h uint64) *shard { return &v.shards[h>>(64-shardBits)]
 
 // fpLoad is the most load of a shard of fingerprints, in eighths: its
 // slots are the fingerprints themselves, so a probe reads no store, and
-// the shard grows by half past it (a shard of ids doubles past three
-// quarters).
+// the shard grows by an eighth past it, so that it is at least seven
+// ninths of that full, 7/8 × 8/9 (a shard of ids doubles past three
+// quarters). Growing a shard of fingerprints reads its slots in order
+// and writes the new ones nearly in order (fpHome keeps the order of
+// the fingerprints), so growing often costs little.
 const fpLoad = 7
 
 // fpHome is the first slot of fingerprint slot f in a shard of size
@@ -117,7 +120,7 @@ func (v *visited) over(sh *shard, count int64) bool {
 // grownSize is the size of a shard of size slots grown.
 func (v *visited) grownSize(size int) int {
 	if v.fingerprints {
-		return size + size/2
+		return size + size/8
 	}
 	return 2 * size
 }
@@ -161,7 +164,7 @@ func (v *visited) insert(ws []uint64, h uint64, parent uint32, full bool) (id in
 		return v.insertFingerprint(h, parent, full)
 	}
 	if v.tree != nil {
-		return v.insertTree(ws, parent, full)
+		return v.insertTree(ws, nil, parent, full)
 	}
 	sh := v.shardOf(h)
 	tag := h & tagMask
@@ -189,14 +192,21 @@ func (v *visited) insert(ws []uint64, h uint64, parent uint32, full bool) (id in
 	}
 }
 
-// insertTree is insert with a tree store.
-func (v *visited) insertTree(ws []uint64, parent uint32, full bool) (id int64, added bool) {
+// insertTree is insert with a tree store. hint, if not nil, holds the
+// values of the state's subtrees that the tree store as it is had
+// (treeStore.hint): only the others are looked up.
+func (v *visited) insertTree(ws []uint64, hint []uint32, parent uint32, full bool) (id int64, added bool) {
 	if full {
 		return v.tree.find(ws, &v.add), false
 	}
 	// The root table and the store both number the states in the order
 	// they are added: the ids agree.
-	if id = v.tree.add(ws, &v.add); id < v.st.n {
+	if hint != nil {
+		id = int64(v.tree.lookHinted(ws, v.tree.root, hint))
+	} else {
+		id = v.tree.add(ws, &v.add)
+	}
+	if id < v.st.n {
 		return id, false
 	}
 	v.st.add(nil, parent)
@@ -244,8 +254,8 @@ func (v *visited) findWith(ws []uint64, h uint64, c *treeCursor) int64 {
 	}
 }
 
-// grow doubles a shard's table, or with fingerprints makes it half as
-// large again. pending, during a parallel merge, gives the hash of the
+// grow doubles a shard's table, or with fingerprints makes it an eighth
+// larger. pending, during a parallel merge, gives the hash of the
 // candidate a placeholder stands for.
 func (v *visited) grow(sh *shard, pending func(cand int) uint64) {
 	slots := make([]uint64, v.grownSize(len(sh.slots)))

@@ -132,17 +132,18 @@ func porSameKeys(a, b map[string]bool) bool {
 }
 
 // randomRing writes a random small message-passing .ring system: a ring
-// of 2 or 3 processes, small variables, two message types, channels of
+// of 2 to 4 processes, small variables, two message types, channels of
 // one random overflow policy, a few random actions (protocol,
-// environment, receives, sends, choices, a timeout), perhaps
-// first_enabled, and an invariant.
+// environment, receives, sends, choices, a timeout) for every process
+// and perhaps more for process 0, perhaps first_enabled, or a pipeline
+// whose processes 0 and 1 alone act, and an invariant.
 func randomRing(r *rand.Rand) string {
 	var b strings.Builder
 	pick := func(xs ...string) string { return xs[r.IntN(len(xs))] }
 	n := 2 + r.IntN(3)
 	d := 1 + r.IntN(2)
 	fmt.Fprintf(&b, "spec rnd \"random\"\nparam n = %d in 2..5 \"processes\"\ntopology ring(n)\n", n)
-	fmt.Fprintf(&b, "var x: 0..%d = 0\nvar y: 0..1 = 0\n", d)
+	fmt.Fprintf(&b, "var x: 0..%d = 0\nvar y: 0..1 = 0\nvar z: 0..3 = 0\n", d)
 	fmt.Fprintf(&b, "message A(v: 0..%d)\nmessage B\n", d)
 	fmt.Fprintf(&b, "channels capacity %d overflow %s\n", 1+r.IntN(2), pick("block", "drop", "error"))
 	guard := func() string {
@@ -194,8 +195,8 @@ func randomRing(r *rand.Rand) string {
 		}
 		return strings.Join(es, ", ")
 	}
-	block := func(header string, count int) {
-		fmt.Fprintf(&b, "process %s {\n", header)
+	block := func(header string, count int, first string) {
+		fmt.Fprintf(&b, "process %s {\n%s", header, first)
 		for i := range count {
 			g := guard()
 			switch r.IntN(9) {
@@ -217,12 +218,12 @@ func randomRing(r *rand.Rand) string {
 				if g != "" {
 					g = ", " + g
 				}
-				fmt.Fprintf(&b, "  action ra%d: recv A(v) from pred%s -> %s\n", i, g, effect(true, true))
+				fmt.Fprintf(&b, "  action ra%d: recv A(v) from pred%s -> %s, if z < 3 { z := z + 1 }\n", i, g, effect(true, true))
 			case 2:
 				if g != "" {
 					g = ", " + g
 				}
-				fmt.Fprintf(&b, "  action rb%d: recv B from pred%s -> %s\n", i, g, effect(true, false))
+				fmt.Fprintf(&b, "  action rb%d: recv B from pred%s -> %s, if z < 3 { z := z + 1 }\n", i, g, effect(true, false))
 			case 3:
 				fmt.Fprintf(&b, "  action c%d(k in 0..1): x != k -> x := k, %s\n", i, effect(false, false))
 			case 4:
@@ -240,17 +241,41 @@ func randomRing(r *rand.Rand) string {
 	if r.IntN(3) == 0 {
 		fe = " first_enabled"
 	}
-	block("all"+fe, 2+r.IntN(3))
-	if r.IntN(2) == 0 {
-		block("0", 1+r.IntN(2))
+	if r.IntN(4) == 0 {
+		// A pipeline: processes 0 and 1 alone act, and process 1
+		// receives what process 0 sends it, so a send may be in a
+		// set without the receive.
+		g := guard()
+		if g == "" {
+			g = "true"
+		}
+		m := pick("A(x)", "B")
+		block("0", r.IntN(3), fmt.Sprintf("  action s: %s -> %s, send %s to succ\n", g, effect(true, false), m))
+		recv := "B"
+		if m != "B" {
+			recv = "A(v)"
+		}
+		block("1", r.IntN(3), fmt.Sprintf("  action r: recv %s from pred -> %s, if z < 3 { z := z + 1 }\n", recv, effect(true, m != "B")))
+	} else {
+		block("all"+fe, 2+r.IntN(3), "")
+		if r.IntN(2) == 0 {
+			block("0", 1+r.IntN(2), "")
+		}
 	}
 	fmt.Fprintf(&b, "process 0 {\n  init: send %s to succ\n}\n", pick("A(1)", "B", "A(0)"))
-	fmt.Fprintf(&b, "invariant i \"random\": %s\n", pick(
+	inv := pick(
 		fmt.Sprintf("(count p: x[p] == %d) <= 1", d),
 		"forall p: y[p] == 0 || x[p] == 0",
 		"(sum p: len(p, succ(p))) <= 2",
 		"x[0] <= x[1] || y[1] == 1",
-	))
+		fmt.Sprintf("x[1] != %d || y[1] == 0", r.IntN(d+1)),
+	)
+	if r.IntN(3) == 0 {
+		// What the receives count: a send that writes nothing the
+		// invariant reads may be left out of a set.
+		inv = fmt.Sprintf("(sum p: z[p]) <= %d", 1+r.IntN(3))
+	}
+	fmt.Fprintf(&b, "invariant i \"random\": %s\n", inv)
 	return b.String()
 }
 
@@ -300,9 +325,10 @@ func TestPartialOrderRandom(t *testing.T) {
 
 // TestPartialOrderCases are systems built to catch a reduction that is
 // too eager: one that ignores a step forever behind a cycle of others
-// (the cycle proviso keeps it), and one that takes a send and a receive
-// on a channel whose overflow policy is drop as independent (a send to
-// the full channel behaves otherwise after the receive).
+// (the cycle proviso keeps it), and two that take a send and a receive
+// on a channel whose overflow policy is drop or error as independent
+// where the send finds the channel full (it loses its message, or fails,
+// where after the receive it would not).
 func TestPartialOrderCases(t *testing.T) {
 	for _, tc := range []struct {
 		name, src string
@@ -335,6 +361,21 @@ process 1 {
 }
 invariant once "process 1 receives at most once": y[1] <= 1
 `},
+		{"error", `spec failing "a send to a full channel that fails"
+topology ring(2)
+var x: 0..1 = 0
+var y: 0..2 = 0
+message B
+channels capacity 1 overflow error
+process 0 {
+  init: send B to succ
+  action s: x == 0 -> x := 1, send B to succ
+}
+process 1 {
+  action r: recv B from pred, y < 2 -> y := y + 1
+}
+invariant never "process 1 never receives": y[1] == 0
+`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f, err := lang.Parse(tc.name+".ring", []byte(tc.src))
@@ -353,7 +394,52 @@ invariant once "process 1 receives at most once": y[1] <= 1
 			if !porSameKeys(all.deadlocks, red.deadlocks) {
 				t.Errorf("%d deadlocks, %d with the reduction", len(all.deadlocks), len(red.deadlocks))
 			}
+			if all.faulty != red.faulty {
+				t.Errorf("a faulty step: %v, with the reduction %v", all.faulty, red.faulty)
+			}
 		})
+	}
+}
+
+// TestPartialOrderDeadlockNoProviso: a search for deadlocks alone
+// applies no cycle proviso. Process 0 cycles through y = 0, 1 for ever
+// and process 1's step is independent of it; the set of process 0's
+// steps is stubborn in every state, so the reduced search stores the
+// two states of the cycle and never takes process 1's step (a deadlock
+// would need it to stop), where the proviso would expand the state that
+// closes the cycle in full. Keeping invariants, the proviso holds and
+// the search stores all four states.
+func TestPartialOrderDeadlockNoProviso(t *testing.T) {
+	const src = `spec cycle "an invisible cycle beside an independent step"
+topology ring(2)
+var x: 0..1 = 0
+var y: 0..1 = 0
+process 0 {
+  action up: y == 0 -> y := 1
+  action down: y == 1 -> y := 0
+}
+process 1 {
+  action set: x == 0 -> x := 1
+}
+invariant unset "process 1 never sets x": x[1] == 0
+`
+	f, err := lang.Parse("cycle.ring", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys, err := f.Build(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		invariants bool
+		want       int64
+	}{{false, 2}, {true, 4}} {
+		for _, workers := range []int{1, 2} {
+			if _, got := explorePOR(t, sys, &explore.PartialOrder{Invariants: tc.invariants}, workers); got != tc.want {
+				t.Errorf("invariants %v, %d workers: %d states stored, want %d", tc.invariants, workers, got, tc.want)
+			}
+		}
 	}
 }
 
@@ -428,10 +514,21 @@ func TestStubbornSteps(t *testing.T) {
 		// process's action (d) can make true: the set of a brings d too,
 		// and the set of d, with b, holds d alone.
 		{"enabling", "process 0 {\n  action a: y == 0 -> y := 1\n  action b: x[pred] == 1 -> y := 0\n}\nprocess 2 {\n  action d: x == 0 -> x := 1\n}\n", false, "p2:d"},
+		// A disabled action (b) with two false conjuncts: the writers
+		// of y == 1 (process 0's own) add nothing to the set of a,
+		// those of x[pred] == 1 would add d.
+		{"fewest", "process 0 {\n  action a: y == 0 -> y := 1\n  action b: x[pred] == 1 && y == 1 -> y := 0\n}\nprocess 2 {\n  action d: x == 0 -> x := 1\n}\n", false, "p0:a"},
 		// Blocking channels: the send and the receive commute.
 		{"block", "message M\nchannels capacity 2 overflow block\nprocess 0 {\n  init: send M to succ\n  action s: x == 0 -> x := 1, send M to succ\n}\nprocess 1 {\n  action r: recv M from pred -> y := 1 - y\n}\n", false, "p0:s"},
-		// Drop: a send to the channel conflicts with its receive.
+		// Drop: a send that fills the channel conflicts with its
+		// receive.
 		{"drop", "message M\nchannels capacity 2 overflow drop\nprocess 0 {\n  init: send M to succ\n  action s: x == 0 -> x := 1, send M to succ\n}\nprocess 1 {\n  action r: recv M from pred -> y := 1 - y\n}\n", false, "p0:s p1:r"},
+		// Drop and error: a send that finds room, the only send on the
+		// channel, does not bring the receive.
+		{"drop room", "message M\nchannels capacity 3 overflow drop\nprocess 0 {\n  init: send M to succ\n  action s: x == 0 -> x := 1, send M to succ\n}\nprocess 1 {\n  action r: recv M from pred -> y := 1 - y\n}\n", false, "p0:s"},
+		{"error room", "message M\nchannels capacity 3 overflow error\nprocess 0 {\n  init: send M to succ\n  action s: x == 0 -> x := 1, send M to succ\n}\nprocess 1 {\n  action r: recv M from pred -> y := 1 - y\n}\n", false, "p0:s"},
+		// Two sends that fill the channel: the receive stays.
+		{"drop two sends", "message M\nchannels capacity 3 overflow drop\nprocess 0 {\n  init: send M to succ\n  action s: x == 0 -> x := 1, send M to succ, send M to succ\n}\nprocess 1 {\n  action r: recv M from pred -> y := 1 - y\n}\n", false, "p0:s p1:r"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			src := head + tc.body + "invariant i \"x\": forall p: x[p] == 0 || x[p] == 1\n"

@@ -230,9 +230,15 @@ func ReportCheckMetrics(b *testing.B, states int64, elapsed time.Duration, peakH
 // (explore.BFS with NopMonitor, on every core), keeping the states (exact),
 // the states tree-compressed (tree) or their fingerprints (fingerprint),
 // failing unless it is complete with exactly states and transitions, and
-// reporting the states, states per second, the bytes per state of the
-// state store, visited set and levels (store-bytes/state), and the peak
-// live heap, whole and per state.
+// reporting the states, states per second, the bytes per state that the
+// search holds in memory at its end in its state store, visited set (the
+// tree store's tables) and levels (store-bytes/state: explore.Result's
+// StoreBytes), and the peak live heap, whole and per state. What the
+// search writes to its files is not in store-bytes/state: with the tree
+// store the parent links, with fingerprints the fingerprints, the parent
+// links and the levels' full segments of 1,024 states (each store keeps
+// fewer than 4,096 of its last states, and each level a segment or two,
+// in memory, and those count).
 func BenchReachable(b *testing.B, sys *model.System, states, transitions int64) {
 	for _, store := range []struct {
 		name               string

@@ -1,8 +1,11 @@
 package thiare_test
 
 import (
+	"runtime"
 	"testing"
 
+	"github.com/ringcheck/ringcheck/explore"
+	"github.com/ringcheck/ringcheck/invariants"
 	"github.com/ringcheck/ringcheck/specs/spectest"
 	"github.com/ringcheck/ringcheck/specs/spintest"
 )
@@ -55,17 +58,62 @@ func BenchmarkSPIN(b *testing.B) {
 	})
 }
 
-// BenchmarkSPINReduced runs SPIN's default search of testdata/thiare.pml
-// on the benchmarked instance: pan with its partial-order reduction and
-// compression (spintest.ReducedCFlags), reporting the states it stores and
-// the seconds it takes, to weigh against a reduced ringcheck search of the
-// same instance:
+// BenchmarkSPINReduced runs SPIN's default search of testdata/thiare.pml:
+// pan with its partial-order reduction and compression
+// (spintest.ReducedCFlags), reporting the states it stores and the seconds
+// it takes, to weigh against a reduced ringcheck search of the same
+// instance. On the benchmarked instance it checks what BenchmarkSPIN does
+// (the assertions and invalid end states); on deadlockBench, deadlock
+// freedom alone, as BenchmarkReducedDeadlock does: invalid end states,
+// with the assertions off (-A).
 //
-//	go test ./specs/thiare -run '^$' -bench SPINReduced -benchtime 1x
+//	go test ./specs/thiare -run '^$' -bench 'ReducedDeadlock|SPINReduced' -benchtime 1x
 func BenchmarkSPINReduced(b *testing.B) {
 	b.Run(bench.String(), func(b *testing.B) {
 		const full = benchStates + 1
 		m := spintest.CompileWith(b, twin, bench.defines(), spintest.ReducedCFlags())
 		m.BenchReduced(b, full, thiarePanFlags(full)...)
+	})
+	b.Run("deadlock/"+deadlockBench.String(), func(b *testing.B) {
+		const full = deadlockFull + 1
+		m := spintest.CompileWith(b, twin, deadlockBench.defines(), spintest.ReducedCFlags())
+		m.BenchReduced(b, full, append(thiarePanFlags(full), "-A")...)
+	})
+}
+
+// deadlockBench is the instance of the one-run comparison with SPIN's
+// partial-order reduction: n=5 with R=2 requests each and Rule 2 without
+// replacement (replace=0), where deadlock freedom holds. Its reachable
+// space has deadlockFull configurations; pan, with or without its
+// reduction, stores one more.
+var deadlockBench = twinInstance{n: 5, r: 2, res: 1, resend: 0, replace: 0}
+
+const deadlockFull = 2824498
+
+// BenchmarkReducedDeadlock is ringcheck's check of deadlock freedom on
+// deadlockBench with the partial-order reduction the command line runs by
+// default for it (explore.PartialOrder without invariants, the exact
+// store, every core). It fails unless deadlock freedom holds after an
+// exhaustive search of at most deadlockFull states, and reports the
+// states stored, the seconds, the states per second and the peak live
+// heap. Run it with BenchmarkSPINReduced, in one command, to weigh the two
+// checkers' reductions:
+//
+//	go test ./specs/thiare -run '^$' -bench 'ReducedDeadlock|SPINReduced' -benchtime 1x
+func BenchmarkReducedDeadlock(b *testing.B) {
+	b.Run(deadlockBench.String(), func(b *testing.B) {
+		sys := spectest.Build(b, "thiare", deadlockBench.values(b))
+		rep, elapsed, peak := spectest.TimeCheck(b, sys, invariants.Options{
+			Properties: []invariants.Property{invariants.Deadlock},
+			From:       invariants.FromInit,
+			Search:     explore.Options{Workers: runtime.GOMAXPROCS(0), PartialOrder: &explore.PartialOrder{}},
+		})
+		if !rep.Search.Complete() || !rep.Search.PartialOrder || rep.Search.States > deadlockFull ||
+			len(rep.Outcomes) != 1 || rep.Outcomes[0].Verdict != invariants.Holds {
+			b.Fatalf("ringcheck: %d states (at most %d), stop %v, reduced %v, outcomes %+v; want deadlock freedom to hold",
+				rep.Search.States, deadlockFull, rep.Search.Stop, rep.Search.PartialOrder, rep.Outcomes)
+		}
+		spectest.ReportCheckMetrics(b, rep.Search.States, elapsed, peak)
+		b.ReportMetric(elapsed.Seconds(), "s")
 	})
 }
