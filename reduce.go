@@ -96,3 +96,19 @@ func hasProperty(ps []invariants.Property, p invariants.Property) bool {
 	}
 	return false
 }
+
+// symbolicReduce undoes symmetry reduction in a check the symbolic engine
+// runs, which has none: with {Reduce} symmetry it is an error, otherwise
+// the check runs unreduced and res.Reduction says why.
+func (r *Request) symbolicReduce(res *Result) error {
+	if res.Reduction.Ran != "symmetry" {
+		return nil
+	}
+	const why = "the symbolic engine decides over BDDs of every configuration, without it"
+	if r.Reduce == ReduceSymmetry {
+		return fields.Errorf("{Reduce} symmetry: symmetry reduction cannot run: %s", why)
+	}
+	res.Options.Search.Symmetry = false
+	res.Reduction = Reduction{Note: "no symmetry reduction: " + why}
+	return nil
+}

@@ -108,6 +108,13 @@ type Request struct {
 	SymbolicRounds bool
 	// Reduce chooses the state-space reductions (empty: DefaultReduce).
 	Reduce Reduce
+	// Shard, for From random, runs only the samples of one shard
+	// (invariants.Shard), and the report holds each one's record.
+	Shard invariants.Shard
+	// Search, if set, runs the explicit check of the system in place of
+	// invariants.Check, with the options the request resolved to: the
+	// command line's partitioned search on worker processes.
+	Search func(ctx context.Context, sys *model.System, opts invariants.Options) (*invariants.Report, error)
 }
 
 // Start is a configuration a check starts from: state Index (negative:
@@ -262,6 +269,8 @@ func (r *Request) Run(ctx context.Context) (*Result, error) {
 	heap := explore.StartHeapSampler(20 * time.Millisecond)
 	if res.Engine == EngineSymbolic {
 		err = r.runSymbolic(ctx, res)
+	} else if r.Search != nil {
+		res.Report, err = r.Search(ctx, res.System, res.Options)
 	} else {
 		res.Report, err = invariants.Check(ctx, res.System, res.Options)
 	}
@@ -300,6 +309,7 @@ func (r *Request) plan() (*Result, error) {
 			MaxDepth: r.MaxDepth, MaxStates: r.MaxStates, TimeLimit: r.TimeLimit,
 			Workers: r.Workers, Progress: r.Progress, Fingerprints: r.Fingerprints, Tree: r.TreeStore,
 		},
+		Shard: r.Shard,
 	}
 	if r.MaxMemory > 0 {
 		opts.Search.Memory = budget.New(r.MaxMemory)
@@ -361,6 +371,12 @@ func (r *Request) plan() (*Result, error) {
 	res := &Result{System: sys, Values: values, Options: opts, Reduction: red}
 	if res.Engine, err = r.chooseEngine(res); err != nil {
 		return nil, err
+	}
+	if res.Engine == EngineSymbolic {
+		if err := r.symbolicReduce(res); err != nil {
+			return nil, err
+		}
+		opts = res.Options
 	}
 	if res.Engine == EngineExplicit {
 		if err := sweepable(sys, values, r.Spec.Name, opts); err != nil {

@@ -186,7 +186,8 @@ func plural(n int) string {
 // reachable than opts.Search.MaxStates, or from which a faulty step is
 // reachable (see convergenceFromGiven), decides nothing and is counted;
 // the next samples still run. The report's search figures add up the
-// samples'. Check has validated opts.
+// samples' (FoldSamples). With opts.Shard, only the shard's samples run,
+// and the report also holds each one's Sample. Check has validated opts.
 func convergenceFromRandom(ctx context.Context, sys *model.System, opts Options) (*Report, error) {
 	if opts.Search.TimeLimit > 0 {
 		var cancel context.CancelFunc
@@ -194,11 +195,14 @@ func convergenceFromRandom(ctx context.Context, sys *model.System, opts Options)
 		defer cancel()
 		opts.Search.TimeLimit = 0
 	}
-	total := &explore.Result{Stop: explore.Exhausted}
-	largest, tooLarge, leftModel := int64(0), 0, 0
+	set := SampleSetOf(opts)
+	var run []Sample
 	pcg := rand.NewPCG(0, 0)
 	rng := rand.New(pcg)
 	for i := range opts.Samples {
+		if !opts.Shard.Owns(i) {
+			continue
+		}
 		pcg.Seed(opts.Seed, uint64(i))
 		st := sys.NewState()
 		if opts.Fill > 0 {
@@ -207,73 +211,29 @@ func convergenceFromRandom(ctx context.Context, sys *model.System, opts Options)
 			sys.RandomConfiguration(rng, st)
 		}
 		one := opts
-		one.From, one.Start, one.Fill = FromGiven, []*model.State{st}, 0
+		one.From, one.Start, one.Fill, one.Shard = FromGiven, []*model.State{st}, 0, Shard{}
 		rep, err := Check(ctx, sys, one)
 		if err != nil {
 			return nil, err
 		}
-		res := rep.Search
-		total.States += res.States
-		total.Transitions += res.Transitions
-		if total.DistinctTransitions >= 0 && res.DistinctTransitions >= 0 {
-			total.DistinctTransitions += res.DistinctTransitions
-		} else {
-			total.DistinctTransitions = -1
-		}
-		total.Elapsed += res.Elapsed
-		total.MaxDepth = max(total.MaxDepth, res.MaxDepth)
-		total.StoreBytes = max(total.StoreBytes, res.StoreBytes)
-		o := rep.Outcomes[0]
-		switch {
-		case o.Verdict == Violated:
-			o.Reason = fmt.Sprintf("from random configuration %d (seed %d), %s", i, opts.Seed, strings.TrimPrefix(o.Reason, "from a given configuration, "))
-			rep.Outcomes[0] = o
+		s := newSample(i, rep)
+		run = append(run, s)
+		if s.Kind == SampleViolated {
+			rep.Outcomes[0].Reason = set.violationReason(s)
+			if opts.Shard.Count > 0 {
+				rep.Samples = run
+			}
 			return rep, nil
-		case res.Stop == explore.StateBound:
-			// Too large for the bound: the sample decides nothing, the
-			// next ones still may.
-			tooLarge++
-		case !res.Complete():
-			// The search from the sample, or the analysis after it,
-			// stopped: the sample decides nothing, and no later one runs.
-			total.Stop, total.Exceeded = res.Stop, res.Exceeded
-			o.Reason = fmt.Sprintf("%s, at random configuration %d of %d (seed %d)", o.Reason, i, opts.Samples, opts.Seed)
-			return &Report{Search: total, Outcomes: []Outcome{o}}, nil
-		case rep.leftModel:
-			leftModel++
-		default:
-			largest = max(largest, res.States)
+		}
+		if s.ends() {
+			break
 		}
 	}
-	fairness := opts.Fairness
-	if fairness == "" {
-		fairness = NoFairness
+	out, _ := FoldSamples(set, run)
+	if opts.Shard.Count > 0 {
+		out.Samples = run
 	}
-	decided := opts.Samples - tooLarge - leftModel
-	drawn := "random configurations"
-	if opts.Fill > 0 {
-		drawn = fmt.Sprintf("random configurations of at most %d message%s a channel", opts.Fill, plural(opts.Fill))
-	}
-	reasons := make([]string, 0, 3)
-	if decided > 0 {
-		reasons = append(reasons, fmt.Sprintf("every execution from each of %d %s (seed %d) reaches L (fairness %s, %d states from the largest); convergence is about every configuration",
-			decided, drawn, opts.Seed, fairness, largest))
-	} else {
-		reasons = append(reasons, fmt.Sprintf("none of %d %s (seed %d) decided anything", opts.Samples, drawn, opts.Seed))
-	}
-	more := ""
-	if decided > 0 {
-		more = " more"
-	}
-	if tooLarge > 0 {
-		reasons = append(reasons, fmt.Sprintf("from %d%s, more states are reachable than the bound on states allows", tooLarge, more))
-		total.Stop = explore.StateBound
-	}
-	if leftModel > 0 {
-		reasons = append(reasons, fmt.Sprintf("from %d%s, a step %s, so they decide nothing", leftModel, more, faultyStep))
-	}
-	o := Outcome{Property: Convergence, Verdict: Unknown, Reason: strings.Join(reasons, "; ")}
-	return &Report{Search: total, Outcomes: []Outcome{o}}, nil
+	return out, nil
 }
 
 // convergenceFromEmptyChannels decides convergence from every

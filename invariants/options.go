@@ -80,7 +80,10 @@ type Options struct {
 	// Fill, if positive, bounds the messages in each channel of a random
 	// configuration (FromRandom only); its contents are then uniform
 	// among those of at most Fill messages.
-	Fill   int
+	Fill int
+	// Shard, for FromRandom, selects the samples this check runs (the
+	// zero value: every one).
+	Shard  Shard
 	Search explore.Options
 }
 
@@ -142,6 +145,10 @@ func (o Options) Validate(sys *model.System) error {
 		return fields.Errorf("{From} random decides convergence alone ({Properties} convergence): the other properties are about the initial configurations or every configuration")
 	case o.From == FromRandom && o.Samples < 1:
 		return fields.Errorf("{Samples} must be at least 1")
+	case o.Shard != (Shard{}) && o.From != FromRandom:
+		return fields.Errorf("{Shard} splits the samples of {From} random, not a check {From} %s", o.From)
+	case o.Shard.validate() != nil:
+		return o.Shard.validate()
 	case o.Fill < 0:
 		return fields.Errorf("{Fill} must not be negative")
 	case o.Fill > 0 && o.From != FromRandom:

@@ -25,10 +25,17 @@ type Report struct {
 	// configuration (closure or convergence from all) swept them all; nil
 	// otherwise.
 	Legitimate *uint64
+	// Orbits counts the orbits an analysis of every configuration with
+	// symmetry reduction stored, one representative each (0 without).
+	Orbits uint64
 	// Phases, for a stabilization analysis that stopped before it
 	// decided, or that decided and then stopped in the worst case in
 	// rounds, say how far each of its phases got.
 	Phases []Phase
+	// Samples, for a check from random configurations run as a shard
+	// (Options.Shard), is what each of the shard's samples found, in
+	// order, for FoldSamples.
+	Samples []Sample
 	// leftModel is set when convergence from given configurations was
 	// left unknown because a faulty step is reachable from them.
 	leftModel bool
@@ -186,7 +193,7 @@ func Check(ctx context.Context, sys *model.System, opts Options) (*Report, error
 
 	rep := &Report{Search: res}
 	if stability != nil {
-		rep.Legitimate = stability.legitimate
+		rep.Legitimate, rep.Orbits = stability.legitimate, stability.orbits
 	}
 	if stability != nil && stability.convergence != nil && stability.convergence.Verdict == Holds {
 		rep.Stabilization = stability.stab
@@ -468,7 +475,7 @@ func stoppedStability(opts Options, why explore.StopReason, err error, partial *
 	rep := &Report{Search: res}
 	if partial != nil {
 		res.States, res.Transitions, res.DistinctTransitions, res.Elapsed = int64(partial.swept), partial.transitions, partial.distinct, partial.elapsed
-		rep.Phases = partial.phases
+		rep.Phases, rep.Orbits = partial.phases, partial.orbits
 	}
 	for _, p := range opts.Properties {
 		rep.Outcomes = append(rep.Outcomes, Outcome{Property: p, Verdict: Unknown, Reason: stopText(why, err)})

@@ -55,7 +55,10 @@ type stabilityResult struct {
 	closure, convergence *Outcome
 	stab                 *Stabilization
 	configurations       uint64
-	transitions          int64
+	// orbits counts the orbits the analysis stored, with symmetry
+	// reduction (0 without).
+	orbits      uint64
+	transitions int64
 	// distinct counts the distinct pairs of a configuration and a
 	// successor among the transitions.
 	distinct int64
@@ -98,6 +101,9 @@ type stabilityResult struct {
 func analyseStability(ctx context.Context, sys *model.System, opts Options, wantClosure, wantConvergence bool) (*stabilityResult, error) {
 	if sys.Legitimate == nil {
 		return nil, fmt.Errorf("spec %s declares no legitimacy predicate, so closure and convergence mean nothing for it", sys.Name)
+	}
+	if opts.Search.Symmetry {
+		return analyseQuotient(ctx, sys, opts, wantClosure, wantConvergence)
 	}
 	start := time.Now()
 	sp, err := statespace.NewSpace(sys)
@@ -276,7 +282,7 @@ func analyseStability(ctx context.Context, sys *model.System, opts Options, want
 	if err != nil {
 		return nil, err
 	}
-	a := &componentAnalysis{ctx: ctx, sp: sp, inL: inL, fairness: fairness, rule: rule, cur: sp.NewCursor(), h: make([]uint16, sp.Size()),
+	a := &componentAnalysis{ctx: ctx, sp: sp, g: sp, inL: inL, fairness: fairness, rule: rule, cur: sp.NewCursor(), h: make([]uint16, sp.Size()),
 		shortest: true, work: shortestCycleWork, stuck: stuck, anyStuck: dead, lasso: !dead}
 	report := throttledProgress(opts.Search, start, res.transitions)
 	var searched atomic.Uint64
@@ -421,13 +427,24 @@ func describeRefusal(err error, detail string) {
 // componentAnalysis is the per-component work of the convergence check.
 type componentAnalysis struct {
 	// ctx stops the expansion of a large component.
-	ctx      context.Context
+	ctx context.Context
+	// sp is the full space; g is the graph searched, sp itself or its
+	// quotient by the symmetry group, whose vertices inL, h and stuck
+	// index, and cur walks g.
 	sp       *statespace.Space
+	g        statespace.Graph
 	inL      statespace.Bits
 	fairness Fairness
 	rule     fairnessRule
-	cur      *statespace.Cursor
+	cur      statespace.Walker
 	h        []uint16
+	// lift, on the quotient, returns the ranks of the configurations of
+	// the orbits members, sorted: a component with a cycle is analysed
+	// on them, in the full space (walked by spCur), so that the fairness
+	// of each process's moves and the cycle found are concrete. cycle
+	// then holds ranks of the full space.
+	lift  func(members []uint32) ([]uint32, error)
+	spCur statespace.Walker
 	// cycle is the shortest cycle outside L found so far (configurations,
 	// nil: none), wants the class each of its steps must take.
 	cycle []uint32
@@ -485,7 +502,7 @@ func (a *componentAnalysis) successors(v uint32, dst []uint32) ([]uint32, error)
 }
 
 // successorsOutside appends v's successors outside L, expanded with c.
-func successorsOutside(c *statespace.Cursor, inL statespace.Bits, v uint32, dst []uint32) ([]uint32, error) {
+func successorsOutside(c statespace.Walker, inL statespace.Bits, v uint32, dst []uint32) ([]uint32, error) {
 	st, err := c.Load(v)
 	if err != nil {
 		return dst, err
@@ -521,7 +538,15 @@ func (a *componentAnalysis) component(members []uint32, succs []uint32) error {
 	// A cycle outside L: a violation if some cycle in the component is
 	// fair (every cycle, under no fairness, unless finite actions such as
 	// leaving a critical section are starved on it).
-	lg, err := buildLocal(a.ctx, a.sp, a.cur, members, &a.rule)
+	ids, g, w := members, a.g, a.cur
+	if a.lift != nil {
+		var err error
+		if ids, err = a.lift(members); err != nil {
+			return err
+		}
+		g, w = a.sp, a.spCur
+	}
+	lg, err := buildLocal(a.ctx, g, w, ids, &a.rule)
 	if err != nil {
 		return err
 	}
@@ -697,7 +722,7 @@ func (a *componentAnalysis) worstCase(ctx context.Context, stab *Stabilization, 
 		ranks = append(ranks, next)
 		v = next
 	}
-	states, steps, err := a.sp.Trace(ranks, false)
+	states, steps, err := a.g.Trace(ranks, false)
 	if err != nil {
 		return err
 	}

@@ -112,22 +112,31 @@ func TestSymmetrySafetyCounterexamplesAreConcrete(t *testing.T) {
 
 // TestSymmetryRefusals: symmetry reduction is refused for a system that
 // declares none, for starvation and leads-to (which follow a process),
-// for closure and convergence, and from every configuration.
+// for safety and deadlock from every configuration, and for closure and
+// convergence from elsewhere, with safety or deadlock, or under a
+// fairness assumption.
 func TestSymmetryRefusals(t *testing.T) {
 	sym := symCounters(t, []int{0, 0, 1})
 	plain := counterRing(t, 3, 2, false)
 	for _, c := range []struct {
-		sys   *model.System
-		props []invariants.Property
-		from  invariants.From
-		want  string
+		sys      *model.System
+		props    []invariants.Property
+		from     invariants.From
+		fairness invariants.Fairness
+		want     string
 	}{
-		{plain, []invariants.Property{invariants.Safety}, invariants.FromInit, "declares no symmetry"},
-		{sym, []invariants.Property{invariants.Starvation}, invariants.FromInit, "follows one process"},
-		{sym, []invariants.Property{invariants.Convergence}, invariants.FromAll, "over orbits of configurations is not implemented"},
-		{sym, []invariants.Property{invariants.Deadlock}, invariants.FromAll, "from the initial configurations"},
+		{plain, []invariants.Property{invariants.Safety}, invariants.FromInit, "", "declares no symmetry"},
+		{sym, []invariants.Property{invariants.Starvation}, invariants.FromInit, "", "follows one process"},
+		{sym, []invariants.Property{invariants.Deadlock}, invariants.FromAll, "", "from the initial configurations"},
+		{sym, []invariants.Property{invariants.Convergence}, invariants.FromAll, invariants.WeakFairness, "under no fairness"},
+		{sym, []invariants.Property{invariants.Convergence}, invariants.FromRandom, "", "from every configuration (From all)"},
+		{sym, []invariants.Property{invariants.Closure, invariants.Deadlock}, invariants.FromAll, "", "check safety and deadlock apart"},
 	} {
-		_, err := invariants.Check(context.Background(), c.sys, invariants.Options{Properties: c.props, From: c.from, Search: explore.Options{Symmetry: true}})
+		opts := invariants.Options{Properties: c.props, From: c.from, Fairness: c.fairness, Search: explore.Options{Symmetry: true}}
+		if c.from == invariants.FromRandom {
+			opts.Samples = 1
+		}
+		_, err := invariants.Check(context.Background(), c.sys, opts)
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "Search.Symmetry") {
 			t.Errorf("%v from %s: error %v, want one naming Search.Symmetry and saying %q", c.props, c.from, err, c.want)
 		}

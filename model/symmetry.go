@@ -274,3 +274,41 @@ func (s *System) PermuteStep(g int, st *Step) Step {
 	slices.SortFunc(out.Moves, func(a, b Move) int { return int(a.Proc - b.Proc) })
 	return out
 }
+
+// IsCanonical reports whether st is its own canonical representative:
+// no image of st under the group packs to smaller words.
+func (c *Canonizer) IsCanonical(st *State) bool {
+	s := c.sys
+	w := s.layout.words
+	s.Pack(st, c.best)
+	for g := 1; g < len(s.group.perm); g++ {
+		s.packImage(g, st, c.img)
+		if less(c.img[:w], c.best[:w]) {
+			return false
+		}
+	}
+	return true
+}
+
+// OrbitSize is the number of configurations in st's orbit: the group's
+// order divided by the number of its elements that map st to itself.
+func (c *Canonizer) OrbitSize(st *State) int {
+	s := c.sys
+	w := s.layout.words
+	s.Pack(st, c.best)
+	fixed := 1
+	for g := 1; g < len(s.group.perm); g++ {
+		s.packImage(g, st, c.img)
+		if slices.Equal(c.img[:w], c.best[:w]) {
+			fixed++
+		}
+	}
+	return len(s.group.perm) / fixed
+}
+
+// Clone returns a Canonizer of the same group with its own scratch, for
+// another goroutine.
+func (c *Canonizer) Clone() *Canonizer {
+	w := c.sys.layout.words
+	return &Canonizer{sys: c.sys, img: make([]uint64, w), best: make([]uint64, w), tmp: c.sys.NewState()}
+}

@@ -145,11 +145,15 @@ type Stats struct {
 	Transitions          int64   `json:"transitions"`
 	DistinctTransitions  *int64  `json:"distinct_transitions,omitempty"`
 	Legitimate           *uint64 `json:"legitimate,omitempty"`
-	MaxDepth             int     `json:"max_depth"`
-	Seconds              float64 `json:"seconds"`
-	StatesPerSecond      float64 `json:"states_per_second"`
-	PeakHeapBytes        uint64  `json:"peak_heap_bytes"`
-	StoreBytes           int64   `json:"store_bytes"`
+	// Orbits counts the orbits an analysis of every configuration with
+	// symmetry reduction stored, one representative each (States is
+	// then the configurations they stand for).
+	Orbits          uint64  `json:"orbits,omitempty"`
+	MaxDepth        int     `json:"max_depth"`
+	Seconds         float64 `json:"seconds"`
+	StatesPerSecond float64 `json:"states_per_second"`
+	PeakHeapBytes   uint64  `json:"peak_heap_bytes"`
+	StoreBytes      int64   `json:"store_bytes"`
 }
 
 // PropertyResult is the verdict on one property.
@@ -197,6 +201,7 @@ func NewCheckResult(r Run) *CheckResult {
 			Transitions:         res.Transitions,
 			DistinctTransitions: distinctPairs(res.DistinctTransitions),
 			Legitimate:          r.Report.Legitimate,
+			Orbits:              r.Report.Orbits,
 			MaxDepth:            res.MaxDepth,
 			Seconds:             roundTo(secs, 6),
 			PeakHeapBytes:       r.PeakHeapBytes,
@@ -317,7 +322,10 @@ func WriteCheckText(w io.Writer, c *CheckResult) error {
 	if c.Options.Reduce == "por" {
 		p.printf("  partial-order reduction: %d states stored; a counterexample may not be shortest\n", c.Stats.States)
 	}
-	if c.Options.Reduce == "symmetry" {
+	switch {
+	case c.Options.Reduce == "symmetry" && c.Stats.Orbits > 0:
+		p.printf("  symmetry reduction: %d orbits stored for the %d configurations, one representative each; counterexamples are concrete\n", c.Stats.Orbits, c.Stats.States)
+	case c.Options.Reduce == "symmetry":
 		p.printf("  symmetry reduction: %d orbits stored, one representative each; counterexamples are concrete\n", c.Stats.States)
 	}
 	if c.Options.ReduceNote != "" {

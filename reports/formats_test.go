@@ -23,6 +23,13 @@ var formats = []struct {
 	{"svg", WriteTraceSVG},
 }
 
+// allFormats are formats and the HTML page, which embeds the SVG and the
+// trace (TestHTMLEmbedsTrace) rather than having a golden file.
+var allFormats = append(formats[:len(formats):len(formats)], struct {
+	ext   string
+	write func(io.Writer, *Trace) error
+}{"html", WriteTraceHTML})
+
 // oddTrace is a one-process path whose enumeration value, message type and
 // action hold everything the formats must escape.
 func oddTrace() *Trace {
@@ -103,7 +110,7 @@ func TestFormatsGolden(t *testing.T) {
 
 func TestFormatsDeterministic(t *testing.T) {
 	for _, tr := range []*Trace{klTrace(t), lassoTrace(), bigTrace()} {
-		for _, f := range formats {
+		for _, f := range allFormats {
 			var first bytes.Buffer
 			if err := f.write(&first, tr); err != nil {
 				t.Fatal(err)
@@ -122,7 +129,7 @@ func TestFormatsDeterministic(t *testing.T) {
 }
 
 func TestFormatsWriteErrors(t *testing.T) {
-	for _, f := range formats {
+	for _, f := range allFormats {
 		if err := f.write(failingWriter{}, lassoTrace()); err == nil {
 			t.Errorf("%s: no error from a failing writer", f.ext)
 		}
@@ -280,7 +287,7 @@ func TestSVGWellFormed(t *testing.T) {
 	if got := strings.Count(out, `marker-end`); got != 40 {
 		t.Errorf("%d message arrows, want 40", got)
 	}
-	if got := strings.Count(out, `stroke-dasharray`); got != 1 {
+	if got := strings.Count(out, `marker-end="url(#arrow)" stroke-dasharray`); got != 1 {
 		t.Errorf("%d arrows to the bottom, want 1", got)
 	}
 }

@@ -123,7 +123,7 @@ func (c *RegressCase) Failed() bool {
 // WriteRegressTable prints one row per case (expected→got per property,
 // or for a rounds case its bound, expected→got verdict and what the runs
 // measured; states, worst case, seconds, PASS/FAIL, or NOT RUN for a case
-// an interruption left without an outcome), then one line per mismatch and
+// not run (an interruption left it without an outcome, or the run skipped it)), then one line per mismatch and
 // per case not run, a count of the failed cases if any, and of the cases
 // not run if any. It returns how many failed.
 func WriteRegressTable(w io.Writer, cases []*RegressCase) (int, error) {
@@ -200,7 +200,7 @@ func WriteRegressTable(w io.Writer, cases []*RegressCase) (int, error) {
 		p.printf("%d of %d cases failed\n", failed, len(cases))
 	}
 	if notRun > 0 {
-		p.printf("interrupted: %d of %d cases not run\n", notRun, len(cases))
+		p.printf("%d of %d cases not run\n", notRun, len(cases))
 	}
 	return failed, p.err
 }

@@ -33,11 +33,16 @@ const (
 // sender's column at the step that sent them to the receiver's column at
 // the step that received them: sends and receipts are inferred from the
 // channels' contents (channelDelta) and matched first in, first out; a
+// message between the first and the last column (round the ring) is two
+// short arcs, out past the nearer edge and back in from the other; each
+// message's label is placed where it overlaps no other label if it can; a
 // message already in a channel at the start starts at the top edge, and
 // one never received ends, dashed, at the bottom. A lasso's loop is
 // bracketed on the left from loop_start to its last step, which leads back
-// to the state the loop starts at. The drawing's size follows the number
-// of processes and steps (and its left margin the longest row label); all
+// to the state the loop starts at. Each row has a transparent band, a
+// rect of class "row" whose data-row is the row's index. The drawing's
+// size follows the number of processes and steps (and its left margin the
+// longest row label); all
 // text is escaped with encoding/xml, and the output is the same bytes on
 // every run.
 func WriteTraceSVG(w io.Writer, t *Trace) error {
@@ -87,6 +92,11 @@ func WriteTraceSVG(w io.Writer, t *Trace) error {
 		fmt.Fprintf(&b, "<text x=\"%d\" y=\"%d\" font-size=\"14\" font-weight=\"bold\" text-anchor=\"middle\">p%d</text>\n", x, svgTop-20, p)
 		fmt.Fprintf(&b, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#bbbbbb\"/>\n", x, svgTop-10, x, bottom)
 	}
+	// One band a row, transparent, under everything: a page showing the
+	// diagram highlights the current step's (data-row is the state index).
+	for k := range labels {
+		fmt.Fprintf(&b, "<rect class=\"row\" data-row=\"%d\" x=\"0\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\"/>\n", k, rowY(k)-svgRowH/2+8, width, svgRowH)
+	}
 	for k, label := range labels {
 		fmt.Fprintf(&b, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"end\" fill=\"#666666\">%s</text>\n", left-12, rowY(k)+4, svgFontVars, svgText(label))
 	}
@@ -104,21 +114,65 @@ func WriteTraceSVG(w io.Writer, t *Trace) error {
 			queues[c] = append(queues[c], svgTop-10)
 		}
 	}
-	arrow := func(from, y1, to, y2 int, label string, dashed bool) {
+	// Message labels are placed apart: each at the first of a few points
+	// along its arrow where it overlaps no label placed before it.
+	var placed [][4]float64
+	label := func(x1, y1, x2, y2 float64, text string) {
+		w := float64(utf8.RuneCountInString(text)) * svgLabelW
+		var x, y float64
+		for i, f := range []float64{0.5, 0.7, 0.3, 0.85, 0.15} {
+			x, y = x1+(x2-x1)*f, y1+(y2-y1)*f-3
+			box := [4]float64{x - w/2 - 2, y - 9, x + w/2 + 2, y + 2}
+			free := true
+			for _, o := range placed {
+				if box[0] < o[2] && o[0] < box[2] && box[1] < o[3] && o[1] < box[3] {
+					free = false
+					break
+				}
+			}
+			if free || i == 4 {
+				if !free {
+					x, y = x1+(x2-x1)*0.5, y1+(y2-y1)*0.5-3
+					box = [4]float64{x - w/2 - 2, y - 9, x + w/2 + 2, y + 2}
+				}
+				placed = append(placed, box)
+				break
+			}
+		}
+		fmt.Fprintf(&b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%d\" fill=\"#0563c1\" text-anchor=\"middle\">%s</text>\n", x, y, svgFontVars, svgText(text))
+	}
+	arrow := func(from, y1, to, y2 int, text string, dashed bool) {
 		x1, x2 := float64(colX(from)), float64(colX(to))
 		fy1, fy2 := float64(y1), float64(y2)
+		dash := ""
+		if dashed {
+			dash = " stroke-dasharray=\"4 3\""
+		}
+		if d := from - to; n > 2 && (d == n-1 || d == 1-n) {
+			// A message between the first and the last column goes
+			// round the ring: it leaves its sender's column towards the
+			// nearer edge and comes back to its receiver from the other,
+			// two short arcs instead of an arrow across every column.
+			out := 1.0
+			if from < to {
+				out = -1
+			}
+			const stub = 30
+			mid := (fy1 + fy2) / 2
+			fmt.Fprintf(&b, "<path d=\"M %.1f %.1f Q %.1f %.1f %.1f %.1f\" fill=\"none\" stroke=\"#0563c1\"%s/>\n", x1, fy1, x1+out*stub, fy1, x1+out*stub, mid, dash)
+			sx := x2 - out*stub
+			fmt.Fprintf(&b, "<path d=\"M %.1f %.1f Q %.1f %.1f %.1f %.1f\" fill=\"none\" stroke=\"#0563c1\" marker-end=\"url(#arrow)\"%s/>\n", sx, mid, sx, fy2, x2-out*6, fy2, dash)
+			label(sx, mid, x2, fy2, text)
+			return
+		}
 		// Stop short of the mark, so the head shows.
 		dx, dy := x2-x1, fy2-fy1
 		if l := math.Hypot(dx, dy); l > 12 {
 			x2 -= dx / l * 6
 			fy2 -= dy / l * 6
 		}
-		dash := ""
-		if dashed {
-			dash = " stroke-dasharray=\"4 3\""
-		}
 		fmt.Fprintf(&b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#0563c1\" marker-end=\"url(#arrow)\"%s/>\n", x1, fy1, x2, fy2, dash)
-		fmt.Fprintf(&b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%d\" fill=\"#0563c1\" text-anchor=\"middle\">%s</text>\n", (x1+x2)/2, (fy1+fy2)/2-3, svgFontVars, svgText(label))
+		label(x1, fy1, x2, fy2, text)
 	}
 	for i := range t.Steps {
 		prev, next := &t.States[i], stepTarget(t, i)

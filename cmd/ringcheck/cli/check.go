@@ -25,6 +25,7 @@ import (
 	langcheck "github.com/ringcheck/ringcheck/lang/check"
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/reports"
+	"github.com/ringcheck/ringcheck/shard"
 	"github.com/ringcheck/ringcheck/specs"
 	"github.com/ringcheck/ringcheck/symbolic"
 )
@@ -72,6 +73,13 @@ type checkFlags struct {
 	symbolicRounds bool
 	// reduce: --reduce.
 	reduce string
+	// cluster: --procs, --cluster and --cluster-workers.
+	cluster clusterFlags
+	// shard: --shard; output: -o; sampleShard: the samples of --from
+	// random this run checks (parsed from --shard, without --sweep).
+	shard       string
+	output      string
+	sampleShard invariants.Shard
 }
 
 func newCheckCmd() *cobra.Command {
@@ -140,7 +148,8 @@ Exit status: 0 every checked property holds and the search was complete;
   ringcheck check kl-pusher --check starvation --fairness weak
   ringcheck check dijkstra -p n=6 -p K=3 --daemon distributed --json
   ringcheck check dijkstra --check convergence --sweep K=2..6
-  ringcheck check dijkstra -p n=4 -p K=2 --check convergence --graph g.dot`,
+  ringcheck check dijkstra -p n=4 -p K=2 --check convergence --graph g.dot
+  ringcheck check dijkstra --sweep K=2..9 --check convergence --shard 0/4 --json -o part-0.json   # then: ringcheck merge part-*.json`,
 		Args: exactArgs(1, "check needs exactly one SPEC (see 'ringcheck list')"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f.traceFormatSet = cmd.Flags().Changed("trace-format")
@@ -177,8 +186,11 @@ Exit status: 0 every checked property holds and the search was complete;
 	fl.IntVar(&f.startState, "start-state", 0, "with --start: the index of the trace's state to start from (negative counts from the end: -1 is the last)")
 	fl.StringVar(&f.graphPath, "graph", "", fmt.Sprintf("also write the whole state graph (reachable from init, or every configuration with --from all) to this Graphviz DOT file, up to %d states", reports.StateGraphLimit))
 	fl.BoolVar(&f.progress, "progress", false, "report progress on stderr every 2s even when it is not a terminal")
+	f.cluster.add(fl)
 	fl.BoolVar(&f.symbolicRounds, "symbolic-rounds", false, "with --engine symbolic or auto: also compute the worst case in asynchronous rounds (central daemon), as the explicit engine always does; it costs far more than the worst case in steps (dijkstra.ring n=K=8: about 3 minutes against 2 s)")
 	fl.StringVar(&f.engine, "engine", "explicit", "what decides closure and convergence from all: explicit (every configuration one by one), symbolic (BDD fixpoints, for a .ring spec, channel contents included; any fairness under the central daemon, witnesses replayed on the explicit model, rounds only with --symbolic-rounds) or auto (symbolic where it applies and the explicit engine could not hold the space within --max-memory)")
+	fl.StringVar(&f.shard, "shard", "", "run shard i of K of a sweep or of the samples of --from random, as i/K, or auto/K to read i from JOB_COMPLETION_INDEX (a Kubernetes Indexed Job), and write a partial result for 'ringcheck merge' (needs --json)")
+	fl.StringVarP(&f.output, "output", "o", "", "write the result to this file instead of stdout")
 	fl.StringVar(&f.reduce, "reduce", "", "state-space reductions: none, por (partial-order reduction, for safety and deadlock from init: an error where it cannot run), symmetry, or all (each that applies; the report says why one does not); default: "+string(ringcheck.DefaultReduce))
 	return cmd
 }
@@ -201,7 +213,7 @@ var checkFlagNames = map[string]string{
 	"Daemon": "--daemon", "Overflow": "--overflow", "ReliableLinks": "--links reliable", "Fairness": "--fairness",
 	"MaxDepth": "--max-depth", "MaxStates": "--max-states", "TimeLimit": "--time-limit", "Workers": "--workers",
 	"MaxMemory": "--max-memory", "Fingerprints": "--store fingerprint", "Engine": "--engine", "SymbolicRounds": "--symbolic-rounds",
-	"Reduce": "--reduce",
+	"Reduce": "--reduce", "Shard": "--shard", "Shard.Index": "--shard", "Shard.Count": "--shard",
 }
 
 // requestError is a usage error for an error about a request, naming the
@@ -219,6 +231,9 @@ func requestError(err error) error {
 func planCheck(ctx context.Context, specName string, f *checkFlags, extra map[string]int) (*ringcheck.Request, error) {
 	req, err := f.request(ctx, specName, extra)
 	if err != nil {
+		return nil, err
+	}
+	if err := f.cluster.prepare(req, f); err != nil {
 		return nil, err
 	}
 	if f.traceFormatSet && f.tracePath == "" {
@@ -307,6 +322,7 @@ func (f *checkFlags) request(ctx context.Context, specName string, extra map[str
 	if f.samplesSet || f.seedSet {
 		req.Random = &ringcheck.Random{Samples: f.samples, Seed: f.seed}
 	}
+	req.Shard = f.sampleShard
 	return req, nil
 }
 
@@ -338,16 +354,32 @@ func lookupSpec(ctx context.Context, name string, assignments []string, extra ma
 }
 
 func runCheck(cmd *cobra.Command, specName string, f *checkFlags) error {
+	var sh shard.Shard
+	if f.shard != "" {
+		var err error
+		if sh, err = parseShard(f); err != nil {
+			return err
+		}
+		if f.sweep == "" {
+			f.sampleShard = invariants.Shard{Index: sh.Index, Count: sh.Count}
+		}
+	}
+	if f.output != "" {
+		if err := checkTracePath(f.output); err != nil {
+			return usageError("-o: %v", err)
+		}
+	}
 	if f.sweep != "" {
 		if f.graphPath != "" {
 			return usageError("--graph draws one instance's state graph; not with --sweep")
 		}
-		return runSweep(cmd, specName, f)
+		return runSweep(cmd, specName, f, sh)
 	}
 	plan, err := planCheck(cmd.Context(), specName, f, nil)
 	if err != nil {
 		return err
 	}
+	plan.Search = f.cluster.search(cmd, specName, f, plan)
 	stderr := cmd.ErrOrStderr()
 	result, res, err := runPlan(cmd, plan, f)
 	if err != nil {
@@ -368,11 +400,22 @@ func runCheck(cmd *cobra.Command, specName string, f *checkFlags) error {
 			fmt.Fprintf(stderr, "ringcheck: --graph: %v\n", err)
 		}
 	}
-	out := cmd.OutOrStdout()
+	out, closeOut, err := openOutput(cmd, f.output)
+	if err != nil {
+		return err
+	}
+	defer closeOut()
+	if sh.Count > 0 {
+		run := runFingerprint(cmd, plan.Spec, f.params)
+		return writePartial(out, closeOut, randomPartial(sh, run, res.Options, rep, result, cmd.Context().Err() == nil))
+	}
 	if f.asJSON {
 		err = reports.WriteCheckJSON(out, result)
 	} else {
 		err = reports.WriteCheckText(out, result)
+	}
+	if err == nil {
+		err = closeOut()
 	}
 	if err != nil {
 		return &exitError{code: exitUsage, err: fmt.Errorf("writing the result: %w", err)}
@@ -469,7 +512,10 @@ func stampTraces(result *reports.CheckResult, req *ringcheck.Request, key string
 
 // runSweep runs the same check for every value of one parameter, after
 // validating every one of them, and prints a table (or a JSON array).
-func runSweep(cmd *cobra.Command, specName string, f *checkFlags) error {
+// With sh set (Count > 0), it runs the values of its shard only (the k-th
+// value of the range, from 0, belongs to shard k mod Count) and writes
+// their partial result.
+func runSweep(cmd *cobra.Command, specName string, f *checkFlags, sh shard.Shard) error {
 	name, lo, hi, err := parseSweep(f.sweep)
 	if err != nil {
 		return usageError("--sweep: %v", err)
@@ -501,11 +547,16 @@ func runSweep(cmd *cobra.Command, specName string, f *checkFlags) error {
 	}
 	var (
 		rows              []reports.SweepRow
+		parts             []shard.Row
 		violated, unknown bool
 	)
 	for v := lo; v <= hi; v++ {
+		if sh.Count > 0 && !sh.Owns(v-lo) {
+			continue
+		}
 		if result := skipped[v]; result != nil {
 			rows = append(rows, reports.SweepRow{Value: v, Result: result})
+			parts = append(parts, shard.Row{Value: v, Result: result})
 			continue
 		}
 		result, res, err := runPlan(cmd, plans[v], f)
@@ -514,17 +565,42 @@ func runSweep(cmd *cobra.Command, specName string, f *checkFlags) error {
 		}
 		rep := res.Report
 		rows = append(rows, reports.SweepRow{Value: v, Result: result})
+		parts = append(parts, shard.Row{Value: v, Result: result, Violated: rep.Violated(), Unknown: rep.Unknown()})
 		violated = violated || rep.Violated()
 		unknown = unknown || rep.Unknown()
 		if cmd.Context().Err() != nil {
 			break
 		}
 	}
-	out := cmd.OutOrStdout()
+	out, closeOut, err := openOutput(cmd, f.output)
+	if err != nil {
+		return err
+	}
+	defer closeOut()
+	if sh.Count > 0 {
+		var spec *specs.Spec
+		for _, p := range plans {
+			spec = p.Spec
+			break
+		}
+		owned := 0
+		for v := lo; v <= hi; v++ {
+			if sh.Owns(v - lo) {
+				owned++
+			}
+		}
+		return writePartial(out, closeOut, &shard.Partial{
+			Format: shard.Format, Shard: sh.Index, Shards: sh.Count, Run: runFingerprint(cmd, spec, f.params),
+			Complete: len(parts) == owned, Sweep: &shard.Sweep{Param: name, Lo: lo, Hi: hi, Rows: parts},
+		})
+	}
 	if f.asJSON {
 		err = reports.WriteSweepJSON(out, rows)
 	} else {
 		err = reports.WriteSweepText(out, name, rows)
+	}
+	if err == nil {
+		err = closeOut()
 	}
 	if err != nil {
 		return &exitError{code: exitUsage, err: fmt.Errorf("writing the result: %w", err)}
@@ -592,10 +668,11 @@ var traceWriters = map[string]func(io.Writer, *reports.Trace) error{
 	"dot":     reports.WriteTraceDOT,
 	"svg":     reports.WriteTraceSVG,
 	"mermaid": reports.WriteTraceMermaid,
+	"html":    reports.WriteTraceHTML,
 }
 
 // traceFormatList names traceWriters' keys, for messages and help.
-const traceFormatList = "json, text, dot, svg, mermaid"
+const traceFormatList = "json, text, dot, svg, mermaid, html"
 
 // writeTraceFile writes the first counterexample of the result, in the
 // order of --check (stamped by stampTraces). It records the file in the

@@ -204,6 +204,8 @@ var flagCompletions = map[string]cobra.CompletionFunc{
 	// Files ringcheck writes, in whatever format.
 	"trace": completeFiles(),
 	"junit": completeFiles(),
+	// The folder regress writes its HTML pages to.
+	"html":  completeDirs,
 	"graph": completeFiles("dot", "gv"),
 	// A trace ringcheck wrote, read as JSON.
 	"start": completeFiles("json"),
@@ -226,9 +228,21 @@ var flagCompletions = map[string]cobra.CompletionFunc{
 	"samples":     completeNothing,
 	"seed":        completeNothing,
 	"start-state": completeNothing,
+	"shard":       completeNothing,
 	"steps":       completeNothing,
 	"time-limit":  completeNothing,
 	"workers":     completeNothing,
+	// serve's address, host:port.
+	"addr": completeNothing,
+	// The worker processes: how many, the NATS server's URL, a worker's
+	// name.
+	"procs":           completeNothing,
+	"cluster":         completeNothing,
+	"cluster-workers": completeNothing,
+	"name":            completeNothing,
+
+	// The file check writes its result to (-o).
+	"output": completeFiles("json", "txt"),
 }
 
 // commandFlagCompletions completes the value of one command's flag, keyed
@@ -239,6 +253,8 @@ var commandFlagCompletions = map[string]cobra.CompletionFunc{
 		cobra.CompletionWithDesc(string(invariants.FromAll), "runs start from a uniformly random configuration"),
 	),
 	"trace --format": completeFixed(traceFormatValues...),
+	// serve reads a sweep's results, as JSON.
+	"serve --sweep": completeFiles("json"),
 }
 
 // The enumerated values of the flags, in the order the help gives them.
@@ -277,6 +293,7 @@ var (
 		cobra.CompletionWithDesc("dot", "a Graphviz digraph"),
 		cobra.CompletionWithDesc("svg", "a space-time diagram"),
 		cobra.CompletionWithDesc("mermaid", "a Mermaid sequence diagram"),
+		cobra.CompletionWithDesc("html", "a page that plays the trace back, self-contained"),
 	}
 	// propertyValues are the properties of --check.
 	propertyValues = []cobra.Completion{

@@ -35,7 +35,8 @@ var update = flag.Bool("update", false, "rewrite the goldens embedded in the scr
 //	                        stdout and stderr then apply to it as usual
 //	untime FILE OUT        copy FILE (or stdout/stderr) to OUT with the
 //	                        measurements that vary from run to run (time,
-//	                        rate, heap, store size) replaced by "_"
+//	                        rate, heap, store size, a sweep row's
+//	                        seconds) replaced by "_"
 //	bigfile FILE BYTES     make FILE (replacing it) a file of BYTES zero
 //	                        bytes, sparse where the file system allows: a
 //	                        file over a size limit, never committed
@@ -145,6 +146,8 @@ func cmdBigfile(ts *testscript.TestScript, neg bool, args []string) {
 var (
 	volatileJSON = regexp.MustCompile(`(?m)^(\s*"(?:seconds|states_per_second|peak_heap_bytes|store_bytes)": )[^,\n]*`)
 	volatileText = regexp.MustCompile(`(?m)^  \S+, \d+ states/s, peak heap .*$`)
+	// A row of a sweep's table: the value, the cells, the seconds last.
+	volatileSeconds = regexp.MustCompile(`(?m)^(-?\d+  .*  )\d+\.\d{3}$`)
 )
 
 func cmdUntime(ts *testscript.TestScript, neg bool, args []string) {
@@ -159,6 +162,7 @@ func cmdUntime(ts *testscript.TestScript, neg bool, args []string) {
 
 func untime(s string) string {
 	s = volatileJSON.ReplaceAllString(s, "${1}_")
+	s = volatileSeconds.ReplaceAllString(s, "${1}_")
 	return volatileText.ReplaceAllString(s, "  _, _ states/s, peak heap _")
 }
 
@@ -166,10 +170,12 @@ func untime(s string) string {
 func TestUntime(t *testing.T) {
 	in := "{\n  \"stats\": {\n    \"states\": 25,\n    \"seconds\": 0.000297,\n    \"states_per_second\": 84159,\n" +
 		"    \"peak_heap_bytes\": 851328,\n    \"store_bytes\": 819200\n  }\n}\n" +
-		"  25 states, 25 transitions, depth 24: complete\n  1.5ms, 30629 states/s, peak heap 839.4 KiB\n"
+		"  25 states, 25 transitions, depth 24: complete\n  1.5ms, 30629 states/s, peak heap 839.4 KiB\n" +
+		"K  closure  states  seconds\n5  holds    15625   0.088\n"
 	want := "{\n  \"stats\": {\n    \"states\": 25,\n    \"seconds\": _,\n    \"states_per_second\": _,\n" +
 		"    \"peak_heap_bytes\": _,\n    \"store_bytes\": _\n  }\n}\n" +
-		"  25 states, 25 transitions, depth 24: complete\n  _, _ states/s, peak heap _\n"
+		"  25 states, 25 transitions, depth 24: complete\n  _, _ states/s, peak heap _\n" +
+		"K  closure  states  seconds\n5  holds    15625   _\n"
 	got := untime(in)
 	if got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)

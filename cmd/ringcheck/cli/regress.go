@@ -35,8 +35,10 @@ import (
 func newRegressCmd() *cobra.Command {
 	var (
 		junitPath string
+		htmlDir   string
 		workers   int
 		reduce    string
+		procs     int
 	)
 	cmd := &cobra.Command{
 		Use:   "regress MANIFEST",
@@ -117,6 +119,11 @@ them. The manifest is read up to 16 MiB.
 Ctrl-C or SIGTERM stops the run: the cases that had not finished are
 NOT RUN (neither PASS nor FAIL), and the table says how many.
 
+--html DIR writes, for each failing case with a counterexample, the
+first one as DIR/CASE.html (the case's name, its letters and digits
+kept and every other run of characters made '-'): one self-contained
+page that plays it back, as 'trace --format html' does.
+
 --junit FILE also writes a JUnit XML report: one testcase per case and
 property (the counterexample of a violated property in its system-out),
 plus one per case for its states, worst-case and budget checks; a case
@@ -132,12 +139,14 @@ finished case failed.`,
   ringcheck regress specs/regress.yaml --junit regress.xml --workers 2`,
 		Args: exactArgs(1, "regress needs exactly one MANIFEST file"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runRegress(cmd, args[0], junitPath, workers, reduce)
+			return runRegress(cmd, args[0], junitPath, htmlDir, workers, reduce, procs)
 		},
 	}
 	cmd.Flags().StringVar(&junitPath, "junit", "", "also write a JUnit XML report to this file")
+	cmd.Flags().StringVar(&htmlDir, "html", "", "write the counterexample of each failing case to this folder, as an HTML page that plays it back")
 	cmd.Flags().StringVar(&reduce, "reduce", "", "run every case with this reduction (none, por, symmetry, all); with por or symmetry, the cases it cannot run on run unreduced, and no case compares its states figure under a reduction")
 	cmd.Flags().IntVar(&workers, "workers", runtime.NumCPU(), "cases run at once")
+	cmd.Flags().IntVar(&procs, "procs", 0, "run every case of safety and deadlock from init as check --procs N does, one case at a time on N worker processes over an embedded NATS server, unreduced (a case's states figure under its own reduction is not compared); the other cases are skipped (NOT RUN, counted in the summary)")
 	return cmd
 }
 
@@ -183,7 +192,7 @@ func reduceCase(c *regressCase, red ringcheck.Reduce) {
 	}
 }
 
-func runRegress(cmd *cobra.Command, path, junitPath string, workers int, reduce string) error {
+func runRegress(cmd *cobra.Command, path, junitPath, htmlDir string, workers int, reduce string, procs int) error {
 	if workers < 1 {
 		return usageError("--workers must be at least 1")
 	}
@@ -224,12 +233,28 @@ func runRegress(cmd *cobra.Command, path, junitPath string, workers int, reduce 
 		}
 	}
 
+	skipped := map[*regressCase]string{}
+	if procs > 0 {
+		stop, err := startRegressCluster(cmd, procs, cases, skipped)
+		if err != nil {
+			return err
+		}
+		defer stop()
+		workers = 1
+	} else if procs < 0 {
+		return usageError("--procs is %d: give a number of worker processes, at least 1", procs)
+	}
+
 	// A case that had not finished when the run was interrupted (Ctrl-C,
 	// SIGTERM) has no outcome: whatever it reported then, it is not run.
 	outcomes := make([]*reports.RegressCase, len(cases))
 	sem := make(chan struct{}, workers)
 	var wg sync.WaitGroup
 	for i, c := range cases {
+		if why, skip := skipped[c]; skip {
+			outcomes[i] = notRun(c, why)
+			continue
+		}
 		select {
 		case sem <- struct{}{}:
 		case <-ctx.Done():
@@ -273,6 +298,14 @@ func runRegress(cmd *cobra.Command, path, junitPath string, workers int, reduce 
 		// is the regression's when it is not 0.
 		if err := writeJUnitFile(junitPath, outcomes); err != nil {
 			fmt.Fprintf(cmd.ErrOrStderr(), "ringcheck: --junit: %v\n", err)
+			if status == nil {
+				status = &exitError{code: exitUsage}
+			}
+		}
+	}
+	if htmlDir != "" {
+		if err := writeHTMLPages(htmlDir, outcomes); err != nil {
+			fmt.Fprintf(cmd.ErrOrStderr(), "ringcheck: --html: %v\n", err)
 			if status == nil {
 				status = &exitError{code: exitUsage}
 			}

@@ -43,7 +43,7 @@ any violation was found: the verdicts it did not decide are "unknown".`,
 		return &exitError{code: exitUsage, err: err}
 	})
 	root.AddCommand(newListCmd(), newCheckCmd(), newTraceCmd(), newRegressCmd(), newSimulateCmd(), newRoundsCmd(),
-		newCompletionCmd(), newVersionCmd(), newVetCmd(), newGenCmd())
+		newCompletionCmd(), newVersionCmd(), newVetCmd(), newGenCmd(), newServeCmd(), newMergeCmd(), newWorkerCmd())
 	// newCompletionCmd replaces cobra's own completion command.
 	root.CompletionOptions.DisableDefaultCmd = true
 	registerCompletions(root)

@@ -38,8 +38,9 @@ func newTraceCmd() *cobra.Command {
 check it, and render it: as text (one block per step, the acting process
 and action, changed variables and channels marked with '*'), as JSON
 again, as a Graphviz digraph (dot), as a space-time diagram (svg: one
-column per process, one row per step, messages as arrows), or as a
-Mermaid sequence diagram (mermaid).
+column per process, one row per step, messages as arrows), as a
+Mermaid sequence diagram (mermaid), or as one self-contained HTML page
+that plays the trace back beside the ring (html).
 
 The trace is replayed against the spec it names (a built-in spec, or the
 .ring file it records, relative to the current folder or to the trace's)

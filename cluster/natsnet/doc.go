@@ -1,0 +1,13 @@
+// Package natsnet carries the messages of a partitioned search
+// (package cluster) over NATS: an embedded server on loopback
+// (StartServer), the transport of one node (Node), the coordinator's
+// hiring of idle workers (Hire) and a worker's wait for jobs (Work).
+//
+// A node receives on the subject ringcheck.run.RUN.w.K (worker K) or
+// ringcheck.run.RUN.c (the coordinator); idle workers answer job requests
+// on JobsSubject in one queue group, so that each job goes to one of
+// them. Every node sends a heartbeat every HeartbeatEvery; the
+// coordinator reports a worker it has heard nothing from for LostAfter
+// as failed, and a worker stops once it has not heard from the
+// coordinator for as long.
+package natsnet
