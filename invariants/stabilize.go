@@ -98,12 +98,13 @@ type stabilityResult struct {
 // or a component with a fair cycle. In reverse topological order, a
 // component is stuck when it has a fair cycle, is dead, or has a step to
 // a stuck component; this is the symbolic engine's count.
+//
+// With Options.Search.Symmetry both phases run over the quotient of the
+// space by the system's symmetry group instead, after a sweep that finds
+// the orbits' representatives (stabilityGraph says what differs).
 func analyseStability(ctx context.Context, sys *model.System, opts Options, wantClosure, wantConvergence bool) (*stabilityResult, error) {
 	if sys.Legitimate == nil {
 		return nil, fmt.Errorf("spec %s declares no legitimacy predicate, so closure and convergence mean nothing for it", sys.Name)
-	}
-	if opts.Search.Symmetry {
-		return analyseQuotient(ctx, sys, opts, wantClosure, wantConvergence)
 	}
 	start := time.Now()
 	sp, err := statespace.NewSpace(sys)
@@ -112,101 +113,113 @@ func analyseStability(ctx context.Context, sys *model.System, opts Options, want
 	}
 	legit, closesFrom := sys.Legitimate.Holds, closureFrom(sys)
 	workers := max(1, opts.Search.Workers)
+	mem := opts.Search.Memory
 	// A stopped analysis reports how far it got.
-	partial := &stabilityResult{phases: []Phase{{Name: "sweep of every configuration (closure, deadlocks outside L)", Total: sp.Size()}}}
+	partial := &stabilityResult{}
 	stopped := func(err error) (*stabilityResult, error) {
 		partial.elapsed = time.Since(start)
 		return partial, err
 	}
-	// Every phase's arrays are sized by the configurations, known before
-	// the sweep: an instance whose convergence analysis cannot fit
-	// stops now, not after sweeping them all.
+	g := fullSpaceGraph(sp, workers)
+	if opts.Search.Symmetry {
+		if g, err = quotientGraph(ctx, sp, workers, mem, partial); err != nil {
+			return stopped(err)
+		}
+	}
+	n := g.size()
+	sweepAt, searchAt := len(partial.phases), len(partial.phases)+1
+	partial.phases = append(partial.phases, Phase{Name: g.sweepPhase, Total: n})
+	// Every phase's arrays are sized by the vertices, known before the
+	// sweep: an instance whose convergence analysis cannot fit stops now,
+	// not after sweeping them all.
 	var convergenceRefused error
 	if wantConvergence {
-		if err := opts.Search.Memory.Grow(stabilityBytes(sp.Size(), workers, true)); err != nil {
+		if err := mem.Grow(stabilityBytes(n, g.claims, true)); err != nil {
 			undone := "so nothing was swept"
 			if wantClosure {
 				// Closure needs the sweep alone: it is still decided.
 				undone = "so convergence was not analysed"
 			}
-			describeRefusal(err, fmt.Sprintf("deciding convergence over the %d configurations takes %.1f bytes a configuration (L's bit set, the heights, the searches' claims and index), %s",
-				sp.Size(), float64(stabilityBytes(sp.Size(), workers, true))/float64(max(1, sp.Size())), undone))
+			describeRefusal(err, fmt.Sprintf(g.convergenceBytes, n, float64(stabilityBytes(n, g.claims, true))/float64(max(1, n)), undone))
 			if !wantClosure {
 				return stopped(err)
 			}
 			convergenceRefused = err
 		}
 	}
-	if err := opts.Search.Memory.Grow(stabilityBytes(sp.Size(), workers, false)); err != nil {
+	if err := mem.Grow(stabilityBytes(n, g.claims, false)); err != nil {
 		return stopped(err)
 	}
-	inL := statespace.NewBits(sp.Size())
-	// stuck marks the configurations that do not converge: the dead ones
+	inL := statespace.NewBits(n)
+	// stuck marks the vertices that do not converge: the dead ones
 	// outside L now, the rest in the components search.
 	var stuck statespace.Bits
 	if wantConvergence && convergenceRefused == nil {
-		stuck = statespace.NewBits(sp.Size())
+		stuck = statespace.NewBits(n)
 	}
-	// The least-ranked violations: closure's with the step's target as
-	// detail, deadlock's alone.
+	// The least-ranked violations: closure's with the rank of the step's
+	// target as detail, deadlock's alone.
 	var closureW, deadW witness
-	// Each worker counts the steps, and the distinct successors of each
-	// configuration among them, by rank.
+	// Each worker counts the vertices swept, and, each weighing the
+	// configurations it stands for, the steps, the distinct successors of
+	// each configuration among them by rank, and the configurations.
 	trans := make([]struct {
-		n, swept, faulty, distinct int64
-		ranks                      []uint32
-		_                          [8]byte // keep workers' counters on separate cache lines
+		n, swept, faulty, distinct, legit, vertices int64
+		ranks                                       []uint32
+		_                                           [8]byte // keep workers' counters on separate cache lines
 	}, workers)
-	err = sp.Parallel(ctx, workers, func(w int, c *statespace.Cursor, v uint32, st *model.State) error {
+	err = g.sweep(ctx, workers, func(w int, c *statespace.Cursor, v, r uint32, weight int64, st *model.State) error {
 		t := &trans[w]
-		t.swept++
+		t.vertices++
+		t.swept += weight
 		t.ranks = t.ranks[:0]
 		if legit(st) {
 			inL.Set(v)
+			t.legit += weight
 			closes := closesFrom(st)
-			n, err := c.SuccessorsOf(st, v, func(_ *model.Step, to uint32, next *model.State) {
+			n, err := c.SuccessorsOf(st, r, func(_ *model.Step, to uint32, next *model.State) {
 				t.ranks = append(t.ranks, to)
 				if closes && !legit(next) {
-					closureW.offer(explore.StateID(v), int(to), nil)
+					closureW.offer(explore.StateID(r), int(to), nil)
 				}
 			})
-			t.n += int64(n)
-			t.distinct += int64(explore.CountDistinct(t.ranks))
+			t.n += weight * int64(n)
+			t.distinct += weight * int64(explore.CountDistinct(t.ranks))
 			return err
 		}
 		faulty := false
-		n, err := c.SuccessorsOf(st, v, func(step *model.Step, to uint32, _ *model.State) {
+		n, err := c.SuccessorsOf(st, r, func(step *model.Step, to uint32, _ *model.State) {
 			t.ranks = append(t.ranks, to)
 			faulty = faulty || step.Faulty()
 		})
-		t.distinct += int64(explore.CountDistinct(t.ranks))
+		t.distinct += weight * int64(explore.CountDistinct(t.ranks))
 		if n == 0 && err == nil {
-			deadW.offer(explore.StateID(v), 0, nil)
+			deadW.offer(explore.StateID(r), 0, nil)
 			if stuck != nil {
 				stuck.Set(v)
 			}
 		}
 		if faulty {
-			t.faulty++
+			t.faulty += weight
 		}
-		t.n += int64(n)
+		t.n += weight * int64(n)
 		return err
 	})
-	var faulty uint64 // configurations outside L with a faulty step
+	var faulty, legitimate uint64 // configurations outside L with a faulty step, in L
 	for _, t := range trans {
 		partial.transitions += t.n
 		partial.distinct += t.distinct
 		partial.swept += uint64(t.swept)
+		partial.phases[sweepAt].Done += uint64(t.vertices)
 		faulty += uint64(t.faulty)
+		legitimate += uint64(t.legit)
 	}
 	faultyText := strconv.FormatUint(faulty, 10)
-	partial.phases[0].Done = partial.swept
 	if err != nil {
 		return stopped(err)
 	}
-	legitimate := inL.Count()
-	res := &stabilityResult{configurations: sp.Size(), stab: &Stabilization{Configurations: sp.Size(), Legitimate: legitimate}, transitions: partial.transitions,
-		distinct: partial.distinct, legitimate: &legitimate}
+	res := &stabilityResult{configurations: sp.Size(), orbits: partial.orbits, stab: &Stabilization{Configurations: sp.Size(), Legitimate: legitimate},
+		transitions: partial.transitions, distinct: partial.distinct, legitimate: &legitimate}
 	if wantClosure {
 		o := Outcome{Property: Closure, Verdict: Holds, Reason: ClosureHoldsReason(sys)}
 		if closureW.found.Load() {
@@ -251,39 +264,41 @@ func analyseStability(ctx context.Context, sys *model.System, opts Options, want
 		res.elapsed = time.Since(start)
 		return res, nil
 	}
+	outsideL := n - inL.Count()
+	search := Phase{Name: g.searchPhase, Total: outsideL}
 	if convergenceRefused != nil {
 		// The sweep found no deadlock outside L; the search for cycles
 		// did not fit.
 		conv = Outcome{Property: Convergence, Verdict: Unknown, Reason: stopText(explore.MemoryBound, convergenceRefused)}
 		res.stab = nil
 		res.stop = analysisStop{why: explore.MemoryBound, err: convergenceRefused}
-		res.phases = append(partial.phases, Phase{Name: "search of the configurations outside L (convergence)", Total: sp.Size() - inL.Count()})
+		res.phases = append(partial.phases, search)
 		res.elapsed = time.Since(start)
 		return res, nil
-	}
-
-	fairness := opts.Fairness
-	if fairness == "" {
-		fairness = NoFairness
 	}
 	// Heights, the heights search's claims, the components search's
 	// index and roots: asked again, now that L's bit set and the stuck
 	// set are in the heap.
-	outsideL := sp.Size() - inL.Count()
-	search := Phase{Name: "search of the configurations outside L (convergence)", Total: outsideL}
 	partial.phases = append(partial.phases, search)
-	if err := opts.Search.Memory.Grow(stabilityBytes(sp.Size(), workers, true) - 2*stabilityBytes(sp.Size(), workers, false)); err != nil {
+	if err := mem.Grow(stabilityBytes(n, g.claims, true) - 2*stabilityBytes(n, g.claims, false)); err != nil {
 		if dead {
 			return uncounted(err)
 		}
 		return stopped(err)
 	}
+	fairness := opts.Fairness
+	if fairness == "" {
+		fairness = NoFairness
+	}
 	rule, err := ruleFor(sys, fairness)
 	if err != nil {
 		return nil, err
 	}
-	a := &componentAnalysis{ctx: ctx, sp: sp, g: sp, inL: inL, fairness: fairness, rule: rule, cur: sp.NewCursor(), h: make([]uint16, sp.Size()),
+	a := &componentAnalysis{ctx: ctx, sp: sp, g: sp, inL: inL, fairness: fairness, rule: rule, cur: sp.NewCursor(), h: make([]uint16, n),
 		shortest: true, work: shortestCycleWork, stuck: stuck, anyStuck: dead, lasso: !dead}
+	if g.q != nil {
+		a.overQuotient(g.q)
+	}
 	report := throttledProgress(opts.Search, start, res.transitions)
 	var searched atomic.Uint64
 	progress := func(done uint64) {
@@ -293,12 +308,12 @@ func analyseStability(ctx context.Context, sys *model.System, opts Options, want
 		}
 	}
 	stoppedSearch := func(err error) (*stabilityResult, error) {
-		partial.phases[1].Done = searched.Load()
+		partial.phases[searchAt].Done = searched.Load()
 		return stopped(err)
 	}
 	outside := func(v uint32) bool { return !inL.Has(v) }
 	acyclic := false
-	if workers > 1 && !dead {
+	if g.q == nil && workers > 1 && !dead {
 		// Most specs that converge have no cycle outside L: try the
 		// parallel heights search first, and fall back to the exact
 		// components search if it meets (or cannot rule out) a cycle.
@@ -317,7 +332,7 @@ func analyseStability(ctx context.Context, sys *model.System, opts Options, want
 	}
 	var cut error // a bound that stopped the count of a violation
 	if !acyclic {
-		err = sp.Components(ctx, outside, a.successors, a.component, progress, opts.Search.Memory)
+		err = statespace.Components(ctx, n, outside, a.successors, a.component, progress, mem)
 		if err != nil {
 			if a.cycle == nil && !dead {
 				return stoppedSearch(err)
@@ -326,7 +341,7 @@ func analyseStability(ctx context.Context, sys *model.System, opts Options, want
 			// cycle may lie in the components not searched, and the
 			// configurations that do not converge are not all counted.
 			a.shortest, cut = false, err
-			partial.phases[1].Done = searched.Load()
+			partial.phases[searchAt].Done = searched.Load()
 		}
 	}
 	if a.cycle != nil || dead {
@@ -345,7 +360,11 @@ func analyseStability(ctx context.Context, sys *model.System, opts Options, want
 			}
 			return res, err
 		}
-		conv.Stuck = strconv.FormatUint(stuck.Count(), 10)
+		count, err := g.configurationsOf(stuck)
+		if err != nil {
+			return nil, err
+		}
+		conv.Stuck = strconv.FormatUint(count, 10)
 		conv.Reason += "; " + DoNotConverge(conv.Stuck)
 		if !dead {
 			conv, _ = LeavingTheModel(conv, faultyText)
@@ -361,8 +380,8 @@ func analyseStability(ctx context.Context, sys *model.System, opts Options, want
 		res.elapsed = time.Since(start)
 		return res, nil
 	}
-	partial.phases[1].Done = outsideL
-	if err := a.worstCase(ctx, res.stab, opts.Search.Memory); err != nil {
+	partial.phases[searchAt].Done = outsideL
+	if err := a.worstCase(ctx, res.stab, mem); err != nil {
 		if why, stopped := stopReason(err); stopped {
 			// Closure and convergence are decided and stand; the worst
 			// case is not, and the check is cut.
@@ -376,26 +395,102 @@ func analyseStability(ctx context.Context, sys *model.System, opts Options, want
 	}
 	if res.stab.Unbounded {
 		res.stab.RoundsNote = "unfair cycles outside L: rounds are not computed on a graph with cycles"
-	} else {
-		partial.phases = append(partial.phases, Phase{Name: "worst case in rounds", Total: 1})
-		rounds, _, note, err := runs.WorstRounds(ctx, sp, inL, workers, opts.RoundsLimit, opts.Search.Memory)
-		if why, stopped := stopReason(err); stopped {
-			// Closure and convergence are decided, and so is the worst
-			// case in steps: they stand; the rounds are not computed,
-			// and the check is cut.
-			res.stab.RoundsNote = fmt.Sprintf("the explicit engine stopped (%s) in the worst case in rounds", why)
-			res.stop = analysisStop{why: why, err: err}
-			res.phases = partial.phases
-			res.elapsed = time.Since(start)
-			return res, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		res.stab.WorstRounds, res.stab.RoundsComputed, res.stab.RoundsNote = rounds, note == "", note
+		res.elapsed = time.Since(start)
+		return res, nil
 	}
+	partial.phases = append(partial.phases, Phase{Name: "worst case in rounds", Total: 1})
+	// Closure and convergence are decided, and so is the worst case in
+	// steps: they stand; when a bound stops the rounds, they are not
+	// computed, and the check is cut.
+	roundsStopped := func(why explore.StopReason, err error) (*stabilityResult, error) {
+		res.stab.RoundsNote = fmt.Sprintf("the explicit engine stopped (%s) in the worst case in rounds", why)
+		res.stop = analysisStop{why: why, err: err}
+		res.phases = partial.phases
+		res.elapsed = time.Since(start)
+		return res, nil
+	}
+	// Rounds follow every process of a configuration: they are computed
+	// on the full space, with L marked by rank.
+	full, err := g.legitimateRanks(ctx, workers, opts, inL)
+	if why, stopped := stopReason(err); stopped {
+		return roundsStopped(why, err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	rounds, _, note, err := runs.WorstRounds(ctx, sp, full, workers, opts.RoundsLimit, mem)
+	if why, stopped := stopReason(err); stopped {
+		return roundsStopped(why, err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	res.stab.WorstRounds, res.stab.RoundsComputed, res.stab.RoundsNote = rounds, note == "", note
 	res.elapsed = time.Since(start)
 	return res, nil
+}
+
+// stabilityGraph is the graph analyseStability searches: the full space
+// sp, whose vertices are the configurations' ranks, or, with q set, its
+// quotient by the symmetry group, whose vertices are the orbits.
+type stabilityGraph struct {
+	sp *statespace.Space
+	q  *statespace.Quotient
+	// claims is the workers whose claims the heights search holds (1: no
+	// parallel heights search, as on the quotient).
+	claims int
+	// sweepPhase and searchPhase name the two phases; convergenceBytes is
+	// the format of the budget's refusal of convergence (the vertices, the
+	// bytes a vertex, what was not done).
+	sweepPhase, searchPhase, convergenceBytes string
+}
+
+// fullSpaceGraph is the stabilityGraph of sp itself, searched on workers.
+func fullSpaceGraph(sp *statespace.Space, workers int) stabilityGraph {
+	return stabilityGraph{sp: sp, claims: workers,
+		sweepPhase:       "sweep of every configuration (closure, deadlocks outside L)",
+		searchPhase:      "search of the configurations outside L (convergence)",
+		convergenceBytes: "deciding convergence over the %d configurations takes %.1f bytes a configuration (L's bit set, the heights, the searches' claims and index), %s"}
+}
+
+// size is the number of vertices.
+func (g stabilityGraph) size() uint64 {
+	if g.q != nil {
+		return g.q.Size()
+	}
+	return g.sp.Size()
+}
+
+// sweep calls fn for every vertex v on workers goroutines, with the
+// worker's cursor over the full space, the rank r of v's configuration
+// (its representative's), the configurations v stands for and that
+// configuration, valid only during the call. The first error stops the
+// sweep and is returned; so does ctx's cancellation.
+func (g stabilityGraph) sweep(ctx context.Context, workers int, fn func(worker int, c *statespace.Cursor, v, r uint32, weight int64, st *model.State) error) error {
+	if g.q != nil {
+		return sweepQuotient(ctx, g.q, workers, fn)
+	}
+	return g.sp.Parallel(ctx, workers, func(w int, c *statespace.Cursor, v uint32, st *model.State) error {
+		return fn(w, c, v, v, 1, st)
+	})
+}
+
+// configurationsOf counts the configurations of the vertices set marks.
+func (g stabilityGraph) configurationsOf(set statespace.Bits) (uint64, error) {
+	if g.q != nil {
+		return orbitConfigurations(g.q, set)
+	}
+	return set.Count(), nil
+}
+
+// legitimateRanks returns L as a bit set indexed by the full space's
+// ranks, given inL indexed by the vertices: inL itself on the full space,
+// and on the quotient a new set, marked on workers, asked of the budget.
+func (g stabilityGraph) legitimateRanks(ctx context.Context, workers int, opts Options, inL statespace.Bits) (statespace.Bits, error) {
+	if g.q != nil {
+		return legitimateRanks(ctx, g.sp, workers, opts)
+	}
+	return inL, nil
 }
 
 // stabilityBytes is what the analysis of a space of n configurations

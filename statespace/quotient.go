@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/bits"
-	"sync"
-	"sync/atomic"
 
 	"github.com/ringcheck/ringcheck/budget"
 	"github.com/ringcheck/ringcheck/model"
@@ -155,49 +153,18 @@ func (w *QuotientWalker) Cursor() *Cursor { return w.cur }
 // increasing id. The first error stops the walk and is returned; so does
 // ctx's cancellation (as ctx.Err()).
 func (q *Quotient) Parallel(ctx context.Context, workers int, fn func(worker int, w *QuotientWalker, d uint32, st *model.State) error) error {
-	workers = max(1, workers)
-	var (
-		next     atomic.Uint64
-		failed   atomic.Bool
-		firstErr error
-		once     sync.Once
-		wg       sync.WaitGroup
-	)
-	n := q.Size()
-	chunks := (n + chunk - 1) / chunk
-	fail := func(err error) {
-		once.Do(func() { firstErr = err })
-		failed.Store(true)
-	}
-	for worker := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			w := q.NewQuotientWalker()
-			for !failed.Load() {
-				if err := ctx.Err(); err != nil {
-					fail(err)
-					return
-				}
-				k := next.Add(1) - 1
-				if k >= chunks {
-					return
-				}
-				for d := k * chunk; d < min(n, (k+1)*chunk); d++ {
-					st, err := w.Load(uint32(d))
-					if err == nil {
-						err = fn(worker, w, uint32(d), st)
-					}
-					if err != nil {
-						fail(err)
-						return
-					}
-				}
+	return parallelChunks(ctx, workers, q.Size(), q.NewQuotientWalker, func(worker int, w *QuotientWalker, lo, hi uint64) error {
+		for d := lo; d < hi; d++ {
+			st, err := w.Load(uint32(d))
+			if err == nil {
+				err = fn(worker, w, uint32(d), st)
 			}
-		}()
-	}
-	wg.Wait()
-	return firstErr
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // Orbit appends to dst the ranks of the configurations of orbit d,

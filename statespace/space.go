@@ -116,9 +116,35 @@ func (c *Cursor) Enabled(st *model.State) (uint64, error) { return c.ex.Enabled(
 // is valid only during the call. The first error stops the walk and is
 // returned; so does ctx's cancellation (as ctx.Err()).
 func (sp *Space) Parallel(ctx context.Context, workers int, fn func(worker int, c *Cursor, v uint32, st *model.State) error) error {
-	if workers < 1 {
-		workers = 1
+	type scratch struct {
+		c  *Cursor
+		st *model.State
 	}
+	return parallelChunks(ctx, workers, sp.size, func() scratch {
+		return scratch{c: sp.NewCursor(), st: sp.sys.NewState()}
+	}, func(w int, s scratch, lo, hi uint64) error {
+		if err := sp.sys.Unrank(lo, s.st); err != nil {
+			return err
+		}
+		for v := lo; v < hi; v++ {
+			if err := fn(w, s.c, uint32(v), s.st); err != nil {
+				return err
+			}
+			sp.sys.NextRank(s.st)
+		}
+		return nil
+	})
+}
+
+// parallelChunks runs body over 0..n-1 cut in chunks of chunk
+// consecutive indexes, on workers goroutines (at least one) numbered
+// 0..workers-1; each goroutine makes its scratch with newScratch once,
+// then claims the next chunk [lo, hi) in increasing order until none is
+// left. The first error body returns stops every goroutine before its
+// next chunk and is returned; so is ctx.Err() once ctx is cancelled,
+// checked before each chunk.
+func parallelChunks[S any](ctx context.Context, workers int, n uint64, newScratch func() S, body func(worker int, s S, lo, hi uint64) error) error {
+	workers = max(1, workers)
 	var (
 		next     atomic.Uint64
 		failed   atomic.Bool
@@ -126,7 +152,7 @@ func (sp *Space) Parallel(ctx context.Context, workers int, fn func(worker int, 
 		once     sync.Once
 		wg       sync.WaitGroup
 	)
-	chunks := (sp.size + chunk - 1) / chunk
+	chunks := (n + chunk - 1) / chunk
 	fail := func(err error) {
 		once.Do(func() { firstErr = err })
 		failed.Store(true)
@@ -135,8 +161,7 @@ func (sp *Space) Parallel(ctx context.Context, workers int, fn func(worker int, 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			c := sp.NewCursor()
-			st := sp.sys.NewState()
+			s := newScratch()
 			for !failed.Load() {
 				if err := ctx.Err(); err != nil {
 					fail(err)
@@ -146,17 +171,9 @@ func (sp *Space) Parallel(ctx context.Context, workers int, fn func(worker int, 
 				if k >= chunks {
 					return
 				}
-				lo, hi := k*chunk, min(sp.size, (k+1)*chunk)
-				if err := sp.sys.Unrank(lo, st); err != nil {
+				if err := body(w, s, k*chunk, min(n, (k+1)*chunk)); err != nil {
 					fail(err)
 					return
-				}
-				for v := lo; v < hi; v++ {
-					if err := fn(w, c, uint32(v), st); err != nil {
-						fail(err)
-						return
-					}
-					sp.sys.NextRank(st)
 				}
 			}
 		}()
