@@ -12,19 +12,27 @@ const (
 	dropped = math.MaxUint32 - 1
 )
 
+// segmentStates is how many states' packed words a segment of the store
+// holds: the store grows a segment at a time, never copying the states
+// it holds (a copy of a large store in one piece would double its memory
+// for a while and stall the process, heartbeats included).
+const segmentStates = 1 << 14
+
 // store is one worker's share of the visited states: their packed words
 // in an open-addressing hash set, and for each its global id, its
 // parent's global id and owner, and the step of the parent it came by.
 type store struct {
-	words  int
-	states []uint64 // packed states, words each, in the order stored
-	hashes []uint64
-	table  []int32 // index+1 into states; 0: empty
-	mask   uint64
-	gid    []uint32
-	parent []uint32
-	owner  []uint16
-	step   []uint32
+	words int
+	// segments hold the packed states, words each, in the order stored,
+	// segmentStates a segment.
+	segments [][]uint64
+	hashes   []uint64
+	table    []int32 // index+1 into states; 0: empty
+	mask     uint64
+	gid      []uint32
+	parent   []uint32
+	owner    []uint16
+	step     []uint32
 }
 
 func newStore(words int) *store {
@@ -36,7 +44,10 @@ func newStore(words int) *store {
 func (s *store) len() int { return len(s.gid) }
 
 // state returns the packed words of local state i.
-func (s *store) state(i int) []uint64 { return s.states[i*s.words : (i+1)*s.words] }
+func (s *store) state(i int) []uint64 {
+	seg, j := s.segments[i/segmentStates], i%segmentStates
+	return seg[j*s.words : (j+1)*s.words]
+}
 
 func (s *store) resize(n int) {
 	s.table = make([]int32, n)
@@ -70,7 +81,11 @@ func (s *store) add(ws []uint64, h uint64, gid, parent uint32, owner uint16, ste
 		s.resize(2 * len(s.table))
 	}
 	i := len(s.hashes)
-	s.states = append(s.states, ws...)
+	if i%segmentStates == 0 {
+		s.segments = append(s.segments, make([]uint64, 0, segmentStates*s.words))
+	}
+	last := len(s.segments) - 1
+	s.segments[last] = append(s.segments[last], ws...)
 	s.hashes = append(s.hashes, h)
 	s.gid = append(s.gid, gid)
 	s.parent = append(s.parent, parent)
@@ -86,7 +101,7 @@ func (s *store) add(ws []uint64, h uint64, gid, parent uint32, owner uint16, ste
 
 // bytes is the memory the store holds.
 func (s *store) bytes() int64 {
-	return int64(cap(s.states))*8 + int64(cap(s.hashes))*8 + int64(cap(s.table))*4 +
+	return int64(len(s.segments))*segmentStates*int64(s.words)*8 + int64(cap(s.hashes))*8 + int64(cap(s.table))*4 +
 		int64(cap(s.gid)+cap(s.parent)+cap(s.step))*4 + int64(cap(s.owner))*2
 }
 

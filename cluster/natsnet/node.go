@@ -20,8 +20,13 @@ const (
 	// HeartbeatEvery is how often a node says it is alive.
 	HeartbeatEvery = 500 * time.Millisecond
 	// LostAfter is how long a node may stay silent before it is taken
-	// for lost.
-	LostAfter = 3 * time.Second
+	// for lost, provided the node watching it was running for at least
+	// half of that time (its own heartbeats ticked): a pause of the
+	// watcher itself (a long collection of a large heap, a machine short
+	// of processors) does not make its peers look lost. A worker process
+	// that ends on the machine of a check --procs started it is lost at
+	// once.
+	LostAfter = 8 * time.Second
 )
 
 // fragMark starts a fragment of a message too large for one NATS
@@ -34,13 +39,27 @@ type Node struct {
 	run   string
 	id, n int
 	sub   *nats.Subscription
+	// beats receives the heartbeats sent to the node, on a subject of
+	// their own handled as they arrive: a node busy between two Recv
+	// calls, or a queue of batches ahead of them, does not make a live
+	// peer look silent.
+	beats *nats.Subscription
 	// watch are the nodes whose silence ends the run: the workers for
 	// the coordinator, the coordinator for a worker.
 	watch     []int
 	lostAfter time.Duration
 
+	// ticks counts the node's own heartbeat ticks; a tick missed while
+	// the process was paused is not counted.
+	ticks atomic.Int64
+
 	mu       sync.Mutex
 	lastSeen map[int]time.Time
+	// seenTick is ticks when each watched node was last heard from.
+	seenTick map[int]int64
+	// beatsDue are the heartbeats the coordinator heard and Recv has not
+	// returned yet (they carry the workers' heaps).
+	beatsDue []*cluster.Message
 	heaps    map[int]int64
 	frags    map[[2]uint64]*fragment
 	nextID   atomic.Uint64
@@ -77,20 +96,72 @@ func newNode(nc *nats.Conn, run string, id, n int, watch []int, lostAfter time.D
 		lostAfter = LostAfter
 	}
 	t := &Node{nc: nc, run: run, id: id, n: n, sub: sub, watch: watch, lostAfter: lostAfter,
-		lastSeen: map[int]time.Time{}, heaps: map[int]int64{}, frags: map[[2]uint64]*fragment{},
+		lastSeen: map[int]time.Time{}, seenTick: map[int]int64{}, heaps: map[int]int64{}, frags: map[[2]uint64]*fragment{},
 		max: int(nc.MaxPayload()) - 64, stop: make(chan struct{})}
 	now := time.Now()
 	for _, k := range watch {
 		t.lastSeen[k] = now
 	}
+	t.beats, err = nc.Subscribe(beatSubject(run, id), t.heartbeat)
+	if err != nil {
+		sub.Unsubscribe()
+		return nil, fmt.Errorf("subscribing to %s: %w", beatSubject(run, id), err)
+	}
 	go t.heartbeats()
 	return t, nil
+}
+
+// beatSubject is the subject of the heartbeats sent to node.
+func beatSubject(run string, node int) string { return subject(run, node) + ".hb" }
+
+// heartbeat records a heartbeat as it arrives.
+func (t *Node) heartbeat(msg *nats.Msg) {
+	m, err := decode(msg.Data)
+	if err != nil || m.Kind != cluster.KindHeartbeat {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.heard(m.From)
+	t.heaps[m.From] = m.Counts.Heap
+	if t.id == cluster.Coordinator {
+		t.beatsDue = append(t.beatsDue, m)
+	}
+}
+
+// dueBeat returns, on the coordinator, a heartbeat heard since the last
+// call, for Recv to hand on (nil: none).
+func (t *Node) dueBeat() *cluster.Message {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if len(t.beatsDue) == 0 {
+		return nil
+	}
+	m := t.beatsDue[0]
+	t.beatsDue = t.beatsDue[1:]
+	return m
+}
+
+// heard records that node k was heard from now; t.mu is held.
+func (t *Node) heard(k int) {
+	if _, ok := t.lastSeen[k]; ok {
+		t.lastSeen[k], t.seenTick[k] = time.Now(), t.ticks.Load()
+	}
+}
+
+// silent returns how long watched node k has been silent, if that makes
+// it lost; t.mu is held.
+func (t *Node) silent(k int) (time.Duration, bool) {
+	since := time.Since(t.lastSeen[k])
+	alive := time.Duration(t.ticks.Load()-t.seenTick[k]) * HeartbeatEvery
+	return since, since > t.lostAfter && 2*alive >= t.lostAfter
 }
 
 // Close stops the node's heartbeats and subscription.
 func (t *Node) Close() {
 	t.stopOnce.Do(func() {
 		close(t.stop)
+		t.beats.Unsubscribe()
 		t.sub.Unsubscribe()
 	})
 }
@@ -104,8 +175,10 @@ func (t *Node) heartbeats() {
 			return
 		case <-tick.C:
 		}
+		t.ticks.Add(1)
+		beat := encode(&cluster.Message{Kind: cluster.KindHeartbeat, From: t.id, Counts: cluster.Counts{Heap: int64(budget.Heap())}})
 		for _, k := range t.watch {
-			t.Send(context.Background(), k, &cluster.Message{Kind: cluster.KindHeartbeat, From: t.id, Counts: cluster.Counts{Heap: int64(budget.Heap())}})
+			t.nc.Publish(beatSubject(t.run, k), beat)
 		}
 	}
 }
@@ -158,6 +231,9 @@ func (t *Node) Recv(ctx context.Context) (*cluster.Message, error) {
 		if err := t.checkLost(); err != nil {
 			return nil, err
 		}
+		if m := t.dueBeat(); m != nil {
+			return m, nil
+		}
 		wait, cancel := context.WithTimeout(ctx, 250*time.Millisecond)
 		msg, err := t.sub.NextMsgWithContext(wait)
 		cancel()
@@ -187,9 +263,7 @@ func (t *Node) Recv(ctx context.Context) (*cluster.Message, error) {
 			return nil, err
 		}
 		t.mu.Lock()
-		if _, ok := t.lastSeen[m.From]; ok {
-			t.lastSeen[m.From] = time.Now()
-		}
+		t.heard(m.From)
 		if m.Kind == cluster.KindHeartbeat {
 			t.heaps[m.From] = m.Counts.Heap
 		}
@@ -211,8 +285,10 @@ func (t *Node) checkLost() error {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	seen, watched := t.lastSeen[cluster.Coordinator]
-	if since := time.Since(seen); watched && since > t.lostAfter {
+	if _, watched := t.lastSeen[cluster.Coordinator]; !watched {
+		return nil
+	}
+	if since, lost := t.silent(cluster.Coordinator); lost {
 		return fmt.Errorf("the coordinator was lost: nothing from it for %s", since.Round(time.Millisecond))
 	}
 	return nil
@@ -227,7 +303,7 @@ func (t *Node) lostMessage() *cluster.Message {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for _, k := range t.watch {
-		if since := time.Since(t.lastSeen[k]); since > t.lostAfter {
+		if since, lost := t.silent(k); lost {
 			return &cluster.Message{Kind: cluster.KindFailed, From: k,
 				Text: fmt.Sprintf("nothing from it for %s (its process ended, or the network cut it off)", since.Round(time.Millisecond))}
 		}

@@ -92,3 +92,50 @@ func TestFragments(t *testing.T) {
 		}
 	}
 }
+
+// TestSilenceNeedsTheWatcherRunning: a watched node silent for longer
+// than lostAfter is lost only if the watcher's own heartbeats ticked
+// for at least half of that time, so that a pause of the watcher (a long
+// garbage collection, a machine short of processors) loses no peer;
+// heartbeats, on their own subject, are heard while the watcher is busy
+// away from Recv.
+func TestSilenceNeedsTheWatcherRunning(t *testing.T) {
+	s, url, err := StartServer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Shutdown()
+	nc, err := nats.Connect(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	const lostAfter = 4 * HeartbeatEvery
+	w, err := newNode(nc, "s", 0, 2, []int{cluster.Coordinator}, lostAfter)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	w.mu.Lock()
+	w.lastSeen[cluster.Coordinator], w.seenTick[cluster.Coordinator] = time.Now().Add(-time.Minute), w.ticks.Load()
+	w.mu.Unlock()
+	if err := w.checkLost(); err != nil {
+		t.Fatalf("a watcher that did not run took its peer for lost: %v", err)
+	}
+	w.ticks.Add(2)
+	if err := w.checkLost(); err == nil {
+		t.Fatal("a peer silent while the watcher ran for half of lostAfter was not lost")
+	}
+	c, err := newNode(nc, "s", cluster.Coordinator, 2, []int{0}, lostAfter)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	deadline := time.Now().Add(10 * time.Second)
+	for w.checkLost() != nil {
+		if time.Now().After(deadline) {
+			t.Fatal("the coordinator's heartbeats were not heard without a call to Recv")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}

@@ -170,6 +170,7 @@ func (c *clusterFlags) search(cmd *cobra.Command, specName string, f *checkFlags
 			return nil, err
 		}
 		url, n := c.url, c.workers
+		var procs *workerProcs
 		if c.procs > 0 {
 			srv, u, err := natsnet.StartServer()
 			if err != nil {
@@ -177,30 +178,38 @@ func (c *clusterFlags) search(cmd *cobra.Command, specName string, f *checkFlags
 			}
 			defer srv.Shutdown()
 			url, n = u, c.procs
-			stop, err := startWorkers(url, n, stderr, true)
+			started, err := startWorkers(url, n, stderr, true)
 			if err != nil {
 				return nil, err
 			}
-			defer stop()
+			defer started.stop()
+			procs = started
 		}
 		nc, err := nats.Connect(url, nats.Name("ringcheck check"), nats.Timeout(5*time.Second))
 		if err != nil {
 			return nil, fmt.Errorf("connecting to %s: %w", url, err)
 		}
 		defer nc.Close()
-		return searchOnWorkers(ctx, nc, n, sys, opts, spec, req.MaxMemory, stderr)
+		return searchOnWorkers(ctx, nc, n, procs, sys, opts, spec, req.MaxMemory, stderr)
 	}
 }
 
 // searchOnWorkers hires n workers on nc and runs the search of sys for
 // opts on them; it prints a line naming them on stderr, and with a
-// progress callback in opts a line per worker.
-func searchOnWorkers(ctx context.Context, nc *nats.Conn, n int, sys *model.System, opts invariants.Options, spec []byte, maxMemory uint64, stderr io.Writer) (*invariants.Report, error) {
+// progress callback in opts a line per worker. procs, if not nil, are
+// the worker processes started here: one that ends loses its worker at
+// once.
+func searchOnWorkers(ctx context.Context, nc *nats.Conn, n int, procs *workerProcs, sys *model.System, opts invariants.Options, spec []byte, maxMemory uint64, stderr io.Writer) (*invariants.Report, error) {
 	node, names, err := natsnet.Hire(ctx, nc, n, sys, spec, natsnet.HireOptions{MaxMemory: maxMemory})
 	if err != nil {
 		return nil, err
 	}
 	defer node.Close()
+	if procs != nil {
+		done := make(chan struct{})
+		defer close(done)
+		go reportExits(node, procs, names, done)
+	}
 	fmt.Fprintf(stderr, "ringcheck: %d workers at %s: %s\n", n, nc.ConnectedUrl(), strings.Join(names, ", "))
 	copts := cluster.Options{Properties: opts.Properties, Search: opts.Search, Names: names}
 	// The budget applies to each worker, which got it with its job.
@@ -224,14 +233,14 @@ func startRegressCluster(cmd *cobra.Command, procs int, cases []*regressCase, sk
 	if err != nil {
 		return nil, err
 	}
-	stopWorkers, err := startWorkers(url, procs, cmd.ErrOrStderr(), false)
+	started, err := startWorkers(url, procs, cmd.ErrOrStderr(), false)
 	if err != nil {
 		srv.Shutdown()
 		return nil, err
 	}
 	nc, err := nats.Connect(url, nats.Name("ringcheck regress"), nats.Timeout(5*time.Second))
 	if err != nil {
-		stopWorkers()
+		started.stop()
 		srv.Shutdown()
 		return nil, fmt.Errorf("connecting to %s: %w", url, err)
 	}
@@ -251,13 +260,13 @@ func startRegressCluster(cmd *cobra.Command, procs int, cases []*regressCase, sk
 			if err != nil {
 				return nil, err
 			}
-			return searchOnWorkers(ctx, nc, procs, sys, opts, spec, c.req.MaxMemory, io.Discard)
+			return searchOnWorkers(ctx, nc, procs, started, sys, opts, spec, c.req.MaxMemory, io.Discard)
 		}
 	}
 	fmt.Fprintf(cmd.ErrOrStderr(), "ringcheck: --procs %d: %d cases on the workers, %d skipped (NOT RUN)\n", procs, ran, len(skipped))
 	return func() {
 		nc.Close()
-		stopWorkers()
+		started.stop()
 		srv.Shutdown()
 	}, nil
 }
@@ -317,17 +326,31 @@ func requestSpec(r *ringcheck.Request, props []invariants.Property) ([]byte, err
 	return json.Marshal(ws)
 }
 
+// workerProcs are the worker processes started here.
+type workerProcs struct {
+	// exited receives the pid of each process that ends, and how.
+	exited chan workerExit
+	stop   func()
+}
+
+// workerExit is the end of a worker process.
+type workerExit struct {
+	pid int
+	err error
+}
+
 // startWorkers starts n processes of this command as workers at url,
 // each serving one search (once) or any number; stop waits a little for
 // those serving one to end, and kills those left.
-func startWorkers(url string, n int, stderr io.Writer, once bool) (stop func(), err error) {
+func startWorkers(url string, n int, stderr io.Writer, once bool) (*workerProcs, error) {
 	exe, err := selfExecutable()
 	if err != nil {
 		return nil, err
 	}
 	var procs []*exec.Cmd
 	done := make([]chan struct{}, 0, n)
-	stop = func() {
+	wp := &workerProcs{exited: make(chan workerExit, n)}
+	wp.stop = func() {
 		wait := 3 * time.Second
 		if !once {
 			wait = 0
@@ -350,17 +373,41 @@ func startWorkers(url string, n int, stderr io.Writer, once bool) (stop func(), 
 		p := exec.Command(exe, args...)
 		p.Stderr = stderr
 		if err := p.Start(); err != nil {
-			stop()
+			wp.stop()
 			return nil, fmt.Errorf("starting a worker: %w", err)
 		}
 		ch := make(chan struct{})
 		go func() {
-			p.Wait()
+			err := p.Wait()
+			wp.exited <- workerExit{pid: p.Process.Pid, err: err}
 			close(ch)
 		}()
 		procs, done = append(procs, p), append(done, ch)
 	}
-	return stop, nil
+	return wp, nil
+}
+
+// reportExits tells the coordinator on node, until done is closed, of
+// every worker process of procs that ends: a worker whose process ends
+// during the search is lost at once, without waiting for its silence.
+// names are the hired workers' names, which end with their pid.
+func reportExits(node *natsnet.Node, procs *workerProcs, names []string, done <-chan struct{}) {
+	for {
+		select {
+		case <-done:
+			return
+		case e := <-procs.exited:
+			for k, name := range names {
+				if strings.HasSuffix(name, fmt.Sprintf(" pid %d", e.pid)) {
+					why := "its process exited"
+					if e.err != nil {
+						why += " (" + e.err.Error() + ")"
+					}
+					node.Send(context.Background(), cluster.Coordinator, &cluster.Message{Kind: cluster.KindFailed, From: k, Text: why})
+				}
+			}
+		}
+	}
 }
 
 // selfExecutable is the program to start workers with: this one, as it
