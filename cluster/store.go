@@ -1,6 +1,10 @@
 package cluster
 
-import "math"
+import (
+	"math"
+
+	"github.com/ringcheck/ringcheck/explore"
+)
 
 const (
 	// noID marks a stored state without a global id yet (found in the
@@ -114,19 +118,8 @@ func equal(a, b []uint64) bool {
 	return true
 }
 
-// hashWords mixes the packed words of a state into 64 bits.
-func hashWords(ws []uint64) uint64 {
-	h := uint64(0x9e3779b97f4a7c15)
-	for _, w := range ws {
-		h ^= w
-		h *= 0xbf58476d1ce4e5b9
-		h ^= h >> 31
-	}
-	h ^= h >> 29
-	h *= 0x94d049bb133111eb
-	h ^= h >> 32
-	return h
-}
+// hashWords is the hash the single-process search gives a packed state.
+func hashWords(ws []uint64) uint64 { return explore.HashWords(ws) }
 
 // ownerOf is the worker, of n, that owns the state of hash h.
 func ownerOf(h uint64, n int) int {

@@ -20,3 +20,7 @@ func (r *Result) SetPaths(f PathFunc) { r.paths = pathFunc(f) }
 type pathFunc PathFunc
 
 func (f pathFunc) path(id StateID) ([]*model.State, []model.Step, error) { return f(id) }
+
+// HashWords is the hash BFS gives a packed state (a multiply-xorshift
+// mix of its words).
+func HashWords(ws []uint64) uint64 { return hashWords(ws) }
