@@ -13,8 +13,8 @@ import (
 	"github.com/ringcheck/ringcheck/cluster"
 	"github.com/ringcheck/ringcheck/explore"
 	"github.com/ringcheck/ringcheck/invariants"
-	"github.com/ringcheck/ringcheck/lang"
 	"github.com/ringcheck/ringcheck/model"
+	"github.com/ringcheck/ringcheck/specs/spectest"
 )
 
 var safetyDeadlock = []invariants.Property{invariants.Safety, invariants.Deadlock}
@@ -22,19 +22,7 @@ var safetyDeadlock = []invariants.Property{invariants.Safety, invariants.Deadloc
 // system builds file (relative to the module's root) at params.
 func system(t testing.TB, file string, params map[string]int) *model.System {
 	t.Helper()
-	spec, _, err := lang.Load(filepath.Join("..", file))
-	if err != nil {
-		t.Fatal(err)
-	}
-	values, err := spec.Resolve(params)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sys, err := spec.Build(values)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sys
+	return spectest.File(t, filepath.Join("..", file), params)
 }
 
 // runLocal runs a partitioned search of sys on n in-process workers.

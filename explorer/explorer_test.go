@@ -20,19 +20,13 @@ import (
 	"github.com/ringcheck/ringcheck/reports"
 	"github.com/ringcheck/ringcheck/specs"
 	"github.com/ringcheck/ringcheck/specs/catalog"
+	"github.com/ringcheck/ringcheck/specs/spectest"
 )
 
 // build returns the system of the built-in spec name with params.
 func build(t *testing.T, name string, params map[string]int) (*model.System, specs.Values) {
 	t.Helper()
-	reg, err := catalog.Registry()
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec, err := reg.Lookup(name)
-	if err != nil {
-		t.Fatal(err)
-	}
+	spec := spectest.Builtin(t, name)
 	values, err := spec.Resolve(params)
 	if err != nil {
 		t.Fatal(err)

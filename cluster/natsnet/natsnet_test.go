@@ -13,27 +13,15 @@ import (
 	"github.com/ringcheck/ringcheck/cluster"
 	"github.com/ringcheck/ringcheck/cluster/natsnet"
 	"github.com/ringcheck/ringcheck/invariants"
-	"github.com/ringcheck/ringcheck/lang"
 	"github.com/ringcheck/ringcheck/model"
+	"github.com/ringcheck/ringcheck/specs/spectest"
 )
 
 var props = []invariants.Property{invariants.Safety, invariants.Deadlock}
 
 func system(t testing.TB, file string, params map[string]int) *model.System {
 	t.Helper()
-	spec, _, err := lang.Load(filepath.Join("../..", file))
-	if err != nil {
-		t.Fatal(err)
-	}
-	values, err := spec.Resolve(params)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sys, err := spec.Build(values)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sys
+	return spectest.File(t, filepath.Join("../..", file), params)
 }
 
 func summary(rep *invariants.Report) string {

@@ -21,6 +21,7 @@ import (
 
 	"github.com/ringcheck/ringcheck/explore"
 	"github.com/ringcheck/ringcheck/invariants"
+	"github.com/ringcheck/ringcheck/lang"
 	"github.com/ringcheck/ringcheck/model"
 	"github.com/ringcheck/ringcheck/specs"
 	"github.com/ringcheck/ringcheck/specs/catalog"
@@ -160,6 +161,27 @@ func Build(tb testing.TB, name string, values specs.Values) *model.System {
 	sys, err := spec.Build(vals)
 	if err != nil {
 		tb.Fatalf("%s %v: %v", name, vals, err)
+	}
+	return sys
+}
+
+// File returns the model of the .ring file at path for params (its
+// defaults for the parameters params omits), under the central daemon;
+// it fails tb if the file does not load, refuses the values or does not
+// build.
+func File(tb testing.TB, path string, params specs.Values) *model.System {
+	tb.Helper()
+	spec, _, err := lang.Load(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	vals, err := spec.Resolve(params)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	sys, err := spec.Build(vals)
+	if err != nil {
+		tb.Fatalf("%s %v: %v", path, vals, err)
 	}
 	return sys
 }
