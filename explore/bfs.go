@@ -44,13 +44,16 @@ func BFS(ctx context.Context, sys *model.System, mon Monitor, opts Options) (*Re
 }
 
 type bfs struct {
-	sys   *model.System
-	mon   Monitor
-	opts  Options
-	clk   *clock
-	store *store
-	seen  *visited
-	trans int64
+	// deltas[p][a] is what action a of process p may change of a packed
+	// state (model.System.DeltaOf), shared by the workers.
+	deltas [][]*model.Delta
+	sys    *model.System
+	mon    Monitor
+	opts   Options
+	clk    *clock
+	store  *store
+	seen   *visited
+	trans  int64
 	// distinct counts the distinct pairs of a state and a successor
 	// among the transitions.
 	distinct int64
@@ -154,6 +157,12 @@ type worker struct {
 	// distinct counts the distinct ones of the round's states.
 	pairs    successorSet
 	distinct int64
+	// parent is the packed form of the state being expanded, and
+	// deltas[p][a] the fields action a of process p may change (nil:
+	// unknown): a successor reached by one move is the parent repacked
+	// in those fields alone (nil deltas: every successor is packed whole).
+	parent []uint64
+	deltas [][]*model.Delta
 	// por is the reduction's scratch space (nil: no reduction).
 	por *porWorker
 	// canon packs successors as their canonical representatives (nil:
@@ -201,13 +210,29 @@ func (e *bfs) newWorker() *worker {
 	if e.sym {
 		w.canon, _ = sys.NewCanonizer()
 	}
+	if sys.Access != nil {
+		if e.deltas == nil {
+			e.deltas = make([][]*model.Delta, len(sys.Access.Actions))
+			for p, acts := range sys.Access.Actions {
+				e.deltas[p] = make([]*model.Delta, len(acts))
+				for a := range acts {
+					e.deltas[p][a] = sys.DeltaOf(p, a)
+				}
+			}
+		}
+		w.deltas = e.deltas
+	}
 	w.yieldFn = func(st *model.Step, next *model.State) bool {
 		if st.Faulty() && !w.hasOverflow {
 			w.overflow, w.hasOverflow = st.Clone(), true
 		}
-		if w.canon != nil {
+		switch {
+		case w.canon != nil:
 			w.canon.Pack(next, w.packed)
-		} else {
+		case w.deltas != nil && len(st.Moves) == 1 && w.deltas[st.Moves[0].Proc][st.Moves[0].Action] != nil:
+			copy(w.packed, w.parent)
+			sys.Repack(next, w.packed, w.deltas[st.Moves[0].Proc][st.Moves[0].Action])
+		default:
 			sys.Pack(next, w.packed)
 		}
 		h := hashWords(w.packed)
@@ -551,7 +576,8 @@ func (e *bfs) expandRange(w *worker, lo, hi int64) error {
 			w.upTo = id
 			return nil
 		}
-		sys.Unpack(e.packedState(id, &w.cache), w.cur)
+		w.parent = e.packedState(id, &w.cache)
+		sys.Unpack(w.parent, w.cur)
 		if w.cache.err != nil {
 			return w.cache.err
 		}

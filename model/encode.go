@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/bits"
 	"math/rand/v2"
+	"slices"
 )
 
 // packer writes fields into packed words in increasing bit order,
@@ -336,4 +337,83 @@ func (s *System) NextRank(st *State) bool {
 		st.Lens[c] = 0
 	}
 	return false
+}
+
+// A Delta lists the fields of a packed configuration that one action of
+// one process may change: the variables it may write, and the channels
+// it may send on, receive from or write. Repack rewrites only those.
+type Delta struct {
+	vars  []int32
+	chans []int32
+}
+
+// DeltaOf returns the Delta of action a of process p, from the system's
+// access sets; nil when the system has none, or the action's accesses
+// are unknown.
+func (s *System) DeltaOf(p, a int) *Delta {
+	if s.Access == nil || p >= len(s.Access.Actions) || a >= len(s.Access.Actions[p]) {
+		return nil
+	}
+	acc := &s.Access.Actions[p][a]
+	if acc.Any {
+		return nil
+	}
+	l := &s.layout
+	d := &Delta{}
+	seenChan := map[int32]bool{}
+	addChan := func(c int32) {
+		if !seenChan[c] {
+			seenChan[c] = true
+			d.chans = append(d.chans, c)
+		}
+	}
+	for _, w := range acc.Writes {
+		if int(w) < l.nvars {
+			d.vars = append(d.vars, int32(w))
+		} else {
+			addChan(int32(int(w) - l.nvars))
+		}
+	}
+	for _, c := range acc.Sends {
+		addChan(int32(c))
+	}
+	for _, c := range acc.Receives {
+		addChan(int32(c))
+	}
+	slices.Sort(d.vars)
+	d.vars = slices.Compact(d.vars)
+	slices.Sort(d.chans)
+	return d
+}
+
+// set overwrites the field's bits in dst with v, which fits mask.
+func (f field) set(dst []uint64, v, mask uint64) {
+	dst[f.word] = dst[f.word]&^(mask<<f.shift) | v<<f.shift
+	dst[f.next] = dst[f.next]&^(mask>>(64-f.shift)) | v>>(64-f.shift)
+}
+
+// Repack turns dst, the packed form of a configuration, into the packed
+// form of st, a configuration that differs from it at most in d's
+// fields: what Pack writes, at the cost of d's fields alone.
+func (s *System) Repack(st *State, dst []uint64, d *Delta) {
+	l := &s.layout
+	for _, i := range d.vars {
+		l.varField[i].set(dst, uint64(st.Vars[i]-l.varMin[i]), l.varMask[i])
+	}
+	for _, c := range d.chans {
+		n := int(st.Lens[c])
+		l.lenField[c].set(dst, uint64(n), l.lenMask[c])
+		mask := l.letterMask[c]
+		if mask == 0 {
+			continue
+		}
+		off, local := int(l.chanOff[c]), l.chanLocal[c]
+		for i, sf := range l.slotField[c] {
+			v := uint64(0)
+			if i < n {
+				v = uint64(local[st.Msgs[off+i]])
+			}
+			sf.set(dst, v, mask)
+		}
+	}
 }
