@@ -13,9 +13,11 @@ import (
 )
 
 // checkRepack walks up to limit configurations of sys reachable from its
-// initial ones, and checks that every successor reached by one move,
-// repacked from its parent's packed form in the fields of the move's
-// action (model.System.DeltaOf), is the successor packed whole.
+// initial ones, and checks that every successor the Expander yields is
+// its step applied alone (the Expander undoes a move in its action's
+// Delta only), and that every successor reached by one move, repacked
+// from its parent's packed form in the fields of the move's action
+// (model.System.DeltaOf), is the successor packed whole.
 func checkRepack(t *testing.T, name string, sys *model.System, limit int) (checked int) {
 	t.Helper()
 	words := sys.Words()
@@ -31,14 +33,25 @@ func checkRepack(t *testing.T, name string, sys *model.System, limit int) (check
 			queue = append(queue, ws)
 		}
 	}
-	cur := sys.NewState()
-	whole, repacked := make([]uint64, words), make([]uint64, words)
+	cur, applied := sys.NewState(), sys.NewState()
+	ref := sys.NewExpander()
+	whole, repacked, want := make([]uint64, words), make([]uint64, words), make([]uint64, words)
 	for len(queue) > 0 && len(seen) < limit {
 		parent := queue[0]
 		queue = queue[1:]
 		sys.Unpack(parent, cur)
 		_, err := ex.Expand(cur, func(step *model.Step, next *model.State) bool {
 			sys.Pack(next, whole)
+			// The Expander undoes each move in its Delta's fields before
+			// the next: the successor must be the step applied alone.
+			if err := ref.Apply(cur, step, applied); err != nil {
+				t.Errorf("%s: step %s: %v", name, sys.Label(step), err)
+				return false
+			}
+			if sys.Pack(applied, want); !slices.Equal(whole, want) {
+				t.Errorf("%s: step %s from %v: expanded %x, applied alone %x", name, sys.Label(step), cur, whole, want)
+				return false
+			}
 			if len(step.Moves) == 1 {
 				if d := sys.DeltaOf(int(step.Moves[0].Proc), int(step.Moves[0].Action)); d != nil {
 					copy(repacked, parent)
@@ -63,11 +76,12 @@ func checkRepack(t *testing.T, name string, sys *model.System, limit int) (check
 	return checked
 }
 
-// TestRepackMatchesPack checks the search's repacking of a successor
+// TestRepackMatchesPack checks what the Deltas of actions save on every
+// shipped .ring spec and on random systems: the Expander's undoing of a
+// move in its Delta's fields, and the search's repacking of a successor
 // (explore.BFS repacks the fields its action may change in its parent's
-// packed form rather than pack it whole) on every shipped .ring spec and
-// on random systems: a field missing from an action's Delta shows as a
-// difference.
+// packed form rather than pack it whole). A field missing from an
+// action's Delta shows as a difference.
 func TestRepackMatchesPack(t *testing.T) {
 	files, _ := filepath.Glob("../specs/ring/*.ring")
 	more, _ := filepath.Glob("../examples/*.ring")

@@ -316,6 +316,11 @@ type Expander struct {
 	step    Step
 	enabled [][]Move // per process, its enabled moves (non-central daemons)
 	active  []int    // processes with an enabled move
+	// deltas[p][a] is what action a of process p may change (DeltaOf;
+	// nil: unknown). Under the central daemon, next is a copy of the
+	// state expanded, and a move's changes are undone in those fields
+	// alone once its successor is yielded.
+	deltas [][]*Delta
 }
 
 // NewExpander returns an Expander for the system under daemon d.
@@ -336,12 +341,22 @@ func (s *System) NewExpander() *Expander {
 		}
 		t.pred, t.succ = (p+n-1)%n, (p+1)%n
 	}
-	return &Expander{
+	e := &Expander{
 		sys:     s,
 		ctx:     Ctx{sys: s, lay: &s.layout, tables: tables, memo: make([]memoEntry, s.MemoSlots)},
 		next:    s.NewState(),
 		enabled: make([][]Move, n),
 	}
+	if s.Access != nil {
+		e.deltas = make([][]*Delta, len(s.Access.Actions))
+		for p, acts := range s.Access.Actions {
+			e.deltas[p] = make([]*Delta, len(acts))
+			for a := range acts {
+				e.deltas[p][a] = s.DeltaOf(p, a)
+			}
+		}
+	}
+	return e
 }
 
 // Expand calls yield once for each successor of st (possibly several times
@@ -466,6 +481,9 @@ func (e *Expander) central(st *State, yield func(*Step, *State) bool) (int, erro
 	}
 	e.step.Moves = e.step.Moves[:1]
 	count := 0
+	// next is a copy of st between moves: each move's changes are undone
+	// in its Delta's fields, or by a whole copy when it has none.
+	e.next.CopyFrom(st)
 	for p := range e.sys.Processes {
 		proc := &e.sys.Processes[p]
 		c.at(p)
@@ -488,19 +506,19 @@ func (e *Expander) central(st *State, yield func(*Step, *State) bool) (int, erro
 					}
 					continue
 				}
-				e.next.CopyFrom(st)
 				c.blocked, c.overflow, c.rangeFault = false, false, ""
-				if err := c.effect(act, k); err != nil {
+				err := c.effect(act, k)
+				if err == nil && !c.blocked {
+					e.step.Moves[0] = Move{Proc: int32(p), Action: int32(a), Choice: int32(k)}
+					e.step.Overflow, e.step.RangeFault = c.overflow, c.rangeFault
+					count++
+					if !yield(&e.step, e.next) {
+						return count, nil
+					}
+				}
+				e.undo(st, p, a)
+				if err != nil {
 					return count, e.wrap(err)
-				}
-				if c.blocked {
-					continue
-				}
-				e.step.Moves[0] = Move{Proc: int32(p), Action: int32(a), Choice: int32(k)}
-				e.step.Overflow, e.step.RangeFault = c.overflow, c.rangeFault
-				count++
-				if !yield(&e.step, e.next) {
-					return count, nil
 				}
 			}
 			if proc.FirstEnabledOnly && act.Kind != Environment {
@@ -509,6 +527,28 @@ func (e *Expander) central(st *State, yield func(*Step, *State) bool) (int, erro
 		}
 	}
 	return count, nil
+}
+
+// undo makes e.next a copy of st again after a move of action a of
+// process p changed it.
+func (e *Expander) undo(st *State, p, a int) {
+	var d *Delta
+	if e.deltas != nil {
+		d = e.deltas[p][a]
+	}
+	if d == nil {
+		e.next.CopyFrom(st)
+		return
+	}
+	l := &e.sys.layout
+	for _, i := range d.vars {
+		e.next.Vars[i] = st.Vars[i]
+	}
+	for _, c := range d.chans {
+		e.next.Lens[c] = st.Lens[c]
+		off := int(l.chanOff[c])
+		copy(e.next.Msgs[off:off+l.chanCap[c]], st.Msgs[off:off+l.chanCap[c]])
+	}
 }
 
 // concurrent enumerates the steps of the distributed and synchronous
