@@ -17,8 +17,11 @@ type Shard struct {
 	Index, Count int
 }
 
-// Owns reports whether sample i belongs to the shard.
+// Owns reports whether sample (or sweep value) i belongs to the shard.
 func (s Shard) Owns(i int) bool { return s.Count == 0 || i%s.Count == s.Index }
+
+// String is the shard as "i/K", as `check --shard` reads it.
+func (s Shard) String() string { return fmt.Sprintf("%d/%d", s.Index, s.Count) }
 
 // validate checks that the shard is one of its Count.
 func (s Shard) validate() error {

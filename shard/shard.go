@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/ringcheck/ringcheck/invariants"
 )
 
 // IndexVariable is the environment variable in which a Kubernetes Indexed
@@ -20,17 +22,10 @@ const IndexVariable = "JOB_COMPLETION_INDEX"
 const MaxShards = 10000
 
 // Shard is one of Count shards of a run: the values (or samples) whose
-// position k in the run has k mod Count == Index.
-type Shard struct {
-	Index, Count int
-}
-
-// Owns reports whether the item at position k of the run belongs to the
-// shard (round-robin).
-func (s Shard) Owns(k int) bool { return k%s.Count == s.Index }
-
-// String is the shard as Parse reads it, "i/K".
-func (s Shard) String() string { return fmt.Sprintf("%d/%d", s.Index, s.Count) }
+// position k in the run has k mod Count == Index. It is the engine's
+// selection of random samples (invariants.Shard), which a sweep's values
+// follow too.
+type Shard = invariants.Shard
 
 // Parse reads a shard given as "i/K" (0 ≤ i < K) or "auto/K", whose index
 // getenv(IndexVariable) gives (as in a pod of a Kubernetes Indexed Job).

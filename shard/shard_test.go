@@ -29,10 +29,10 @@ func TestParse(t *testing.T) {
 		want    Shard
 		err     string
 	}{
-		{in: "0/4", want: Shard{0, 4}},
-		{in: "3/4", want: Shard{3, 4}},
-		{in: "0/1", want: Shard{0, 1}},
-		{in: "auto/4", env: "2", want: Shard{2, 4}},
+		{in: "0/4", want: Shard{Index: 0, Count: 4}},
+		{in: "3/4", want: Shard{Index: 3, Count: 4}},
+		{in: "0/1", want: Shard{Index: 0, Count: 1}},
+		{in: "auto/4", env: "2", want: Shard{Index: 2, Count: 4}},
 		{in: "auto/4", err: `"auto/4": auto reads the shard's index from JOB_COMPLETION_INDEX, which is not set`},
 		{in: "auto/4", env: "4", err: `"auto/4": JOB_COMPLETION_INDEX="4" is not an index from 0 to 3`},
 		{in: "auto/4", env: "x", err: `JOB_COMPLETION_INDEX="x" is not an index`},
@@ -51,7 +51,7 @@ func TestParse(t *testing.T) {
 			t.Errorf("Parse(%q) with %q: %v, %v, want %v", tc.in, tc.env, got, err, tc.want)
 		}
 	}
-	if s := (Shard{1, 4}); !s.Owns(5) || s.Owns(4) || s.String() != "1/4" {
+	if s := (Shard{Index: 1, Count: 4}); !s.Owns(5) || s.Owns(4) || s.String() != "1/4" {
 		t.Errorf("shard 1/4: owns 5 %v, owns 4 %v, %s", s.Owns(5), s.Owns(4), s)
 	}
 }

@@ -361,7 +361,7 @@ func runCheck(cmd *cobra.Command, specName string, f *checkFlags) error {
 			return err
 		}
 		if f.sweep == "" {
-			f.sampleShard = invariants.Shard{Index: sh.Index, Count: sh.Count}
+			f.sampleShard = sh
 		}
 	}
 	if f.output != "" {
