@@ -8,6 +8,7 @@ import (
 	"os"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ringcheck/ringcheck/budget"
@@ -69,6 +70,15 @@ type bfs struct {
 	key         [1]uint64
 	// merge holds the parallel merge's buffers.
 	merge merger
+	// parts are the chunks of a round, views their candidates as
+	// workers, and used the views of the chunks the round keeps
+	// (expandRound); they serve round after round.
+	parts []roundPart
+	views []worker
+	used  []*worker
+	// roundHigh is the most candidates a round has kept, which the
+	// workers' buffers are counted as holding (held).
+	roundHigh int64
 	// ws are the workers, once the search has them.
 	ws []*worker
 	// por is the partial-order reduction's tables (nil: none), and
@@ -146,12 +156,10 @@ type worker struct {
 	expanding   uint32
 	overflow    model.Step
 	hasOverflow bool
-	// maxCand is the most candidates the worker gathers in a round: it
-	// stops before the next state once it holds as many. upTo is the
-	// first state of its share it did not expand (its share's end when
-	// it expanded them all), hi its share's end.
-	maxCand  int
-	upTo, hi int64
+	// maxCand is the worker's share of the most candidates a round
+	// keeps (expandRound); its buffers grow past it by an eighth at a
+	// time (roomFor).
+	maxCand int
 
 	// pairs gathers the successors of the state being expanded, and
 	// distinct counts the distinct ones of the round's states.
@@ -176,10 +184,6 @@ type worker struct {
 	hintsOf *treeStore
 }
 
-// bytes is the memory of the worker's buffers.
-func (w *worker) bytes() int64 {
-	return int64(cap(w.succ))*8 + int64(cap(w.parents))*4 + int64(cap(w.hash))*8 + int64(cap(w.hints))*4 + w.cache.bytes()
-}
 
 // hint returns the hints of w's candidate i, if w found them in tree,
 // the tree store the merge adds to (nil otherwise: the tree was
@@ -393,38 +397,34 @@ func (e *bfs) run() (*Result, error) {
 			// The next point at which the monitors are asked.
 			decide := min(hi, lo+(next-lo)/decideEvery*decideEvery+decideEvery)
 			end := min(decide, next+int64(nw)*batch)
-			if err := e.expandRound(ws, next, end); err != nil {
+			used, upTo, err := e.expandRound(ws, next, end)
+			if err != nil {
 				return nil, err
 			}
-			// The round is the states up to the first a worker did not
-			// expand, having gathered its most candidates: the workers
-			// before it, and its own part. What the workers after it
-			// found is dropped, and their states are expanded again in
-			// the next round (their monitors saw them: a monitor keeps
-			// the least violating id, so twice is as once).
-			used, upTo := ws, end
-			for i, w := range ws {
-				if w.upTo < w.hi {
-					used, upTo = ws[:i+1], w.upTo
-					batch = max(1, (upTo-next)/int64(i+1))
-					break
-				}
-			}
-			if upTo == end && batch < batchPerWorker {
+			// The round is its chunks up to the first a worker did not
+			// expand to its end, having gathered its most candidates.
+			// What the workers found in later chunks is dropped, and their
+			// states are expanded again in the next round (their monitors
+			// saw them: a monitor keeps the least violating id, so twice
+			// is as once).
+			if upTo < end {
+				batch = max(1, (upTo-next)/int64(nw))
+			} else if batch < batchPerWorker {
 				batch = min(batchPerWorker, 2*batch)
 			}
-			// Merge in worker order: ids stay deterministic. With several
-			// workers and no bound in reach this round, the workers merge.
+			// Merge in chunk order, which is state order: ids stay
+			// deterministic. With several workers and no bound in reach
+			// this round, the workers merge.
 			candidates := 0
 			for _, w := range used {
 				candidates += len(w.parents)
 			}
-			parallel := len(used) > 1 && !tree && !lastLevel && !memFull && e.store.n+int64(candidates) <= maxStates &&
+			parallel := nw > 1 && !tree && !lastLevel && !memFull && e.store.n+int64(candidates) <= maxStates &&
 				e.opts.Memory.Fits(e.held(), e.mergeGrowth(candidates)+e.next.growth(int64(candidates))) == nil
 			merged := true
 			if parallel {
 				e.merge.stop = e.clk.expired
-				merged = e.mergeParallel(used)
+				merged = e.mergeParallel(used, nw)
 			}
 			for _, w := range used {
 				if parallel {
@@ -536,46 +536,124 @@ func (e *bfs) run() (*Result, error) {
 	}, nil
 }
 
-// expandRound expands states [lo, hi) on the workers, each taking a
-// contiguous share.
-func (e *bfs) expandRound(ws []*worker, lo, hi int64) error {
-	share := (hi - lo + int64(len(ws)) - 1) / int64(len(ws))
-	if len(ws) == 1 {
-		ws[0].hi = hi
-		return e.expandRange(ws[0], lo, hi)
-	}
-	var wg sync.WaitGroup
-	for i, w := range ws {
-		a := min(hi, lo+int64(i)*share)
-		b := min(hi, a+share)
-		w.hi = b
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			w.err = e.expandRange(w, a, b)
-		}()
-	}
-	wg.Wait()
-	var errs []error
-	for _, w := range ws {
-		errs = append(errs, w.err)
-	}
-	return errors.Join(errs...)
+// roundChunk is how many states a worker takes at a time in a round:
+// the workers share a round's states chunk by chunk, so that a worker
+// that meets states with fewer successors, or more of the machine, takes
+// more of them.
+const roundChunk = 256
+
+// roundPart is what one worker found in one chunk of a round, up to
+// state end: its candidates [lo, hi) in the worker's buffers, and the
+// transitions and distinct successors of the chunk's states.
+type roundPart struct {
+	w               *worker
+	lo, hi          int
+	trans, distinct int64
+	end             int64
+	taken           bool
 }
 
-// expandRange expands states [lo, hi) with w, or those before the first
-// at which w holds w.maxCand candidates (at least one state): w.upTo says
-// where it stopped.
+// expandRound expands states [lo, hi) on the workers, which take them
+// chunk by chunk in order. It returns the round's candidates as views of
+// the workers' buffers in state order (a view a chunk), and upTo: hi, or
+// the end of the first chunk at which the round's candidates reach the
+// workers' maxCand together; the chunks after it are dropped.
+func (e *bfs) expandRound(ws []*worker, lo, hi int64) ([]*worker, int64, error) {
+	size := min(int64(roundChunk), max(1, (hi-lo+int64(len(ws))-1)/int64(len(ws))))
+	n := int((hi - lo + size - 1) / size)
+	e.parts = resize(e.parts, n)
+	// The round keeps its chunks up to the first at which the
+	// candidates of the chunks so far reach limit (the workers' maxCand
+	// together): a cut that depends on the states alone, not on which
+	// worker took which chunk. A worker takes no chunk once the chunks
+	// done hold limit candidates: every chunk taken is expanded whole,
+	// so the chunks the round keeps are all expanded.
+	limit := int64(len(ws)) * int64(ws[0].maxCand)
+	var next, found atomic.Int64
+	run := func(w *worker) error {
+		w.startRound(e.seen.tree)
+		for found.Load() < limit {
+			k := next.Add(1) - 1
+			if k >= int64(n) {
+				return nil
+			}
+			a := lo + k*size
+			part := &e.parts[k]
+			part.w, part.lo, part.taken, part.end = w, len(w.parents), true, min(hi, a+size)
+			trans, distinct := w.trans, w.distinct
+			err := e.expandRange(w, a, part.end)
+			part.hi, part.trans, part.distinct = len(w.parents), w.trans-trans, w.distinct-distinct
+			if err != nil {
+				return err
+			}
+			found.Add(int64(part.hi - part.lo))
+		}
+		return nil
+	}
+	var err error
+	if len(ws) == 1 {
+		err = run(ws[0])
+	} else {
+		var wg sync.WaitGroup
+		for _, w := range ws {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				w.err = run(w)
+			}()
+		}
+		wg.Wait()
+		var errs []error
+		for _, w := range ws {
+			errs = append(errs, w.err)
+		}
+		err = errors.Join(errs...)
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	words := e.sys.Words()
+	hintsPer := 0
+	if e.seen.tree != nil {
+		hintsPer = len(e.seen.tree.nodes)
+	}
+	e.views = resize(e.views, n)
+	used, upTo, kept := e.used[:0], hi, int64(0)
+	for k := range e.parts {
+		part := &e.parts[k]
+		if !part.taken {
+			// Past the cut: the workers stopped taking chunks.
+			upTo = lo + int64(k)*size
+			break
+		}
+		v, w := &e.views[k], part.w
+		v.succ, v.parents, v.hash = w.succ[part.lo*words:part.hi*words], w.parents[part.lo:part.hi], w.hash[part.lo:part.hi]
+		v.trans, v.distinct, v.hintsOf = part.trans, part.distinct, w.hintsOf
+		if hintsPer > 0 && w.hintsOf != nil {
+			v.hints = w.hints[part.lo*hintsPer : part.hi*hintsPer]
+		}
+		used = append(used, v)
+		if kept += int64(part.hi - part.lo); kept >= limit {
+			upTo = part.end
+			break
+		}
+	}
+	e.used = used
+	e.roundHigh = max(e.roundHigh, kept)
+	return used, upTo, nil
+}
+
+// startRound empties w's buffers for a round.
+func (w *worker) startRound(tree *treeStore) {
+	w.succ, w.parents, w.hash, w.hints, w.trans, w.distinct = w.succ[:0], w.parents[:0], w.hash[:0], w.hints[:0], 0, 0
+	w.hintsOf = tree
+}
+
+// expandRange expands states [lo, hi) with w, adding their candidates
+// to its buffers.
 func (e *bfs) expandRange(w *worker, lo, hi int64) error {
 	sys := e.sys
-	w.succ, w.parents, w.hash, w.hints, w.trans, w.distinct = w.succ[:0], w.parents[:0], w.hash[:0], w.hints[:0], 0, 0
-	w.hintsOf = e.seen.tree
-	w.upTo = hi
 	for id := lo; id < hi; id++ {
-		if id > lo && len(w.parents) >= w.maxCand {
-			w.upTo = id
-			return nil
-		}
 		w.parent = e.packedState(id, &w.cache)
 		sys.Unpack(w.parent, w.cur)
 		if w.cache.err != nil {

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/ringcheck/ringcheck/budget"
 	"github.com/ringcheck/ringcheck/explore"
@@ -375,5 +376,57 @@ func TestCancelStopsTheMerge(t *testing.T) {
 		if res.Stop != explore.Interrupted || res.States != 1 {
 			t.Fatalf("fingerprints %v: %d states, stop %v; want the initial state alone, interrupted", fp, res.States, res.Stop)
 		}
+	}
+}
+
+// blockingMonitor holds the first worker that expands a state of depth
+// depth until the states of that depth seen reach want, or a timeout.
+type blockingMonitor struct {
+	depth int
+	want  int64
+	seen  atomic.Int64
+	first atomic.Bool
+	// reached reports whether the other workers saw want states while
+	// the first was held.
+	reached atomic.Bool
+}
+
+func (m *blockingMonitor) Observe(v *explore.Visit) {
+	if v.Depth != m.depth {
+		return
+	}
+	m.seen.Add(1)
+	if !m.first.CompareAndSwap(false, true) {
+		return
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if m.seen.Load() >= m.want {
+			m.reached.Store(true)
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+func (m *blockingMonitor) Decided() bool { return false }
+
+// TestWorkersShareARoundByChunks: while one worker is held on a state of
+// a 600-state level (a 600 × 600 grid's longest diagonal), the other
+// expands every chunk of the level but the held one's, not only its
+// half of it: the workers take a round's states a chunk at a time.
+func TestWorkersShareARoundByChunks(t *testing.T) {
+	sys, _, _ := testsys.Grid(t, 600)
+	const depth, level, chunk = 599, 600, 256
+	mon := &blockingMonitor{depth: depth, want: level - chunk + 1}
+	res, err := explore.BFS(context.Background(), sys, mon, explore.Options{Workers: 2, MaxDepth: depth})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !mon.reached.Load() {
+		t.Fatalf("with one worker held, the others saw %d of the level's %d states; want %d", mon.seen.Load(), level, mon.want)
+	}
+	if got := mon.seen.Load(); got != level {
+		t.Errorf("the level's states were seen %d times, want %d (%d states stored)", got, level, res.States)
 	}
 }

@@ -98,9 +98,6 @@ type segCache struct {
 	state []uint64
 }
 
-// bytes is the memory of the cache.
-func (c *segCache) bytes() int64 { return int64(cap(c.buf)+cap(c.state)) * 8 }
-
 // get returns state i of the level; a state read from the file is valid
 // until the cache reads another block.
 func (f *frontier) get(i int64, c *segCache) []uint64 {

@@ -65,9 +65,17 @@ const candidateBytes = 4 + 8 + 1 + 8 + 8
 // budget's answers (budget.Memory.Fits) are the same from run to run.
 func (e *bfs) held() uint64 {
 	n := e.store.bytes() + e.seen.bytes() + e.level.bytes() + e.next.bytes() + e.merge.bytes()
-	for _, w := range e.ws {
-		n += w.bytes()
+	// The workers' buffers are counted as holding the most candidates a
+	// round kept, and each worker's cache as holding a block of a level
+	// on file (with fingerprints) and a state: what each holds depends on
+	// the chunks it took.
+	words := int64(e.sys.Words())
+	n += e.roundHigh * (words*8 + 4 + 8 + int64(e.hintBytes()))
+	perCache := words * 8
+	if e.fp {
+		perCache += words * blockStates * 8
 	}
+	n += int64(len(e.ws)) * perCache
 	return uint64(n)
 }
 

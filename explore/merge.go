@@ -28,8 +28,11 @@ const stopPoll = 1 << 10
 // the store; then the goroutines write the ids into the slots they
 // claimed.
 type merger struct {
-	e  *bfs
-	ws []*worker
+	e *bfs
+	// ws hold the round's candidates in order (views of the workers'
+	// buffers, a chunk each), found by workers workers.
+	ws      []*worker
+	workers int
 	// base[w] is the index of worker w's first candidate.
 	base  []int
 	isNew []bool
@@ -53,10 +56,10 @@ type candidate struct {
 	w, i uint32
 }
 
-// mergeGoroutines is the number of goroutines a merge of the round of
-// ws runs: one per worker, and at most one per shard.
-func mergeGoroutines(ws []*worker) int {
-	return min(len(ws), numShards)
+// mergeGoroutines is the number of goroutines a merge of a round found
+// by workers runs: one per worker, and at most one per shard.
+func mergeGoroutines(workers int) int {
+	return min(workers, numShards)
 }
 
 // mergeParallel merges the round's candidates, and reports whether it
@@ -64,9 +67,9 @@ func mergeGoroutines(ws []*worker) int {
 // state is stored) keeps none of them, and the search must stop. The
 // caller makes sure no bound can stop the round: every new candidate is
 // kept.
-func (e *bfs) mergeParallel(ws []*worker) bool {
+func (e *bfs) mergeParallel(ws []*worker, workers int) bool {
 	m := &e.merge
-	m.e, m.ws = e, ws
+	m.e, m.ws, m.workers = e, ws, workers
 	m.base = append(m.base[:0], 0)
 	for i, w := range ws {
 		m.base = append(m.base, m.base[i]+len(w.parents))
@@ -121,7 +124,7 @@ func (e *bfs) mergeParallel(ws []*worker) bool {
 // parallel runs phase on every shard, the shards shared among
 // mergeGoroutines goroutines, and reports whether no phase saw m.stop.
 func (m *merger) parallel(phase func(shard int)) bool {
-	g := mergeGoroutines(m.ws)
+	g := mergeGoroutines(m.workers)
 	m.phases.Add(1)
 	m.goroutines.Add(int64(g))
 	var wg sync.WaitGroup
