@@ -184,7 +184,6 @@ type worker struct {
 	hintsOf *treeStore
 }
 
-
 // hint returns the hints of w's candidate i, if w found them in tree,
 // the tree store the merge adds to (nil otherwise: the tree was
 // reshaped since, or there is none).
