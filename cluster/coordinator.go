@@ -43,8 +43,11 @@ type WorkerProgress struct {
 
 // Options bound and shape a partitioned search.
 type Options struct {
-	// Properties are safety and deadlock, in the report's order.
+	// Properties are safety and deadlock (from init), or closure and
+	// convergence (from every configuration), in the report's order.
 	Properties []invariants.Property
+	// Fairness is convergence's fairness ("": none).
+	Fairness invariants.Fairness
 	// Search bounds the search as it bounds explore.BFS: MaxDepth,
 	// MaxStates, TimeLimit, Start and Progress (ProgressEvery) apply; the
 	// memory budget applies per worker (WorkerOptions.Memory).
@@ -63,10 +66,23 @@ type Options struct {
 // search with a partial report: every property unknown, the reason
 // naming the worker lost (a *LostError's text). The workers are stopped
 // when Check returns.
+//
+// With closure and convergence as the properties, it runs instead the
+// coordinator of an analysis of every configuration (workers partitioned
+// by ranges of ranks; see checkStability), whose report is the one
+// invariants.Check gives from every configuration on one process, but
+// for the worst case in rounds (RoundsNote) and, under another daemon
+// than the central one, in moves, neither computed; a stop (the time
+// limit, ctx, a lost worker, a worker's memory budget) leaves every
+// property unknown.
 func Check(ctx context.Context, sys *model.System, tr Transport, opts Options) (*invariants.Report, error) {
+	stab, err := stabilityProperties(opts.Properties)
+	if err != nil {
+		return nil, err
+	}
 	for _, p := range opts.Properties {
-		if p != invariants.Safety && p != invariants.Deadlock {
-			return nil, fmt.Errorf("property %s: a partitioned search decides safety and deadlock only", p)
+		if !stab && p != invariants.Safety && p != invariants.Deadlock {
+			return nil, fmt.Errorf("property %s: a partitioned search decides safety and deadlock from init, closure and convergence from every configuration", p)
 		}
 	}
 	if opts.Search.TimeLimit > 0 {
@@ -76,6 +92,9 @@ func Check(ctx context.Context, sys *model.System, tr Transport, opts Options) (
 	}
 	c := &coordinator{sys: sys, tr: tr, n: tr.Workers(), opts: opts, start: time.Now(), perWorker: make([]WorkerProgress, tr.Workers()), found: make([]invariants.Findings, tr.Workers())}
 	defer c.stopWorkers()
+	if stab {
+		return c.checkStability(ctx)
+	}
 	res, err := c.search(ctx)
 	var lost *LostError
 	switch {

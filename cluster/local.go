@@ -11,9 +11,10 @@ import (
 type Local struct {
 	n      int
 	queues []*queue // workers 0..n-1, then the coordinator
-	// Duplicate, when set, delivers every batch twice, the copy (a
-	// retried batch) after the next 16 messages to its receiver, in a
-	// later chunk of the search as often as not.
+	// Duplicate, when set, delivers every batch (KindBatch, KindEdges,
+	// KindDecrements) twice, the copy (a retried batch) after the next 16
+	// messages to its receiver, in a later chunk of the search as often
+	// as not.
 	Duplicate bool
 	// Lose, when positive, drops the first delivery of every Lose-th
 	// batch, which its sender sends again after WorkerOptions.RetryAfter.
@@ -62,7 +63,7 @@ func (t *localNode) Send(_ context.Context, to int, m *Message) error {
 		return errors.New("no such worker")
 	}
 	q := t.l.queue(to)
-	if t.l.Lose > 0 && m.Kind == KindBatch {
+	if t.l.Lose > 0 && m.Kind.batch() {
 		t.l.mu.Lock()
 		t.l.batches++
 		k := [3]int64{int64(m.From), int64(to), int64(m.Seq)}
@@ -83,7 +84,7 @@ func (t *localNode) Send(_ context.Context, to int, m *Message) error {
 			due = append(due, q.delayed[0].m)
 			q.delayed = q.delayed[1:]
 		}
-		if m.Kind == KindBatch {
+		if m.Kind.batch() {
 			c := *m
 			q.delayed = append(q.delayed, delayed{m: &c, at: q.sent})
 		}

@@ -53,7 +53,58 @@ const (
 	KindFailed
 	// KindHeartbeat says the sender is alive, with its Counts.
 	KindHeartbeat
+	// KindSweep asks a worker to sweep the configurations it owns (of
+	// ranks [Lo, Hi)) for closure and convergence from every
+	// configuration; Last: keep the reverse edges the elimination needs
+	// (convergence is checked).
+	KindSweep
+	// KindEdges carries reverse edges of the configurations outside L to
+	// the owner of their targets: Parents[i], a successor outside L of
+	// Steps[i]; Seq numbers the sender's batches to that owner, as for
+	// KindBatch.
+	KindEdges
+	// KindSwept is a worker's answer to KindSweep, once its edges are all
+	// acknowledged: Counts (Transitions, Distinct, States: configurations
+	// swept, StoreBytes, Budget), Findings (Invariant: the least closure
+	// violation, its source's rank as ID and its target's as Detail;
+	// Deadlock: the least-ranked configuration outside L with no step),
+	// and Words: the configurations in L, outside L with a faulty step,
+	// outside L, and dead.
+	KindSwept
+	// KindLevel asks a worker to remove the configurations of level
+	// Depth of the elimination.
+	KindLevel
+	// KindDecrements tells the owner of the configurations Parents that
+	// a successor of each, removed at level Depth, is gone; Seq numbers
+	// the batches as for KindBatch.
+	KindDecrements
+	// KindLevelDone is a worker's answer to KindLevel, once its
+	// decrements are all acknowledged: Count, the configurations it
+	// removed at level Depth, Lo the least rank among them (-1: none),
+	// and Counts.
+	KindLevelDone
+	// KindHeight asks the owner of configuration Lo (a rank) for its
+	// level.
+	KindHeight
+	// KindHeightIs answers KindHeight: Count is the level at which the
+	// configuration was removed, 0 in L, -1 remaining and not dead, -2
+	// dead.
+	KindHeightIs
+	// KindRemaining asks a worker for the least-ranked configuration it
+	// owns that remains and is not dead; Last: and for every remaining
+	// and every dead one.
+	KindRemaining
+	// KindRemainingIs answers KindRemaining: Lo (-1: none), and with
+	// Last the ranks of the remaining configurations (Parents) and of
+	// the dead ones (Steps).
+	KindRemainingIs
 )
+
+// batch reports whether messages of kind k are batches between
+// workers, numbered by Seq, acknowledged and sent again until they are.
+func (k Kind) batch() bool {
+	return k == KindBatch || k == KindEdges || k == KindDecrements
+}
 
 // Counts are what a worker reports with its keys: the steps it took, the
 // distinct successors among them, the successors the depth bound refused

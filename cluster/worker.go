@@ -44,13 +44,10 @@ type WorkerOptions struct {
 }
 
 // Serve runs worker id of a partitioned search of sys for props (safety
-// and deadlock) over tr, until the coordinator stops it, ctx is done or
+// and deadlock; or closure and convergence, an analysis of every
+// configuration) over tr, until the coordinator stops it, ctx is done or
 // the transport fails.
 func Serve(ctx context.Context, sys *model.System, props []invariants.Property, id int, tr Transport, opts WorkerOptions) error {
-	judge, err := invariants.NewJudge(sys, props)
-	if err != nil {
-		return err
-	}
 	if opts.Batch <= 0 {
 		opts.Batch = DefaultBatch
 	}
@@ -60,19 +57,21 @@ func Serve(ctx context.Context, sys *model.System, props []invariants.Property, 
 	if opts.RetryAfter <= 0 {
 		opts.RetryAfter = DefaultRetryAfter
 	}
+	if stab, err := stabilityProperties(props); err != nil || stab {
+		if err != nil {
+			return err
+		}
+		return serveStability(ctx, sys, id, tr, opts)
+	}
+	judge, err := invariants.NewJudge(sys, props)
+	if err != nil {
+		return err
+	}
 	n := tr.Workers()
 	w := &worker{
 		sys: sys, tr: tr, id: id, n: n, judge: judge, opts: opts,
-		st: newStore(sys.Words()), depth: -1,
-		credit: make([]chan struct{}, n), sent: make([]int64, n), seq: make([]uint64, n),
-		nextSeq: make([]uint64, n), ahead: make([]map[uint64]bool, n),
-		recvd: make([]int64, n), ends: make([]int64, n), unacked: make([]map[uint64]*unacked, n),
-	}
-	for p := range n {
-		w.credit[p] = make(chan struct{}, opts.Credit)
-		w.nextSeq[p] = 1
-		w.ahead[p] = map[uint64]bool{}
-		w.unacked[p] = map[uint64]*unacked{}
+		st: newStore(sys.Words()), depth: -1, links: newLinks(tr, id, opts),
+		sent: make([]int64, n), recvd: make([]int64, n), ends: make([]int64, n),
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -102,19 +101,10 @@ type worker struct {
 	pos         int
 	depth       int
 
-	// credit[p] holds a token per batch sent to p and not acknowledged.
-	credit []chan struct{}
-	// unacked[p] are the batches sent to p and not acknowledged.
-	ackMu   sync.Mutex
-	unacked []map[uint64]*unacked
-	// seq[p] is the last batch number sent to p; sent[p] the batches sent
-	// to p in the chunk.
-	seq  []uint64
-	sent []int64
-	// nextSeq[p] is the first batch number of p not received, ahead[p]
-	// those received past it.
-	nextSeq []uint64
-	ahead   []map[uint64]bool
+	// links number, acknowledge and send again the batches to and from
+	// peers; sent[p] counts the batches sent to p in the chunk.
+	links *links
+	sent  []int64
 	// recvd[p] counts p's batches of the chunk received; ends[p] is the
 	// count p said it sent (-1: not said yet).
 	recvd, ends []int64
@@ -159,7 +149,7 @@ func (w *worker) loop(ctx context.Context) error {
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-retry.C:
-			if err := w.resend(ctx); err != nil {
+			if err := w.links.resend(ctx); err != nil {
 				return err
 			}
 		case err := <-recvErr:
@@ -186,36 +176,6 @@ func (w *worker) loop(ctx context.Context) error {
 	}
 }
 
-// unacked is a batch sent and not acknowledged, last sent at at.
-type unacked struct {
-	m  *Message
-	at time.Time
-}
-
-// resend sends again the batches that waited longer than RetryAfter for
-// their acknowledgement.
-func (w *worker) resend(ctx context.Context) error {
-	now := time.Now()
-	var again []*Message
-	var to []int
-	w.ackMu.Lock()
-	for p, out := range w.unacked {
-		for _, u := range out {
-			if now.Sub(u.at) >= w.opts.RetryAfter {
-				u.at = now
-				again, to = append(again, u.m.copy()), append(to, p)
-			}
-		}
-	}
-	w.ackMu.Unlock()
-	for i, m := range again {
-		if err := w.tr.Send(ctx, to[i], m); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // fail tells the coordinator why the worker stops, and returns err.
 func (w *worker) fail(ctx context.Context, err error) error {
 	w.tr.Send(ctx, Coordinator, &Message{Kind: KindFailed, From: w.id, Text: err.Error()})
@@ -229,17 +189,8 @@ func (w *worker) handle(ctx context.Context, m *Message, done chan expansion) (b
 		if p < 0 || p >= w.n {
 			return false, fmt.Errorf("batch from unknown worker %d", p)
 		}
-		dup := m.Seq < w.nextSeq[p] || w.ahead[p][m.Seq]
+		dup := !w.links.fresh(p, m.Seq)
 		if !dup {
-			if m.Seq == w.nextSeq[p] {
-				w.nextSeq[p]++
-				for w.ahead[p][w.nextSeq[p]] {
-					delete(w.ahead[p], w.nextSeq[p])
-					w.nextSeq[p]++
-				}
-			} else {
-				w.ahead[p][m.Seq] = true
-			}
 			w.mu.Lock()
 			words := w.sys.Words()
 			for i := range m.Parents {
@@ -258,13 +209,7 @@ func (w *worker) handle(ctx context.Context, m *Message, done chan expansion) (b
 		if m.From < 0 || m.From >= w.n {
 			return false, fmt.Errorf("ack from unknown worker %d", m.From)
 		}
-		w.ackMu.Lock()
-		_, out := w.unacked[m.From][m.Seq]
-		delete(w.unacked[m.From], m.Seq)
-		w.ackMu.Unlock()
-		if out {
-			<-w.credit[m.From]
-		}
+		w.links.acked(m.From, m.Seq)
 	case KindEnd:
 		w.ends[m.From] = m.Count
 		return false, w.maybeFinish(ctx)
@@ -403,19 +348,10 @@ func (w *worker) expand(ctx context.Context, m *Message) expansion {
 		if len(b.Parents) == 0 {
 			return nil
 		}
-		select {
-		case w.credit[p] <- struct{}{}:
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-		w.seq[p]++
 		w.sent[p]++
-		msg := &Message{Kind: KindBatch, From: w.id, Seq: w.seq[p], Chunk: m.Chunk, Last: m.Last, Words: b.Words, Parents: b.Parents, Steps: b.Steps}
-		w.ackMu.Lock()
-		w.unacked[p][w.seq[p]] = &unacked{m: msg, at: time.Now()}
-		w.ackMu.Unlock()
+		msg := &Message{Kind: KindBatch, Chunk: m.Chunk, Last: m.Last, Words: b.Words, Parents: b.Parents, Steps: b.Steps}
 		*b = Message{}
-		return w.tr.Send(ctx, p, msg.copy())
+		return w.links.send(ctx, p, msg)
 	}
 	var succ []uint64
 	var hashes []uint64

@@ -67,7 +67,7 @@ func closureByEnumeration(ctx context.Context, sys *model.System, opts Options) 
 		}
 		by = "enumerated from the BDD of L"
 	}
-	legit, closes := sys.Legitimate.Holds, closureFrom(sys)
+	legit, closes := sys.Legitimate.Holds, ClosureFrom(sys)
 	workers := max(1, opts.Search.Workers)
 	batches := make(chan batch, 2*workers)
 	var (
@@ -217,9 +217,9 @@ func closureByEnumeration(ctx context.Context, sys *model.System, opts Options) 
 	return res, nil
 }
 
-// closureFrom returns the test of the legitimate configurations closure
+// ClosureFrom returns the test of the legitimate configurations closure
 // is decided from: the spec's closure from predicate, or every one.
-func closureFrom(sys *model.System) func(*model.State) bool {
+func ClosureFrom(sys *model.System) func(*model.State) bool {
 	if sys.ClosureFrom == nil {
 		return func(*model.State) bool { return true }
 	}

@@ -174,8 +174,7 @@ func Check(ctx context.Context, sys *model.System, opts Options) (*Report, error
 	)
 	switch {
 	case len(mons) == 0:
-		res = &explore.Result{States: int64(stability.configurations), Transitions: stability.transitions, DistinctTransitions: stability.distinct, Elapsed: stability.elapsed,
-			Stop: stability.stop.why, Exceeded: stability.stop.exceeded()}
+		res = stability.searchResult()
 	case opts.From == FromAll:
 		res, err = explore.Sweep(ctx, sys, mons, opts.Search)
 	default:
@@ -192,15 +191,7 @@ func Check(ctx context.Context, sys *model.System, opts Options) (*Report, error
 	}
 
 	rep := &Report{Search: res}
-	if stability != nil {
-		rep.Legitimate, rep.Orbits = stability.legitimate, stability.orbits
-	}
-	if stability != nil && stability.convergence != nil && stability.convergence.Verdict == Holds {
-		rep.Stabilization = stability.stab
-	}
-	if stability != nil && stability.stop.why != explore.Exhausted {
-		rep.Phases = stability.phases
-	}
+	stability.fill(rep)
 	// A bound that stops an analysis of the complete search's graph
 	// leaves its property unknown, and marks the search as cut once every
 	// outcome is in: those decided by the search alone stay decided.
@@ -243,6 +234,29 @@ func Check(ctx context.Context, sys *model.System, opts Options) (*Report, error
 		}
 	}
 	return rep, nil
+}
+
+// searchResult is the search's result of an analysis of every
+// configuration run alone: its counts, time and stop.
+func (s *stabilityResult) searchResult() *explore.Result {
+	return &explore.Result{States: int64(s.configurations), Transitions: s.transitions, DistinctTransitions: s.distinct, Elapsed: s.elapsed,
+		Stop: s.stop.why, Exceeded: s.stop.exceeded()}
+}
+
+// fill sets what the analysis s (nil: none ran) tells rep: L's count,
+// the orbits, the stabilization when convergence holds, and the phases
+// when a bound stopped it.
+func (s *stabilityResult) fill(rep *Report) {
+	if s == nil {
+		return
+	}
+	rep.Legitimate, rep.Orbits = s.legitimate, s.orbits
+	if s.convergence != nil && s.convergence.Verdict == Holds {
+		rep.Stabilization = s.stab
+	}
+	if s.stop.why != explore.Exhausted {
+		rep.Phases = s.phases
+	}
 }
 
 // analysisStop is the first bound that stopped an analysis after what it

@@ -111,7 +111,7 @@ func analyseStability(ctx context.Context, sys *model.System, opts Options, want
 	if err != nil {
 		return nil, err
 	}
-	legit, closesFrom := sys.Legitimate.Holds, closureFrom(sys)
+	legit, closesFrom := sys.Legitimate.Holds, ClosureFrom(sys)
 	workers := max(1, opts.Search.Workers)
 	mem := opts.Search.Memory
 	// A stopped analysis reports how far it got.
@@ -221,16 +221,9 @@ func analyseStability(ctx context.Context, sys *model.System, opts Options, want
 	res := &stabilityResult{configurations: sp.Size(), orbits: partial.orbits, stab: &Stabilization{Configurations: sp.Size(), Legitimate: legitimate},
 		transitions: partial.transitions, distinct: partial.distinct, legitimate: &legitimate}
 	if wantClosure {
-		o := Outcome{Property: Closure, Verdict: Holds, Reason: ClosureHoldsReason(sys)}
-		if closureW.found.Load() {
-			states, steps, err := sp.Trace([]uint32{uint32(closureW.id), uint32(closureW.detail)}, false)
-			if err != nil {
-				return nil, err
-			}
-			o.Verdict, o.Reason = Violated, "a step from a legitimate configuration leaves L"
-			o.Counterexample = &Counterexample{Kind: Path, States: states, Steps: steps}
+		if res.closure, err = closureOutcome(sp, closureW.found.Load(), uint32(closureW.id), uint32(closureW.detail)); err != nil {
+			return nil, err
 		}
-		res.closure = &o
 	}
 	if !wantConvergence {
 		res.elapsed = time.Since(start)
@@ -240,12 +233,9 @@ func analyseStability(ctx context.Context, sys *model.System, opts Options, want
 	res.convergence = &conv
 	dead := deadW.found.Load()
 	if dead {
-		states, _, err := sp.Trace([]uint32{uint32(deadW.id)}, false)
-		if err != nil {
+		if conv, err = deadOutcome(sp, uint32(deadW.id)); err != nil {
 			return nil, err
 		}
-		conv.Verdict, conv.Reason = Violated, "a configuration outside L has no enabled step"
-		conv.Counterexample = &Counterexample{Kind: Path, States: states}
 		res.stab = nil
 		if stuck == nil {
 			res.elapsed = time.Since(start)
@@ -364,11 +354,7 @@ func analyseStability(ctx context.Context, sys *model.System, opts Options, want
 		if err != nil {
 			return nil, err
 		}
-		conv.Stuck = strconv.FormatUint(count, 10)
-		conv.Reason += "; " + DoNotConverge(conv.Stuck)
-		if !dead {
-			conv, _ = LeavingTheModel(conv, faultyText)
-		}
+		conv = withStuck(conv, count, dead, faultyText)
 		res.elapsed = time.Since(start)
 		return res, nil
 	}
@@ -428,6 +414,47 @@ func analyseStability(ctx context.Context, sys *model.System, opts Options, want
 	res.stab.WorstRounds, res.stab.RoundsComputed, res.stab.RoundsNote = rounds, note == "", note
 	res.elapsed = time.Since(start)
 	return res, nil
+}
+
+// closureOutcome is closure's outcome over sp: violated, when found, by
+// the step from configuration from to configuration to (ranks), and
+// holds otherwise.
+func closureOutcome(sp *statespace.Space, found bool, from, to uint32) (*Outcome, error) {
+	sys := sp.System()
+	o := Outcome{Property: Closure, Verdict: Holds, Reason: ClosureHoldsReason(sys)}
+	if found {
+		states, steps, err := sp.Trace([]uint32{from, to}, false)
+		if err != nil {
+			return nil, err
+		}
+		o.Verdict, o.Reason = Violated, "a step from a legitimate configuration leaves L"
+		o.Counterexample = &Counterexample{Kind: Path, States: states, Steps: steps}
+	}
+	return &o, nil
+}
+
+// deadOutcome is convergence violated by configuration dead (a rank of
+// sp), outside L with no step.
+func deadOutcome(sp *statespace.Space, dead uint32) (Outcome, error) {
+	states, _, err := sp.Trace([]uint32{dead}, false)
+	if err != nil {
+		return Outcome{}, err
+	}
+	return Outcome{Property: Convergence, Verdict: Violated, Reason: "a configuration outside L has no enabled step",
+		Counterexample: &Counterexample{Kind: Path, States: states}}, nil
+}
+
+// withStuck is conv, a violation, with the count of the configurations
+// that do not converge; unless a dead configuration is its
+// counterexample, a faulty step from faulty configurations outside L
+// (a count, as text) leaves it unknown as LeavingTheModel says.
+func withStuck(conv Outcome, count uint64, dead bool, faulty string) Outcome {
+	conv.Stuck = strconv.FormatUint(count, 10)
+	conv.Reason += "; " + DoNotConverge(conv.Stuck)
+	if !dead {
+		conv, _ = LeavingTheModel(conv, faulty)
+	}
+	return conv
 }
 
 // stabilityGraph is the graph analyseStability searches: the full space

@@ -147,3 +147,62 @@ func TestLostWorker(t *testing.T) {
 	}
 	t.Log(rep.Outcomes[0].Reason, time.Since(start))
 }
+
+// TestConvergenceOverNATS runs closure and convergence from every
+// configuration on 1, 2 and 4 workers over an embedded NATS server, with
+// small batches, and compares it with one process: the counts, the
+// verdicts, the worst case and its witness.
+func TestConvergenceOverNATS(t *testing.T) {
+	srv, url, err := natsnet.StartServer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Shutdown()
+	stab := []invariants.Property{invariants.Closure, invariants.Convergence}
+	sys := system(t, "specs/ring/dijkstra.ring", map[string]int{"n": 5, "K": 5})
+	want, err := invariants.Check(context.Background(), sys, invariants.Options{Properties: stab, From: invariants.FromAll})
+	if err != nil {
+		t.Fatal(err)
+	}
+	witness := func(rep *invariants.Report) string {
+		st := rep.Stabilization
+		if st == nil || st.Witness == nil {
+			return "no witness"
+		}
+		return fmt.Sprintf("worst %d: %s", st.WorstSteps, summary(&invariants.Report{Search: rep.Search, Outcomes: []invariants.Outcome{{Counterexample: st.Witness}}}))
+	}
+	for _, n := range []int{1, 2, 4} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			for k := range n {
+				nc, err := nats.Connect(url)
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(nc.Close)
+				go natsnet.Work(ctx, nc, func([]byte) (*model.System, []invariants.Property, error) { return sys, stab, nil }, natsnet.WorkOptions{Name: fmt.Sprint("w", k), Once: true})
+			}
+			nc, err := nats.Connect(url)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer nc.Close()
+			node, _, err := natsnet.Hire(ctx, nc, n, sys, []byte(`{}`), natsnet.HireOptions{Batch: 7, Credit: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer node.Close()
+			rep, err := cluster.Check(ctx, sys, node, cluster.Options{Properties: stab})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, w := summary(rep), summary(want); got != w {
+				t.Errorf("got\n%s\nwant\n%s", got, w)
+			}
+			if got, w := witness(rep), witness(want); got != w {
+				t.Errorf("got\n%s\nwant\n%s", got, w)
+			}
+		})
+	}
+}

@@ -24,6 +24,7 @@ import (
 	"github.com/ringcheck/ringcheck/invariants"
 	"github.com/ringcheck/ringcheck/lang"
 	"github.com/ringcheck/ringcheck/model"
+	"github.com/ringcheck/ringcheck/statespace"
 )
 
 // clusterFlags are check's flags that run the search on worker
@@ -35,7 +36,7 @@ type clusterFlags struct {
 }
 
 func (c *clusterFlags) add(fl *pflag.FlagSet) {
-	fl.IntVar(&c.procs, "procs", 0, "search on N worker processes on this machine, over an embedded NATS server on loopback: safety and deadlock from init, unreduced (--reduce none; an explicit other --reduce is refused), the exact store; --max-memory applies to each worker (0: one process, no server)")
+	fl.IntVar(&c.procs, "procs", 0, "search on N worker processes on this machine, over an embedded NATS server on loopback: safety and deadlock from init, or closure and convergence from every configuration (--from all; the worst case in rounds is not computed), unreduced (--reduce none; an explicit other --reduce is refused), the exact store; --max-memory applies to each worker (0: one process, no server)")
 	fl.StringVar(&c.url, "cluster", "", "search on the workers ('ringcheck worker --cluster URL') waiting at the NATS server URL, as nats://HOST:4222, as --procs does; --cluster-workers says how many")
 	fl.IntVar(&c.workers, "cluster-workers", 0, "with --cluster: how many of the workers waiting there the search takes (it fails when fewer answer within 10s)")
 }
@@ -72,21 +73,38 @@ func (c *clusterFlags) prepare(req *ringcheck.Request, f *checkFlags) error {
 	case f.graphPath != "":
 		return usageError("%s keeps no state graph: not with --graph", flag)
 	case f.start != "" || f.startSet:
-		return usageError("%s searches from init: not with --start", flag)
+		return usageError("%s searches from init or from every configuration: not with --start", flag)
+	case f.engine != "" && f.engine != string(ringcheck.EngineExplicit):
+		return usageError("%s runs the explicit engine: not with --engine %s", flag, f.engine)
 	}
 	req.Reduce = ringcheck.ReduceNone
 	return nil
 }
 
-// clusterApplies says why the workers cannot run a check of opts.
+// clusterApplies says why the workers cannot run a check of opts: they
+// check safety and deadlock from init, or closure and convergence from
+// every configuration.
 func clusterApplies(opts invariants.Options) error {
+	stab, other := false, false
 	for _, p := range opts.Properties {
-		if p != invariants.Safety && p != invariants.Deadlock {
-			return fmt.Errorf("the workers check safety and deadlock, not %s (liveness, closure and convergence run on one process: leave out --procs and --cluster)", p)
+		switch p {
+		case invariants.Safety, invariants.Deadlock:
+			other = true
+		case invariants.Closure, invariants.Convergence:
+			stab = true
+		default:
+			return fmt.Errorf("the workers check safety and deadlock from init, closure and convergence from every configuration, not %s (liveness runs on one process: leave out --procs and --cluster)", p)
 		}
 	}
-	if opts.From != invariants.FromInit || opts.Start != nil {
-		return fmt.Errorf("the workers search from init, not from %s", opts.From)
+	switch {
+	case stab && other:
+		return fmt.Errorf("the workers check closure and convergence from every configuration apart from safety and deadlock: give them in two checks")
+	case stab && opts.From != invariants.FromAll:
+		return fmt.Errorf("the workers check closure and convergence from every configuration (--from all), not from %s", opts.From)
+	case stab && (opts.Search.MaxStates > 0 || opts.Search.MaxDepth > 0):
+		return fmt.Errorf("the workers sweep every configuration: not with --max-states or --max-depth")
+	case !stab && (opts.From != invariants.FromInit || opts.Start != nil):
+		return fmt.Errorf("the workers search for safety and deadlock from init, not from %s", opts.From)
 	}
 	return nil
 }
@@ -211,7 +229,7 @@ func searchOnWorkers(ctx context.Context, nc *nats.Conn, n int, procs *workerPro
 		go reportExits(node, procs, names, done)
 	}
 	fmt.Fprintf(stderr, "ringcheck: %d workers at %s: %s\n", n, nc.ConnectedUrl(), strings.Join(names, ", "))
-	copts := cluster.Options{Properties: opts.Properties, Search: opts.Search, Names: names}
+	copts := cluster.Options{Properties: opts.Properties, Fairness: opts.Fairness, Search: opts.Search, Names: names}
 	// The budget applies to each worker, which got it with its job.
 	copts.Search.Memory = nil
 	if opts.Search.Progress != nil {
@@ -283,14 +301,22 @@ func regressOnWorkers(c *regressCase) string {
 			props = append(props, invariants.Property(p))
 		}
 	}
+	stab := false
 	for _, p := range props {
-		if p != invariants.Safety && p != invariants.Deadlock {
-			return fmt.Sprintf("the workers check safety and deadlock, not %s", p)
+		switch p {
+		case invariants.Safety, invariants.Deadlock:
+		case invariants.Closure, invariants.Convergence:
+			stab = true
+		default:
+			return fmt.Sprintf("the workers check safety and deadlock from init, closure and convergence from every configuration, not %s", p)
 		}
+	}
+	if stab {
+		return stabilityOnWorkers(c, props)
 	}
 	switch {
 	case r.From != "" && r.From != invariants.FromInit || r.Start != nil:
-		return "the workers search from init"
+		return "the workers search for safety and deadlock from init"
 	case r.LeadsTo != (invariants.LeadsTo{}):
 		return "the workers check safety and deadlock, not leads-to"
 	case r.Fingerprints || r.TreeStore:
@@ -299,6 +325,38 @@ func regressOnWorkers(c *regressCase) string {
 		return "the workers are explicit"
 	case r.ReliableLinks:
 		return "the workers run the spec's own links"
+	}
+	return ""
+}
+
+// stabilityOnWorkers says why the workers do not run case c of closure
+// and convergence (props), or "".
+func stabilityOnWorkers(c *regressCase, props []invariants.Property) string {
+	r := c.req
+	switch {
+	case slices.ContainsFunc(props, func(p invariants.Property) bool { return p != invariants.Closure && p != invariants.Convergence }):
+		return "the workers check closure and convergence apart from safety and deadlock"
+	case r.Start != nil:
+		return "the workers check closure and convergence from every configuration, not from given ones"
+	case r.From != "" && r.From != invariants.FromAll:
+		return fmt.Sprintf("the workers check closure and convergence from every configuration, not from %s", r.From)
+	case r.Engine != "" && r.Engine != ringcheck.EngineExplicit:
+		return "the workers are explicit"
+	case r.ReliableLinks:
+		return "the workers run the spec's own links"
+	case r.MaxStates > 0 || r.MaxDepth > 0:
+		return "the workers sweep every configuration, unbounded"
+	case c.rounds != nil:
+		return "the workers do not compute the worst case in rounds"
+	case c.cycle != nil:
+		return "the workers' cycle is not a shortest one (cycle_steps)"
+	}
+	sys, err := r.System()
+	if err != nil {
+		return err.Error()
+	}
+	if size, ok := sys.Configurations(); !ok || size > statespace.MaxSpace {
+		return "the full space is too large for the workers (one process decides closure from an enumeration of L)"
 	}
 	return ""
 }
@@ -436,7 +494,8 @@ func newWorkerCmd() *cobra.Command {
 		Long: `Connect to the NATS server at --cluster and serve the searches that
 'ringcheck check ... --cluster URL --cluster-workers N' (or --procs N, which
 starts its own workers) hands out: each one's share of a breadth-first
-search for safety and deadlock, one search at a time. The worker builds
+search for safety and deadlock, or of an analysis of closure and
+convergence from every configuration, one at a time. The worker builds
 the spec the coordinator names (a built-in, or the text of its .ring
 file), and leaves a search whose coordinator has been silent for 3s.
 Without --once it then waits for the next search.`,
