@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/ringcheck/ringcheck/internal/cacheline"
 	"math"
 	"os"
 	"slices"
@@ -139,6 +140,7 @@ func (e *bfs) nextLevel(from int64) {
 // worker holds one goroutine's scratch space and the successors it found in
 // the current round, in the order it found them.
 type worker struct {
+	_       cacheline.Pad // no other object shares a line with the fields
 	ex      *model.Expander
 	cur     *model.State
 	packed  []uint64
@@ -182,6 +184,7 @@ type worker struct {
 	// find.
 	hints   []uint32
 	hintsOf *treeStore
+	_       cacheline.Pad
 }
 
 // hint returns the hints of w's candidate i, if w found them in tree,
@@ -206,7 +209,7 @@ func (e *bfs) hintBytes() uint64 {
 
 func (e *bfs) newWorker() *worker {
 	sys := e.sys
-	w := &worker{ex: sys.NewExpander(), cur: sys.NewState(), packed: make([]uint64, sys.Words()), maxCand: math.MaxInt32}
+	w := &worker{ex: sys.NewExpander(), cur: sys.NewState(), packed: cacheline.Alone[uint64](sys.Words()), maxCand: math.MaxInt32}
 	if e.por != nil {
 		w.por = newPORWorker(e.por, w.ex)
 	}

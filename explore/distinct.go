@@ -2,6 +2,7 @@ package explore
 
 import (
 	"cmp"
+	"github.com/ringcheck/ringcheck/internal/cacheline"
 	"slices"
 )
 
@@ -40,8 +41,18 @@ type successorSet struct {
 
 // reset empties the set for the next state, of words words a successor.
 func (s *successorSet) reset(words int) {
+	if s.packed == nil {
+		// A worker writes these at every successor: they share no
+		// cache line with another worker's (they grow as slices do
+		// past a state of more successors).
+		s.packed, s.hash = cacheline.Alone[uint64](words*successorsAlone), cacheline.Alone[uint64](successorsAlone)
+	}
 	s.words, s.packed, s.hash = words, s.packed[:0], s.hash[:0]
 }
+
+// successorsAlone is how many successors a successorSet holds before it
+// grows.
+const successorsAlone = 64
 
 // add gathers a successor, packed, of hash h.
 func (s *successorSet) add(packed []uint64, h uint64) {

@@ -81,7 +81,11 @@ func (e *bfs) held() uint64 {
 
 // bytes is the memory of the merge's buffers.
 func (m *merger) bytes() int64 {
-	return int64(cap(m.base))*8 + int64(cap(m.isNew)) + int64(cap(m.ids))*8 + int64(cap(m.byShard))*int64(unsafe.Sizeof(candidate{}))
+	n := int64(cap(m.base))*8 + int64(cap(m.isNew)) + int64(cap(m.ids))*8 + int64(cap(m.byShard))*int64(unsafe.Sizeof(candidate{}))
+	for i := range m.fresh {
+		n += int64(cap(m.fresh[i].c)) * 8
+	}
+	return n
 }
 
 // roomFor returns s with room for n more elements: twice its capacity,

@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"github.com/ringcheck/ringcheck/internal/cacheline"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -36,6 +37,11 @@ type merger struct {
 	// base[w] is the index of worker w's first candidate.
 	base  []int
 	isNew []bool
+	// fresh lists, shard by shard, the candidates the first phase found
+	// new: each goroutine writes its own shards' lists, and isNew is
+	// written from them once the phase is done (neighbouring candidates
+	// belong to different goroutines' shards).
+	fresh [numShards]freshList
 	ids   []int64
 	// byShard lists the candidates shard by shard: those of shard s are
 	// byShard[from[s]:from[s+1]], in candidate order.
@@ -49,6 +55,22 @@ type merger struct {
 	// the phases run, the goroutines they started and the candidates
 	// they looked at.
 	candidates, phases, goroutines, visits atomic.Int64
+}
+
+// freshList is a shard's new candidates, alone on its cache lines.
+type freshList struct {
+	c []int
+	_ cacheline.Pad
+}
+
+// markFresh sets isNew for the candidates the first phase found new.
+func (m *merger) markFresh() {
+	for s := range m.fresh {
+		for _, c := range m.fresh[s].c {
+			m.isNew[c] = true
+		}
+		m.fresh[s].c = m.fresh[s].c[:0]
+	}
 }
 
 // candidate is the i-th successor found by worker w.
@@ -105,17 +127,22 @@ func (e *bfs) mergeParallel(ws []*worker, workers int) bool {
 	}
 	m.candidates.Add(int64(total))
 	m.stopped.Store(false)
+	for i := range m.fresh {
+		m.fresh[i].c = m.fresh[i].c[:0]
+	}
 	if e.fp {
 		// A fingerprint is its own slot: claimed, it is final.
 		if !m.parallel(m.claimFingerprints) {
 			return false
 		}
+		m.markFresh()
 		m.assign()
 		return true
 	}
 	if !m.parallel(m.claim) {
 		return false
 	}
+	m.markFresh()
 	m.assign()
 	m.parallel(m.settle)
 	return true
@@ -172,7 +199,7 @@ func (m *merger) claimFingerprints(s int) {
 		if j := fpProbe(sh, f); sh.slots[j] == 0 {
 			sh.slots[j] = f
 			sh.count++
-			m.isNew[m.base[cd.w]+int(cd.i)] = true
+			m.fresh[s].c = append(m.fresh[s].c, m.base[cd.w]+int(cd.i))
 			if v.over(sh, sh.count) {
 				v.grow(sh, nil)
 			}
@@ -223,7 +250,7 @@ func (m *merger) claim(s int) {
 			if slot == 0 {
 				sh.slots[j] = tag | placeholder | uint64(c+1)
 				sh.count++
-				m.isNew[c] = true
+				m.fresh[s].c = append(m.fresh[s].c, c)
 				if sh.count*4 > int64(len(sh.slots))*3 {
 					v.grow(sh, m.hashOf)
 				}

@@ -1,5 +1,7 @@
 package explore
 
+import "github.com/ringcheck/ringcheck/internal/cacheline"
+
 import "math/bits"
 
 // hashWords hashes a packed state. It is a multiply-xorshift mix over the
@@ -48,6 +50,8 @@ type shard struct {
 	slots []uint64
 	mask  uint64
 	count int64
+	// The merge's goroutines write neighbouring shards.
+	_ cacheline.Pad
 }
 
 const (

@@ -3,6 +3,7 @@ package model
 import (
 	"errors"
 	"fmt"
+	"github.com/ringcheck/ringcheck/internal/cacheline"
 	"strings"
 )
 
@@ -310,6 +311,7 @@ func (c *Ctx) fail(err error) {
 // daemon. It reuses its buffers, so it is not safe for concurrent use: give
 // each goroutine its own.
 type Expander struct {
+	_       cacheline.Pad // no other object shares a line with the fields
 	sys     *System
 	ctx     Ctx
 	next    *State
@@ -321,6 +323,7 @@ type Expander struct {
 	// state expanded, and a move's changes are undone in those fields
 	// alone once its successor is yielded.
 	deltas [][]*Delta
+	_      cacheline.Pad
 }
 
 // NewExpander returns an Expander for the system under daemon d.
@@ -343,7 +346,7 @@ func (s *System) NewExpander() *Expander {
 	}
 	e := &Expander{
 		sys:     s,
-		ctx:     Ctx{sys: s, lay: &s.layout, tables: tables, memo: make([]memoEntry, s.MemoSlots)},
+		ctx:     Ctx{sys: s, lay: &s.layout, tables: tables, memo: cacheline.Alone[memoEntry](s.MemoSlots)},
 		next:    s.NewState(),
 		enabled: make([][]Move, n),
 	}
@@ -477,7 +480,7 @@ func (e *Expander) central(st *State, yield func(*Step, *State) bool) (int, erro
 	c := &e.ctx
 	c.cur, c.next, c.err = st, e.next, nil
 	if cap(e.step.Moves) == 0 {
-		e.step.Moves = make([]Move, 1)
+		e.step.Moves = cacheline.Alone[Move](1)
 	}
 	e.step.Moves = e.step.Moves[:1]
 	count := 0

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/ringcheck/ringcheck/internal/cacheline"
 	"math/bits"
 
 	"github.com/ringcheck/ringcheck/budget"
@@ -332,9 +333,11 @@ func (s *System) Initial() []*State {
 // minimum and every channel empty.
 func (s *System) NewState() *State {
 	st := &State{
-		Vars: make([]int32, s.layout.nvars),
-		Msgs: make([]Msg, s.layout.nmsgs),
-		Lens: make([]int32, len(s.Channels)),
+		// Each worker writes its states at every step: no two share a
+		// cache line.
+		Vars: cacheline.Alone[int32](s.layout.nvars),
+		Msgs: cacheline.Alone[Msg](s.layout.nmsgs),
+		Lens: cacheline.Alone[int32](len(s.Channels)),
 		lay:  &s.layout,
 	}
 	for i, v := range s.layout.varDecl {
