@@ -201,7 +201,7 @@ func (m *merger) claimFingerprints(s int) {
 			sh.count++
 			m.fresh[s].c = append(m.fresh[s].c, m.base[cd.w]+int(cd.i))
 			if v.over(sh, sh.count) {
-				v.grow(sh, nil)
+				v.grow(sh)
 			}
 		}
 	}
@@ -213,11 +213,6 @@ func (m *merger) locate(c int) (*worker, int) {
 	return m.ws[w], c - m.base[w]
 }
 
-// hashOf is candidate c's hash.
-func (m *merger) hashOf(c int) uint64 {
-	w, i := m.locate(c)
-	return w.hash[i]
-}
 
 // key is the visited set's key of the i-th candidate of w: its packed
 // state, or with fingerprints its hash (in buf).
@@ -245,14 +240,14 @@ func (m *merger) claim(s int) {
 		c := m.base[cd.w] + i
 		key := m.key(w, i, &kb)
 		tag := h & tagMask
-		for j := h & sh.mask; ; j = (j + 1) & sh.mask {
+		for j := home(h, sh.mask); ; j = (j + 1) & sh.mask {
 			slot := sh.slots[j]
 			if slot == 0 {
 				sh.slots[j] = tag | placeholder | uint64(c+1)
 				sh.count++
 				m.fresh[s].c = append(m.fresh[s].c, c)
 				if sh.count*4 > int64(len(sh.slots))*3 {
-					v.grow(sh, m.hashOf)
+					v.grow(sh)
 				}
 				break
 			}
@@ -304,7 +299,7 @@ func (m *merger) settle(s int) {
 		}
 		h := m.ws[cd.w].hash[cd.i]
 		want := h&tagMask | placeholder | uint64(c+1)
-		for j := h & sh.mask; ; j = (j + 1) & sh.mask {
+		for j := home(h, sh.mask); ; j = (j + 1) & sh.mask {
 			if sh.slots[j] == want {
 				sh.slots[j] = h&tagMask | uint64(m.ids[c]+1)
 				break

@@ -54,6 +54,12 @@ type shard struct {
 	_ cacheline.Pad
 }
 
+// home is the slot at which a state of hash h starts its probe in a
+// shard of mask+1 slots: bits from 32 up of h, which its slot's tag keeps
+// (a shard never reaches 2^31 slots), so that a grown table places every
+// slot again from its tag alone.
+func home(h, mask uint64) uint64 { return h >> 32 & mask }
+
 const (
 	// shardBits: the visited set has 1<<shardBits shards.
 	shardBits = 6
@@ -155,7 +161,7 @@ func (v *visited) insertFingerprint(h uint64, parent uint32, full bool) (id int6
 	sh.count++
 	v.count++
 	if v.over(sh, sh.count) {
-		v.grow(sh, nil)
+		v.grow(sh)
 	}
 	return id, true
 }
@@ -172,7 +178,7 @@ func (v *visited) insert(ws []uint64, h uint64, parent uint32, full bool) (id in
 	}
 	sh := v.shardOf(h)
 	tag := h & tagMask
-	for i := h & sh.mask; ; i = (i + 1) & sh.mask {
+	for i := home(h, sh.mask); ; i = (i + 1) & sh.mask {
 		e := sh.slots[i]
 		if e == 0 {
 			if full {
@@ -183,7 +189,7 @@ func (v *visited) insert(ws []uint64, h uint64, parent uint32, full bool) (id in
 			sh.count++
 			v.count++
 			if sh.count*4 > int64(len(sh.slots))*3 {
-				v.grow(sh, nil)
+				v.grow(sh)
 			}
 			return id, true
 		}
@@ -245,7 +251,7 @@ func (v *visited) findWith(ws []uint64, h uint64, c *treeCursor) int64 {
 	}
 	sh := v.shardOf(h)
 	tag := h & tagMask
-	for i := h & sh.mask; ; i = (i + 1) & sh.mask {
+	for i := home(h, sh.mask); ; i = (i + 1) & sh.mask {
 		e := sh.slots[i]
 		if e == 0 {
 			return -1
@@ -259,9 +265,8 @@ func (v *visited) findWith(ws []uint64, h uint64, c *treeCursor) int64 {
 }
 
 // grow doubles a shard's table, or with fingerprints makes it an eighth
-// larger. pending, during a parallel merge, gives the hash of the
-// candidate a placeholder stands for.
-func (v *visited) grow(sh *shard, pending func(cand int) uint64) {
+// larger; a placeholder of a parallel merge moves as a slot does.
+func (v *visited) grow(sh *shard) {
 	slots := make([]uint64, v.grownSize(len(sh.slots)))
 	mask := uint64(len(slots) - 1)
 	if v.fingerprints {
@@ -284,13 +289,9 @@ func (v *visited) grow(sh *shard, pending func(cand int) uint64) {
 		if e == 0 {
 			continue
 		}
-		var h uint64
-		if e&placeholder != 0 {
-			h = pending(int(e&0xFFFFFFFF) - 1)
-		} else {
-			h = v.hashOf(v.st.get(int64(e&0xFFFFFFFF) - 1))
-		}
-		i := h & mask
+		// A slot's tag holds the bits of the hash its home is taken
+		// from: the store is not read.
+		i := home(e, mask)
 		for slots[i] != 0 {
 			i = (i + 1) & mask
 		}
@@ -342,13 +343,6 @@ func (v *visited) state(id int64, buf []uint64) []uint64 {
 	return v.st.get(id)
 }
 
-// hashOf is the hash of a stored key: the key itself for a fingerprint.
-func (v *visited) hashOf(key []uint64) uint64 {
-	if v.fingerprints {
-		return key[0]
-	}
-	return hashWords(key)
-}
 
 func equalWords(a, b []uint64) bool {
 	for i := range a {
