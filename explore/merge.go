@@ -213,7 +213,6 @@ func (m *merger) locate(c int) (*worker, int) {
 	return m.ws[w], c - m.base[w]
 }
 
-
 // key is the visited set's key of the i-th candidate of w: its packed
 // state, or with fingerprints its hash (in buf).
 func (m *merger) key(w *worker, i int, buf *[1]uint64) []uint64 {

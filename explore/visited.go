@@ -343,7 +343,6 @@ func (v *visited) state(id int64, buf []uint64) []uint64 {
 	return v.st.get(id)
 }
 
-
 func equalWords(a, b []uint64) bool {
 	for i := range a {
 		if a[i] != b[i] {
