@@ -403,8 +403,8 @@ func (e *bfs) run() (*Result, error) {
 			if err != nil {
 				return nil, err
 			}
-			// The round is its chunks up to the first a worker did not
-			// expand to its end, having gathered its most candidates.
+			// The round is its chunks up to the first at which the
+			// candidates kept reach the workers' maxCand together.
 			// What the workers found in later chunks is dropped, and their
 			// states are expanded again in the next round (their monitors
 			// saw them: a monitor keeps the least violating id, so twice
