@@ -49,13 +49,17 @@ type bfs struct {
 	// deltas[p][a] is what action a of process p may change of a packed
 	// state (model.System.DeltaOf), shared by the workers.
 	deltas [][]*model.Delta
-	sys    *model.System
-	mon    Monitor
-	opts   Options
-	clk    *clock
-	store  *store
-	seen   *visited
-	trans  int64
+	// sink keeps the values of the loads that bring the visited set's
+	// slots into cache before a round's candidates are inserted one by
+	// one (visited.touch).
+	sink  uint64
+	sys   *model.System
+	mon   Monitor
+	opts  Options
+	clk   *clock
+	store *store
+	seen  *visited
+	trans int64
 	// distinct counts the distinct pairs of a state and a successor
 	// among the transitions.
 	distinct int64
@@ -162,6 +166,11 @@ type worker struct {
 	// keeps (expandRound); its buffers grow past it by an eighth at a
 	// time (roomFor).
 	maxCand int
+	// unlooked is the first of the worker's candidates not yet looked
+	// up in the visited set (dropVisited), and sink keeps the values of
+	// the loads that bring a lookup's lines into cache.
+	unlooked int
+	sink     uint64
 
 	// pairs gathers the successors of the state being expanded, and
 	// distinct counts the distinct ones of the round's states.
@@ -249,20 +258,70 @@ func (e *bfs) newWorker() *worker {
 			key = w.key[:]
 		}
 		// Most successors were seen before; drop them here, in parallel,
-		// while the visited set is read-only (it only grows between rounds).
-		if e.seen.contains(key, h, &w.look) {
+		// while the visited set is read-only (it only grows between
+		// rounds): one by one with a tree store, otherwise lookupBatch
+		// at a time (dropVisited).
+		t := e.seen.tree
+		if t != nil && e.seen.contains(key, h, &w.look) {
 			return true
 		}
 		w.succ = append(roomFor(w.succ, len(w.packed), w.maxCand*len(w.packed)), w.packed...)
 		w.parents = append(roomFor(w.parents, 1, w.maxCand), w.expanding)
 		w.hash = append(roomFor(w.hash, 1, w.maxCand), h)
-		if t := e.seen.tree; t != nil {
+		if t != nil {
 			n := len(t.nodes)
 			w.hints = t.hint(roomFor(w.hints, n, w.maxCand*n), &w.look)
+		} else if len(w.parents)-w.unlooked >= lookupBatch {
+			e.dropVisited(w)
 		}
 		return true
 	}
 	return w
+}
+
+// lookupBatch is how many successors a worker looks up in the visited
+// set together (dropVisited).
+const lookupBatch = 32
+
+// dropVisited drops w's candidates from w.unlooked on that the visited
+// set holds. It first reads each one's home slot, then the stored state
+// of a slot whose tag matches: these loads do not depend on one another,
+// so the processor overlaps their cache misses, and the lookups that
+// follow find their lines in cache. (Looked up one at a time as each is
+// found, between the steps of the expansion, each lookup waits for its
+// misses alone.) Without a tree store only: the tree's lookups are
+// made as the successors are found, with their hints.
+func (e *bfs) dropVisited(w *worker) {
+	v, words := e.seen, e.sys.Words()
+	lo := w.unlooked
+	sink := w.sink ^ v.touch(w.hash[lo:])
+	if !v.fingerprints {
+		for _, h := range w.hash[lo:] {
+			sh := v.shardOf(h)
+			if s := sh.slots[home(h, sh.mask)]; s != 0 && s&tagMask == h&tagMask {
+				sink ^= v.st.get(int64(s&0xFFFFFFFF) - 1)[0]
+			}
+		}
+	}
+	w.sink = sink
+	k := lo
+	for i := lo; i < len(w.parents); i++ {
+		h, key := w.hash[i], w.succ[i*words:(i+1)*words]
+		if e.fp {
+			w.key[0] = h
+			key = w.key[:]
+		}
+		if v.contains(key, h, nil) {
+			continue
+		}
+		if k != i {
+			copy(w.succ[k*words:(k+1)*words], w.succ[i*words:(i+1)*words])
+			w.parents[k], w.hash[k] = w.parents[i], w.hash[i]
+		}
+		k++
+	}
+	w.succ, w.parents, w.hash = w.succ[:k*words], w.parents[:k], w.hash[:k]
+	w.unlooked = k
 }
 
 func (e *bfs) run() (*Result, error) {
@@ -435,6 +494,9 @@ func (e *bfs) run() (*Result, error) {
 					continue
 				}
 				for i, p := range w.parents {
+					if i%lookupBatch == 0 && e.seen.tree == nil {
+						e.sink ^= e.seen.touch(w.hash[i:min(len(w.hash), i+lookupBatch)])
+					}
 					s := w.succ[i*sys.Words() : (i+1)*sys.Words()]
 					full := lastLevel || e.store.n >= maxStates
 					var id int64
@@ -648,6 +710,7 @@ func (e *bfs) expandRound(ws []*worker, lo, hi int64) ([]*worker, int64, error) 
 // startRound empties w's buffers for a round.
 func (w *worker) startRound(tree *treeStore) {
 	w.succ, w.parents, w.hash, w.hints, w.trans, w.distinct = w.succ[:0], w.parents[:0], w.hash[:0], w.hints[:0], 0, 0
+	w.unlooked = 0
 	w.hintsOf = tree
 }
 
@@ -680,6 +743,9 @@ func (e *bfs) expandRange(w *worker, lo, hi int64) error {
 			w.visit.Overflow = &w.overflow
 		}
 		e.mon.Observe(&w.visit)
+	}
+	if e.seen.tree == nil {
+		e.dropVisited(w)
 	}
 	return nil
 }

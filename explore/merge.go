@@ -27,7 +27,8 @@ const stopPoll = 1 << 10
 // workers may find the same new state in one round, and only the first
 // of them is new); then the new ones get ids in candidate order and go to
 // the store; then the goroutines write the ids into the slots they
-// claimed.
+// claimed. A shard grows, if it must, before its candidates are claimed,
+// so the claimed slots stay where they are until the ids are written.
 type merger struct {
 	e *bfs
 	// ws hold the round's candidates in order (views of the workers'
@@ -43,6 +44,9 @@ type merger struct {
 	// belong to different goroutines' shards).
 	fresh [numShards]freshList
 	ids   []int64
+	// sink keeps, shard by shard, the values of the loads that bring
+	// claim's slots into cache.
+	sink [numShards]uint64
 	// byShard lists the candidates shard by shard: those of shard s are
 	// byShard[from[s]:from[s+1]], in candidate order.
 	byShard []candidate
@@ -52,15 +56,17 @@ type merger struct {
 	stop    func() bool
 	stopped atomic.Bool
 	// The merges' work, which the tests measure: the candidates merged,
-	// the phases run, the goroutines they started and the candidates
-	// they looked at.
-	candidates, phases, goroutines, visits atomic.Int64
+	// the phases run, the goroutines they started, the candidates the
+	// first phase looked at and the new ones the last phase settled.
+	candidates, phases, goroutines, visits, settled atomic.Int64
 }
 
-// freshList is a shard's new candidates, alone on its cache lines.
+// freshList is a shard's new candidates, and the slots claimed for them,
+// alone on its cache lines.
 type freshList struct {
-	c []int
-	_ cacheline.Pad
+	c    []int
+	slot []int
+	_    cacheline.Pad
 }
 
 // markFresh sets isNew for the candidates the first phase found new.
@@ -69,7 +75,6 @@ func (m *merger) markFresh() {
 		for _, c := range m.fresh[s].c {
 			m.isNew[c] = true
 		}
-		m.fresh[s].c = m.fresh[s].c[:0]
 	}
 }
 
@@ -128,7 +133,7 @@ func (e *bfs) mergeParallel(ws []*worker, workers int) bool {
 	m.candidates.Add(int64(total))
 	m.stopped.Store(false)
 	for i := range m.fresh {
-		m.fresh[i].c = m.fresh[i].c[:0]
+		m.fresh[i].c, m.fresh[i].slot = m.fresh[i].c[:0], m.fresh[i].slot[:0]
 	}
 	if e.fp {
 		// A fingerprint is its own slot: claimed, it is final.
@@ -225,14 +230,28 @@ func (m *merger) key(w *worker, i int, buf *[1]uint64) []uint64 {
 }
 
 // claim is phase 1 for shard s: a placeholder for each of its candidates
-// that is neither visited nor found earlier in the round.
+// that is neither visited nor found earlier in the round. The shard first
+// grows until all its candidates would fit, so no slot moves while the
+// round is merged; then the candidates are claimed claimBatch at a time,
+// their home slots read first (the loads overlap their cache misses).
 func (m *merger) claim(s int) {
 	var kb, ob [1]uint64
 	v := m.e.seen
 	sh := &v.shards[s]
-	for k, cd := range m.shardCandidates(s) {
+	cs := m.shardCandidates(s)
+	for v.over(sh, sh.count+int64(len(cs))) {
+		v.grow(sh)
+	}
+	fresh := &m.fresh[s]
+	var sink uint64
+	for k, cd := range cs {
 		if m.interrupted(k) {
 			return
+		}
+		if k%claimBatch == 0 {
+			for _, cd := range cs[k:min(len(cs), k+claimBatch)] {
+				sink ^= sh.slots[home(m.ws[cd.w].hash[cd.i], sh.mask)]
+			}
 		}
 		w, i := m.ws[cd.w], int(cd.i)
 		h := w.hash[i]
@@ -244,10 +263,8 @@ func (m *merger) claim(s int) {
 			if slot == 0 {
 				sh.slots[j] = tag | placeholder | uint64(c+1)
 				sh.count++
-				m.fresh[s].c = append(m.fresh[s].c, c)
-				if sh.count*4 > int64(len(sh.slots))*3 {
-					v.grow(sh)
-				}
+				fresh.c = append(fresh.c, c)
+				fresh.slot = append(fresh.slot, int(j))
 				break
 			}
 			if slot&tagMask != tag {
@@ -265,7 +282,11 @@ func (m *merger) claim(s int) {
 			}
 		}
 	}
+	m.sink[s] = sink
 }
+
+// claimBatch is how many candidates claim reads the home slots of ahead.
+const claimBatch = 32
 
 // assign is phase 2: ids in candidate order, and the states (or their
 // fingerprints, and then the next level's states) to the store.
@@ -288,31 +309,26 @@ func (m *merger) assign() {
 	}
 }
 
-// settle is phase 3 for shard s: the ids into its placeholders.
+// settle is phase 3 for shard s: the ids into the slots claim took.
 func (m *merger) settle(s int) {
 	sh := &m.e.seen.shards[s]
-	for _, cd := range m.shardCandidates(s) {
-		c := m.base[cd.w] + int(cd.i)
-		if !m.isNew[c] {
-			continue
-		}
-		h := m.ws[cd.w].hash[cd.i]
-		want := h&tagMask | placeholder | uint64(c+1)
-		for j := home(h, sh.mask); ; j = (j + 1) & sh.mask {
-			if sh.slots[j] == want {
-				sh.slots[j] = h&tagMask | uint64(m.ids[c]+1)
-				break
-			}
-		}
+	fresh := &m.fresh[s]
+	m.settled.Add(int64(len(fresh.c)))
+	for k, c := range fresh.c {
+		j := fresh.slot[k]
+		sh.slots[j] = sh.slots[j]&tagMask | uint64(m.ids[c]+1)
 	}
 }
 
 // mergeGrowth bounds the bytes a parallel merge of candidates may
-// allocate: the store's chunks for all of them, and every shard's table
-// doubled.
+// allocate: the store's chunks for all of them, and the shards' tables
+// grown to hold them (a shard grows by doubling past three quarters
+// full, so its table ends below 8/3 slots per state, or at its initial
+// size).
 func (e *bfs) mergeGrowth(candidates int) uint64 {
 	chunks := uint64(candidates)>>chunkBits + 1
-	return chunks*(uint64(e.store.words*8+4)<<chunkBits) + 2*uint64(e.seen.bytes())
+	slots := uint64(e.seen.count+int64(candidates))*8/3 + numShards*initialSlots
+	return chunks*(uint64(e.store.words*8+4)<<chunkBits) + max(2*uint64(e.seen.bytes()), slots*8)
 }
 
 // resize returns buf with n zero elements, reusing its storage when it

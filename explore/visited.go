@@ -69,11 +69,13 @@ const (
 	placeholder = 1 << 63
 )
 
+// initialSlots is the size of a shard's table when the set is made.
+const initialSlots = 1 << 6
+
 func newVisited(st *store) *visited {
-	const initial = 1 << 6 // slots a shard
 	v := &visited{shards: make([]shard, 1<<shardBits), st: st}
 	for i := range v.shards {
-		v.shards[i] = shard{slots: make([]uint64, initial), mask: initial - 1}
+		v.shards[i] = shard{slots: make([]uint64, initialSlots), mask: initialSlots - 1}
 	}
 	return v
 }
@@ -225,6 +227,27 @@ func (v *visited) insertTree(ws []uint64, hint []uint32, parent uint32, full boo
 		v.tree = v.tree.reshaped()
 	}
 	return id, true
+}
+
+// touch reads the home slot of each hash of hs, and returns their
+// exclusive or: the loads do not depend on one another, so the processor
+// overlaps their cache misses, and lookups of these hashes that follow
+// find their first slots in cache. Without a tree store only.
+func (v *visited) touch(hs []uint64) uint64 {
+	var sink uint64
+	if v.fingerprints {
+		for _, h := range hs {
+			f := fingerprintSlot(h)
+			sh := v.shardOf(f)
+			sink ^= sh.slots[fpHome(f, len(sh.slots))]
+		}
+		return sink
+	}
+	for _, h := range hs {
+		sh := v.shardOf(h)
+		sink ^= sh.slots[home(h, sh.mask)]
+	}
+	return sink
 }
 
 // contains reports whether the state packed in ws is in the set. It only
