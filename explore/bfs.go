@@ -84,6 +84,9 @@ type bfs struct {
 	// roundHigh is the most candidates a round has kept, which the
 	// workers' buffers are counted as holding (held).
 	roundHigh int64
+	// chunkHigh is the most candidates a chunk of a round has kept,
+	// which each worker's chunk set is counted as holding (held).
+	chunkHigh int64
 	// ws are the workers, once the search has them.
 	ws []*worker
 	// por is the partial-order reduction's tables (nil: none), and
@@ -171,6 +174,9 @@ type worker struct {
 	// the loads that bring a lookup's lines into cache.
 	unlooked int
 	sink     uint64
+	// chunkSet is the set of the candidates kept from the chunk being
+	// expanded (foundInChunk).
+	chunkSet chunkSet
 
 	// pairs gathers the successors of the state being expanded, and
 	// distinct counts the distinct ones of the round's states.
@@ -318,10 +324,35 @@ func (e *bfs) dropVisited(w *worker) {
 			copy(w.succ[k*words:(k+1)*words], w.succ[i*words:(i+1)*words])
 			w.parents[k], w.hash[k] = w.parents[i], w.hash[i]
 		}
-		k++
+		if !w.foundInChunk(k, e.fp) {
+			k++
+		}
 	}
 	w.succ, w.parents, w.hash = w.succ[:k*words], w.parents[:k], w.hash[:k]
 	w.unlooked = k
+}
+
+// foundInChunk reports whether w kept, in the chunk it is expanding, a
+// candidate before k equal to candidate k (of the same hash, with
+// fingerprints); if not, it adds candidate k to the chunk's set. A chunk's
+// states are consecutive ids of one level, whose successors often meet:
+// the duplicates are dropped here, in parallel, rather than in the merge.
+// The set holds one chunk's candidates, whichever worker takes it, so
+// what a chunk keeps depends on its states alone.
+func (w *worker) foundInChunk(k int, fp bool) bool {
+	r := &w.chunkSet
+	words := len(w.packed)
+	h := w.hash[k]
+	for j := r.probe(h); ; j = (j + 1) & r.mask {
+		o, ok := r.entry(j)
+		if !ok {
+			r.put(j, k, w.hash)
+			return false
+		}
+		if w.hash[o] == h && (fp || equalWords(w.succ[o*words:(o+1)*words], w.succ[k*words:(k+1)*words])) {
+			return true
+		}
+	}
 }
 
 func (e *bfs) run() (*Result, error) {
@@ -645,6 +676,9 @@ func (e *bfs) expandRound(ws []*worker, lo, hi int64) ([]*worker, int64, error) 
 			part := &e.parts[k]
 			part.w, part.lo, part.taken, part.end = w, len(w.parents), true, min(hi, a+size)
 			trans, distinct := w.trans, w.distinct
+			if e.seen.tree == nil {
+				w.chunkSet.reset()
+			}
 			err := e.expandRange(w, a, part.end)
 			part.hi, part.trans, part.distinct = len(w.parents), w.trans-trans, w.distinct-distinct
 			if err != nil {
@@ -697,6 +731,7 @@ func (e *bfs) expandRound(ws []*worker, lo, hi int64) ([]*worker, int64, error) 
 			v.hints = w.hints[part.lo*hintsPer : part.hi*hintsPer]
 		}
 		used = append(used, v)
+		e.chunkHigh = max(e.chunkHigh, int64(part.hi-part.lo))
 		if kept += int64(part.hi - part.lo); kept >= limit {
 			upTo = part.end
 			break

@@ -55,8 +55,9 @@ func (h *HeapSampler) Stop() uint64 {
 
 // candidateBytes is what a candidate of a round holds besides its packed
 // state: its parent and hash in the worker's buffers, and its entries in
-// the parallel merge's (whether it is new, its id, its place by shard).
-const candidateBytes = 4 + 8 + 1 + 8 + 8
+// the parallel merge's (whether it is new, its id, its place by shard,
+// and if new, the slot it claimed).
+const candidateBytes = 4 + 8 + 1 + 8 + 8 + 8
 
 // held is the memory the search counts as its own: the store's chunks in
 // memory, the visited set's tables, the levels' segments in memory, the
@@ -71,6 +72,9 @@ func (e *bfs) held() uint64 {
 	// the chunks it took.
 	words := int64(e.sys.Words())
 	n += e.roundHigh * (words*8 + 4 + 8 + int64(e.hintBytes()))
+	if e.seen.tree == nil {
+		n += int64(len(e.ws)) * chunkSetBytes(e.chunkHigh)
+	}
 	perCache := words * 8
 	if e.fp {
 		perCache += words * blockStates * 8
@@ -83,7 +87,7 @@ func (e *bfs) held() uint64 {
 func (m *merger) bytes() int64 {
 	n := int64(cap(m.base))*8 + int64(cap(m.isNew)) + int64(cap(m.ids))*8 + int64(cap(m.byShard))*int64(unsafe.Sizeof(candidate{}))
 	for i := range m.fresh {
-		n += int64(cap(m.fresh[i].c)) * 8
+		n += int64(cap(m.fresh[i].c))*8 + int64(cap(m.fresh[i].slot))*8
 	}
 	return n
 }
