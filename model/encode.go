@@ -78,9 +78,27 @@ func (s *System) Unpack(src []uint64, st *State) {
 		st.Vars[i] = int32(f.get(src)&l.varMask[i]) + l.varMin[i]
 	}
 	for c, f := range l.lenField {
+		off, global := int(l.chanOff[c]), l.chanGlobal[c]
+		if m := l.chanMask[c]; m != 0 {
+			// The whole channel in one word's worth of bits.
+			v := l.chanField[c].get(src) & m
+			n := int(v & l.lenMask[c])
+			st.Lens[c] = int32(n)
+			lw, letter := l.letterWidth[c], l.letterMask[c]
+			v >>= l.lenWidth[c]
+			msgs := st.Msgs[off : off+l.chanCap[c]]
+			for i := range msgs {
+				if i < n {
+					msgs[i] = global[v&letter]
+					v >>= lw
+				} else {
+					msgs[i] = 0
+				}
+			}
+			continue
+		}
 		n := int(f.get(src) & l.lenMask[c])
 		st.Lens[c] = int32(n)
-		off, global := int(l.chanOff[c]), l.chanGlobal[c]
 		for i, sf := range l.slotField[c] {
 			if i < n {
 				st.Msgs[off+i] = global[sf.get(src)&l.letterMask[c]]
@@ -402,12 +420,22 @@ func (s *System) Repack(st *State, dst []uint64, d *Delta) {
 	}
 	for _, c := range d.chans {
 		n := int(st.Lens[c])
+		off, local := int(l.chanOff[c]), l.chanLocal[c]
+		if m := l.chanMask[c]; m != 0 {
+			// The whole channel in one word's worth of bits: its
+			// messages, then its length, set at once.
+			v, lw := uint64(0), l.letterWidth[c]
+			for i := n - 1; i >= 0; i-- {
+				v = v<<lw | uint64(local[st.Msgs[off+i]])
+			}
+			l.chanField[c].set(dst, v<<l.lenWidth[c]|uint64(n), m)
+			continue
+		}
 		l.lenField[c].set(dst, uint64(n), l.lenMask[c])
 		mask := l.letterMask[c]
 		if mask == 0 {
 			continue
 		}
-		off, local := int(l.chanOff[c]), l.chanLocal[c]
 		for i, sf := range l.slotField[c] {
 			v := uint64(0)
 			if i < n {

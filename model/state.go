@@ -146,6 +146,14 @@ type layout struct {
 	lenMask    []uint64
 	slotField  [][]field
 	letterMask []uint64
+	// chanField is each channel's length and slots as one field, and
+	// chanMask its mask, when they fit in 64 bits (a mask of 0 when they
+	// do not); lenWidth and letterWidth are the widths of its length and
+	// of a slot, the length first.
+	chanField   []field
+	chanMask    []uint64
+	lenWidth    []uint8
+	letterWidth []uint8
 
 	// ranking: the weight of each variable's and channel's digit, and the
 	// size of the space (MaxUint64 when the product overflows)
@@ -274,9 +282,22 @@ func (l *layout) compute(sys *System) error {
 	}
 	for c := range sys.Channels {
 		w := bitsFor(uint64(l.chanCap[c] + 1))
+		lw := bitsFor(uint64(len(l.chanGlobal[c])))
+		whole := field{word: int32(bit / 64), next: int32(bit / 64), shift: uint8(bit % 64)}
+		width := w + lw*l.chanCap[c]
+		if width > 0 && bit%64+width > 64 {
+			whole.next = whole.word + 1
+		}
+		l.chanField = append(l.chanField, whole)
+		if width <= 64 {
+			l.chanMask = append(l.chanMask, mask(width))
+		} else {
+			l.chanMask = append(l.chanMask, 0)
+		}
+		l.lenWidth = append(l.lenWidth, uint8(w))
+		l.letterWidth = append(l.letterWidth, uint8(lw))
 		l.lenField = append(l.lenField, place(w))
 		l.lenMask = append(l.lenMask, mask(w))
-		lw := bitsFor(uint64(len(l.chanGlobal[c])))
 		slots := make([]field, l.chanCap[c])
 		for i := range slots {
 			slots[i] = place(lw)
