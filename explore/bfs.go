@@ -21,15 +21,17 @@ const (
 	// maxStoreStates is the most states the store can index with 32-bit ids.
 	maxStoreStates = math.MaxUint32 - 1
 	// batchPerWorker is how many frontier states a worker expands per
-	// round.
-	batchPerWorker = 2048
+	// round, at most: a round also ends where the monitors are asked
+	// (decideEvery), so two workers or more fill the interval between
+	// two questions in one round. Larger rounds pay the merge's fixed
+	// costs (its goroutines, its pass over the shards) less often.
+	batchPerWorker = 16384
 	// decideEvery is how many states of a level the search expands
 	// between two questions to the monitors of whether they have decided
 	// (and at the level's end): rounds end there too, so that a search
 	// that stops because everything is decided has stored and counted
-	// the same states with any number of workers. A multiple of
-	// batchPerWorker, and as large as 16 workers' rounds.
-	decideEvery = 16 * batchPerWorker
+	// the same states with any number of workers.
+	decideEvery = 32768
 	// maxJudged is the most states a search stopped by the memory budget
 	// judges without expanding them (see visitUnexpanded).
 	maxJudged = 1 << 20
