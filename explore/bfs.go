@@ -259,7 +259,6 @@ func (e *bfs) newWorker() *worker {
 			sys.Pack(next, w.packed)
 		}
 		h := hashWords(w.packed)
-		w.pairs.add(w.packed, h)
 		key := w.packed
 		if e.fp {
 			w.key[0] = h
@@ -270,8 +269,11 @@ func (e *bfs) newWorker() *worker {
 		// rounds): one by one with a tree store, otherwise lookupBatch
 		// at a time (dropVisited).
 		t := e.seen.tree
-		if t != nil && e.seen.contains(key, h, &w.look) {
-			return true
+		if t != nil {
+			w.pairs.add(w.packed, h)
+			if e.seen.contains(key, h, &w.look) {
+				return true
+			}
 		}
 		w.succ = append(roomFor(w.succ, len(w.packed), w.maxCand*len(w.packed)), w.packed...)
 		w.parents = append(roomFor(w.parents, 1, w.maxCand), w.expanding)
@@ -279,8 +281,6 @@ func (e *bfs) newWorker() *worker {
 		if t != nil {
 			n := len(t.nodes)
 			w.hints = t.hint(roomFor(w.hints, n, w.maxCand*n), &w.look)
-		} else if len(w.parents)-w.unlooked >= lookupBatch {
-			e.dropVisited(w)
 		}
 		return true
 	}
@@ -763,6 +763,9 @@ func (e *bfs) expandRange(w *worker, lo, hi int64) error {
 		}
 		w.expanding, w.hasOverflow = uint32(id), false
 		w.pairs.reset(sys.Words())
+		// Without a tree store, the state's successors are the
+		// worker's candidates from first on until they are looked up.
+		first := len(w.parents)
 		var n int
 		var err error
 		if w.por != nil {
@@ -774,7 +777,13 @@ func (e *bfs) expandRange(w *worker, lo, hi int64) error {
 			return fmt.Errorf("expanding state %d: %w", id, err)
 		}
 		w.trans += int64(n)
+		if e.seen.tree == nil {
+			w.pairs.view(w.succ[first*len(w.packed):], w.hash[first:])
+		}
 		w.distinct += int64(w.pairs.distinct())
+		if e.seen.tree == nil && len(w.parents)-w.unlooked >= lookupBatch {
+			e.dropVisited(w)
+		}
 		w.visit = Visit{ID: StateID(id), Depth: e.depth, State: w.cur, Successors: n}
 		if w.hasOverflow {
 			w.visit.Overflow = &w.overflow

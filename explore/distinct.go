@@ -31,33 +31,46 @@ func CountDistinct[T cmp.Ordered](keys []T) int {
 
 // successorSet gathers the successors of one state, packed, with their
 // hashes, to count the distinct ones: two steps that lead to the same
-// successor count once.
+// successor count once. It holds them in buffers of its own (add), or
+// reads them where they are (view).
 type successorSet struct {
-	words  int
-	packed []uint64 // words each
-	hash   []uint64
-	order  []int32
+	words int
+	// buf and bufHash hold what add gathers; packed and hash are the
+	// successors counted: those, or a view.
+	buf, bufHash []uint64
+	packed       []uint64 // words each
+	hash         []uint64
+	order        []int32
 }
 
 // reset empties the set for the next state, of words words a successor.
 func (s *successorSet) reset(words int) {
-	if s.packed == nil {
+	if s.buf == nil {
 		// A worker writes these at every successor: they share no
 		// cache line with another worker's (they grow as slices do
 		// past a state of more successors).
-		s.packed, s.hash = cacheline.Alone[uint64](words*successorsAlone), cacheline.Alone[uint64](successorsAlone)
+		s.buf, s.bufHash = cacheline.Alone[uint64](words*successorsAlone), cacheline.Alone[uint64](successorsAlone)
 	}
-	s.words, s.packed, s.hash = words, s.packed[:0], s.hash[:0]
+	s.words, s.buf, s.bufHash = words, s.buf[:0], s.bufHash[:0]
+	s.packed, s.hash = s.buf, s.bufHash
 }
 
 // successorsAlone is how many successors a successorSet holds before it
 // grows.
 const successorsAlone = 64
 
+// view makes the set's successors those packed in packed, of the
+// hashes hash, which it reads where they are, without copying them,
+// until the next reset.
+func (s *successorSet) view(packed, hash []uint64) {
+	s.packed, s.hash = packed, hash
+}
+
 // add gathers a successor, packed, of hash h.
 func (s *successorSet) add(packed []uint64, h uint64) {
-	s.packed = append(s.packed, packed...)
-	s.hash = append(s.hash, h)
+	s.buf = append(s.buf, packed...)
+	s.bufHash = append(s.bufHash, h)
+	s.packed, s.hash = s.buf, s.bufHash
 }
 
 // distinct is the number of distinct successors gathered: those of equal
