@@ -249,17 +249,26 @@ func (e *bfs) newWorker() *worker {
 		if st.Faulty() && !w.hasOverflow {
 			w.overflow, w.hasOverflow = st.Clone(), true
 		}
+		// The successor is packed where the worker's buffers keep it,
+		// and dropped from there if it is not kept.
+		words, kept := len(w.packed), len(w.succ)
+		w.succ = roomFor(w.succ, words, w.maxCand*words)[:kept+words]
+		packed := w.succ[kept:]
 		switch {
 		case w.canon != nil:
-			w.canon.Pack(next, w.packed)
+			w.canon.Pack(next, packed)
 		case w.deltas != nil && len(st.Moves) == 1 && w.deltas[st.Moves[0].Proc][st.Moves[0].Action] != nil:
-			copy(w.packed, w.parent)
-			sys.Repack(next, w.packed, w.deltas[st.Moves[0].Proc][st.Moves[0].Action])
+			// A few words: a loop costs less than a call to copy's
+			// memmove.
+			for i, x := range w.parent {
+				packed[i] = x
+			}
+			sys.Repack(next, packed, w.deltas[st.Moves[0].Proc][st.Moves[0].Action])
 		default:
-			sys.Pack(next, w.packed)
+			sys.Pack(next, packed)
 		}
-		h := hashWords(w.packed)
-		key := w.packed
+		h := hashWords(packed)
+		key := packed
 		if e.fp {
 			w.key[0] = h
 			key = w.key[:]
@@ -270,12 +279,12 @@ func (e *bfs) newWorker() *worker {
 		// at a time (dropVisited).
 		t := e.seen.tree
 		if t != nil {
-			w.pairs.add(w.packed, h)
+			w.pairs.add(packed, h)
 			if e.seen.contains(key, h, &w.look) {
+				w.succ = w.succ[:kept]
 				return true
 			}
 		}
-		w.succ = append(roomFor(w.succ, len(w.packed), w.maxCand*len(w.packed)), w.packed...)
 		w.parents = append(roomFor(w.parents, 1, w.maxCand), w.expanding)
 		w.hash = append(roomFor(w.hash, 1, w.maxCand), h)
 		if t != nil {
@@ -323,7 +332,12 @@ func (e *bfs) dropVisited(w *worker) {
 			continue
 		}
 		if k != i {
-			copy(w.succ[k*words:(k+1)*words], w.succ[i*words:(i+1)*words])
+			// A few words: a loop costs less than a call to copy's
+			// memmove.
+			to := w.succ[k*words : (k+1)*words]
+			for j, x := range w.succ[i*words : (i+1)*words] {
+				to[j] = x
+			}
 			w.parents[k], w.hash[k] = w.parents[i], w.hash[i]
 		}
 		if !w.foundInChunk(k, e.fp) {
@@ -670,6 +684,12 @@ func (e *bfs) expandRound(ws []*worker, lo, hi int64) ([]*worker, int64, error) 
 	run := func(w *worker) error {
 		w.startRound(e.seen.tree)
 		for found.Load() < limit {
+			if e.clk.expired() {
+				// Ctrl-C or the time limit: the round ends at the
+				// first chunk no worker took, and the search stops
+				// after its merge.
+				return nil
+			}
 			k := next.Add(1) - 1
 			if k >= int64(n) {
 				return nil

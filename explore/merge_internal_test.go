@@ -2,6 +2,7 @@ package explore
 
 import (
 	"context"
+	"sync/atomic"
 	"testing"
 
 	"github.com/ringcheck/ringcheck/internal/testsys"
@@ -67,9 +68,21 @@ func TestMergeWorkIsLinear(t *testing.T) {
 	}
 }
 
+// cancelOnObserve cancels the search's context when the first state is
+// expanded: after its round's workers have taken their chunks, before
+// the round is merged.
+type cancelOnObserve struct {
+	noMonitor
+	cancel func()
+}
+
+func (m cancelOnObserve) Observe(*Visit) { m.cancel() }
+
 // TestMergeStopsAtTheClock: a merge whose search must stop (here its
-// context is cancelled before it starts) keeps none of the round's
-// candidates, stops in its first phase, and the search says why.
+// context is cancelled while the round is expanded) keeps none of the
+// round's candidates, stops in its first phase, and the search says why.
+// A search cancelled before it starts takes no chunk of its first round,
+// and merges nothing.
 func TestMergeStopsAtTheClock(t *testing.T) {
 	sys, _, _ := testsys.Grid(t, 20)
 	for _, fp := range []bool{false, true} {
@@ -81,11 +94,66 @@ func TestMergeStopsAtTheClock(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if res.Stop != Interrupted || res.States != 1 || e.merge.phases.Load() != 0 || res.Transitions != 0 {
+			t.Fatalf("fingerprints %v, cancelled before: %d states, %d transitions, %d merge phases, stop %v; want the initial state alone, unexpanded, interrupted", fp, res.States, res.Transitions, e.merge.phases.Load(), res.Stop)
+		}
+
+		ctx, cancel = context.WithCancel(context.Background())
+		defer cancel()
+		e = &bfs{sys: sys, mon: cancelOnObserve{cancel: cancel}, opts: opts, clk: newClock(ctx, opts)}
+		res, err = e.run()
+		if err != nil {
+			t.Fatal(err)
+		}
 		if res.Stop != Interrupted || res.States != 1 {
 			t.Fatalf("fingerprints %v: %d states, stop %v; want the initial state alone, interrupted", fp, res.States, res.Stop)
 		}
 		if !e.merge.stopped.Load() || e.merge.phases.Load() != 1 {
 			t.Fatalf("fingerprints %v: stopped %v after %d phases; want stopped in the first", fp, e.merge.stopped.Load(), e.merge.phases.Load())
 		}
+	}
+}
+
+// cancelAtDepth cancels the search's context at the first state of depth
+// depth it is shown, and counts the states it is shown after that.
+type cancelAtDepth struct {
+	noMonitor
+	depth  int
+	cancel func()
+	after  *atomic.Int64
+	fired  *atomic.Bool
+}
+
+func (m cancelAtDepth) Observe(v *Visit) {
+	if m.fired.Load() {
+		m.after.Add(1)
+		return
+	}
+	if v.Depth == m.depth {
+		m.fired.Store(true)
+		m.cancel()
+	}
+}
+
+// TestRoundStopsBetweenChunks: once the search must stop, its workers
+// take no more chunks of the round they are expanding: a level of 600
+// states (the 600th diagonal of a grid), one round, is cut after the
+// chunk of 256 under way, where before it was expanded whole.
+func TestRoundStopsBetweenChunks(t *testing.T) {
+	sys, _, _ := testsys.Grid(t, 700)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	mon := cancelAtDepth{depth: 599, cancel: cancel, after: new(atomic.Int64), fired: new(atomic.Bool)}
+	opts := Options{Workers: 1}
+	e := &bfs{sys: sys, mon: mon, opts: opts, clk: newClock(ctx, opts)}
+	res, err := e.run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Stop != Interrupted {
+		t.Fatalf("stop %v, want interrupted", res.Stop)
+	}
+	if after := mon.after.Load(); after >= roundChunk {
+		t.Fatalf("%d states expanded after the search had to stop, want fewer than a chunk (%d)", after, roundChunk)
 	}
 }
