@@ -87,6 +87,33 @@ func BenchmarkTwinLarge(b *testing.B) {
 	benchTwins(b, largeCases)
 }
 
+// BenchmarkReachableGenerated is BenchmarkReachable of specs/raynal,
+// specs/klddhl and specs/thiare (spectest.BenchReachable: every state
+// from init, on every core, with each store) on the Go generated from the
+// same instances (the packages under generated/, what `ringcheck gen
+// --build` compiles), to weigh against pan, which SPIN compiles from the
+// twin models in the same way; one run of both:
+//
+//	go test ./specs/raynal ./specs/klddhl ./specs/thiare ./specs/ring -run '^$' -bench 'SPIN$|ReachableGenerated/.*/exact' -benchtime 3x
+func BenchmarkReachableGenerated(b *testing.B) {
+	for _, c := range []struct {
+		spec                string
+		states, transitions int64
+	}{
+		{"raynal", 1096552, 3680702},
+		{"kl-ddhl", 2230974, 8439120},
+		{"thiare", 646582, 1487485},
+	} {
+		b.Run(c.spec, func(b *testing.B) {
+			sys, err := generatedSystem(b, c.spec+".ring", largeCase(c.spec))
+			if err != nil {
+				b.Fatal(err)
+			}
+			spectest.BenchReachable(b, sys, c.states, c.transitions)
+		})
+	}
+}
+
 // largeCases are BenchmarkTwinLarge's checks: safety (and deadlock where
 // it holds) from init.
 var largeCases = []benchCase{
