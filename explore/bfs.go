@@ -301,13 +301,13 @@ func (e *bfs) newWorker() *worker {
 const lookupBatch = 32
 
 // dropVisited drops w's candidates from w.unlooked on that the visited
-// set holds. It first reads each one's home slot, then the stored state
-// of a slot whose tag matches: these loads do not depend on one another,
-// so the processor overlaps their cache misses, and the lookups that
-// follow find their lines in cache. (Looked up one at a time as each is
-// found, between the steps of the expansion, each lookup waits for its
-// misses alone.) Without a tree store only: the tree's lookups are
-// made as the successors are found, with their hints.
+// set holds, or that the chunk kept already (foundInChunk). It first
+// reads each one's home slot, then the stored state of a slot whose tag
+// matches: these loads do not depend on one another, so the processor
+// overlaps their cache misses, and the lookups that follow find their
+// lines in cache, where a lookup made between two steps of the expansion
+// would wait for its misses alone. Without a tree store only: the tree's
+// lookups are made as the successors are found, with their hints.
 func (e *bfs) dropVisited(w *worker) {
 	v, words := e.seen, e.sys.Words()
 	lo := w.unlooked
