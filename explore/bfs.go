@@ -233,18 +233,10 @@ func (e *bfs) newWorker() *worker {
 	if e.sym {
 		w.canon, _ = sys.NewCanonizer()
 	}
-	if sys.Access != nil {
-		if e.deltas == nil {
-			e.deltas = make([][]*model.Delta, len(sys.Access.Actions))
-			for p, acts := range sys.Access.Actions {
-				e.deltas[p] = make([]*model.Delta, len(acts))
-				for a := range acts {
-					e.deltas[p][a] = sys.DeltaOf(p, a)
-				}
-			}
-		}
-		w.deltas = e.deltas
+	if e.deltas == nil {
+		e.deltas = sys.Deltas()
 	}
+	w.deltas = e.deltas
 	w.yieldFn = func(st *model.Step, next *model.State) bool {
 		if st.Faulty() && !w.hasOverflow {
 			w.overflow, w.hasOverflow = st.Clone(), true

@@ -365,6 +365,22 @@ type Delta struct {
 	chans []int32
 }
 
+// Deltas returns the Delta of every action of every process, by process
+// then action (DeltaOf), or nil when the system has no access sets.
+func (s *System) Deltas() [][]*Delta {
+	if s.Access == nil {
+		return nil
+	}
+	ds := make([][]*Delta, len(s.Access.Actions))
+	for p, acts := range s.Access.Actions {
+		ds[p] = make([]*Delta, len(acts))
+		for a := range acts {
+			ds[p][a] = s.DeltaOf(p, a)
+		}
+	}
+	return ds
+}
+
 // DeltaOf returns the Delta of action a of process p, from the system's
 // access sets; nil when the system has none, or the action's accesses
 // are unknown.

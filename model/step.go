@@ -349,15 +349,7 @@ func (s *System) NewExpander() *Expander {
 		ctx:     Ctx{sys: s, lay: &s.layout, tables: tables, memo: cacheline.Alone[memoEntry](s.MemoSlots)},
 		next:    s.NewState(),
 		enabled: make([][]Move, n),
-	}
-	if s.Access != nil {
-		e.deltas = make([][]*Delta, len(s.Access.Actions))
-		for p, acts := range s.Access.Actions {
-			e.deltas[p] = make([]*Delta, len(acts))
-			for a := range acts {
-				e.deltas[p][a] = s.DeltaOf(p, a)
-			}
-		}
+		deltas:  s.Deltas(),
 	}
 	return e
 }
