@@ -323,7 +323,11 @@ type Expander struct {
 	// state expanded, and a move's changes are undone in those fields
 	// alone once its successor is yielded.
 	deltas [][]*Delta
-	_      cacheline.Pad
+	// inbox[p][a], when not nil, holds for each alternative of action a
+	// of process p the channel it receives from (Action.Source): an
+	// alternative whose channel is empty is not a step.
+	inbox [][][]ChanID
+	_     cacheline.Pad
 }
 
 // NewExpander returns an Expander for the system under daemon d.
@@ -351,7 +355,53 @@ func (s *System) NewExpander() *Expander {
 		enabled: make([][]Move, n),
 		deltas:  s.Deltas(),
 	}
+	e.inbox = e.inboxes()
 	return e
+}
+
+// inboxes returns the channel each alternative of each action with a
+// Source receives from, process by process (nil where no action of the
+// process has one, or its channel does not exist: the guard then runs,
+// and reports the fault).
+func (e *Expander) inboxes() [][][]ChanID {
+	var out [][][]ChanID
+	c := &e.ctx
+	for p := range e.sys.Processes {
+		c.at(p)
+		for a, act := range e.sys.Processes[p].Actions {
+			if act.Source == nil {
+				continue
+			}
+			in := make([]ChanID, act.Choices)
+			for k := range in {
+				if in[k] = e.sys.ChanBetween(act.Source(c, k), p); in[k] < 0 {
+					in = nil
+					break
+				}
+			}
+			if in == nil {
+				continue
+			}
+			if out == nil {
+				out = make([][][]ChanID, len(e.sys.Processes))
+			}
+			if out[p] == nil {
+				out[p] = make([][]ChanID, len(e.sys.Processes[p].Actions))
+			}
+			out[p][a] = in
+		}
+	}
+	return out
+}
+
+// waiting reports whether some channel of in holds a message.
+func waiting(st *State, in []ChanID) bool {
+	for _, ch := range in {
+		if st.Lens[ch] != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // Expand calls yield once for each successor of st (possibly several times
@@ -482,10 +532,22 @@ func (e *Expander) central(st *State, yield func(*Step, *State) bool) (int, erro
 	for p := range e.sys.Processes {
 		proc := &e.sys.Processes[p]
 		c.at(p)
+		var inbox [][]ChanID
+		if e.inbox != nil {
+			inbox = e.inbox[p]
+		}
 		taken := false // as in Count
 		for a := range proc.Actions {
 			act := &proc.Actions[a]
 			if taken && act.Kind != Environment {
+				continue
+			}
+			var in []ChanID
+			if inbox != nil {
+				in = inbox[a]
+			}
+			if in != nil && !waiting(st, in) {
+				// Every alternative receives from an empty channel.
 				continue
 			}
 			if !act.Guard(c) {
@@ -495,6 +557,9 @@ func (e *Expander) central(st *State, yield func(*Step, *State) bool) (int, erro
 				continue
 			}
 			for k := 0; k < act.Choices; k++ {
+				if in != nil && st.Lens[in[k]] == 0 {
+					continue
+				}
 				if !c.allows(act, k) {
 					if c.err != nil {
 						return count, e.wrap(c.err)

@@ -102,6 +102,14 @@ type Action struct {
 	// guard that depends on the choice; Guard then holds where some
 	// alternative is allowed). Nil: every alternative.
 	Allows func(c *Ctx, choice int) bool
+	// Source, when set, is the process from which the executing process
+	// receives when it takes alternative choice, found without reading
+	// the configuration (from c.P, c.Pred(), c.Succ() and constants):
+	// the alternative is not a step while the channel from Source is
+	// empty, so the expansion passes over it without running Guard or
+	// Allows. Nil: the action receives nothing, or from a process the
+	// configuration decides.
+	Source func(c *Ctx, choice int) int
 	// Atomic marks an action whose effect may assign variables of the
 	// executing process's peers (Ctx.SetOf) in the same step as its own:
 	// the whole effect is one step, in which no process's variable is

@@ -115,6 +115,45 @@ func (c *compiler) action(a *ir.Action) model.Action {
 	return act
 }
 
+// source returns the process from which the acting process receives in
+// each alternative of a (model.Action.Source), where a receives and that
+// process follows from the acting process, the alternative and constants
+// alone; nil otherwise.
+func (c *compiler) source(a *ir.Action) func(*model.Ctx, int) int {
+	if a.Recv == nil || !stateFree(a.Recv.From, a.Choice) {
+		return nil
+	}
+	cx := &actionCtx{compiler: c, action: a, guard: true}
+	lo, n := 0, 1
+	if a.Choice != nil {
+		lo, n = a.Choice.Lo, a.Choice.Hi-a.Choice.Lo+1
+	}
+	procs := make([]actionFn, n)
+	for i := range procs {
+		var b bindings
+		if a.Choice != nil {
+			b = bindings{a.Choice: lo + i}
+		}
+		procs[i] = cx.proc(a.Recv.From, b)
+	}
+	return func(ctx *model.Ctx, k int) int { return procs[k](ctx, 0) }
+}
+
+// stateFree reports whether process expression e names a process without
+// reading the configuration: the acting process, a constant, a neighbour
+// of one, or the choice parameter.
+func stateFree(e ir.Expr, choice *ir.Local) bool {
+	switch e := e.(type) {
+	case *ir.Self, *ir.Const:
+		return true
+	case *ir.Neighbor:
+		return stateFree(e.Of, choice)
+	case *ir.LocalRef:
+		return choice != nil && e.Local == choice
+	}
+	return false
+}
+
 // frame packs what the closures of an action read besides the
 // configuration into their int argument: the value of the choice
 // parameter in the low 32 bits, the received message in the high ones.

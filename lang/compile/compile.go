@@ -133,11 +133,14 @@ func (l *faultLatch) fault() error {
 }
 
 // failing wraps act so that, once a state predicate has failed, its guard
-// and its effect report the predicate's fault. The guard then holds, so
+// and its effect report the predicate's fault; it drops act's Source. The guard then holds, so
 // that the effect runs: the expansion checks an effect's fault under
 // every daemon.
 func (l *faultLatch) failing(act model.Action) model.Action {
 	guard, eff := act.Guard, act.Effect
+	// The guard runs wherever the action is tried, so that the fault
+	// surfaces at the next expansion.
+	act.Source = nil
 	act.Guard = func(c *model.Ctx) bool {
 		if err := l.fault(); err != nil {
 			c.Fail(err)
@@ -244,7 +247,9 @@ func (c *compiler) build() (*model.System, error) {
 		preds = append(preds, cps...)
 	}
 	for i, a := range actions {
-		if err := c.addAction(index[i], a, c.action(a)); err != nil {
+		act := c.action(a)
+		act.Source = c.source(a)
+		if err := c.addAction(index[i], a, act); err != nil {
 			return nil, err
 		}
 	}
