@@ -74,8 +74,16 @@ func (s *System) Pack(st *State, dst []uint64) {
 // packed in src.
 func (s *System) Unpack(src []uint64, st *State) {
 	l := &s.layout
+	vars := st.Vars[:len(l.varField)]
+	masks, mins := l.varMask[:len(vars)], l.varMin[:len(vars)]
 	for i, f := range l.varField {
-		st.Vars[i] = int32(f.get(src)&l.varMask[i]) + l.varMin[i]
+		// Most fields lie in one word: the second is read only for
+		// one that straddles, a branch the same at every call.
+		v := src[f.word] >> f.shift
+		if f.next != f.word {
+			v |= src[f.next] << (64 - f.shift)
+		}
+		vars[i] = int32(v&masks[i]) + mins[i]
 	}
 	for c, f := range l.lenField {
 		off, global := int(l.chanOff[c]), l.chanGlobal[c]
