@@ -13,11 +13,35 @@ func (e *Encoding) pre(s rudd.Node) rudd.Node {
 	if e.opts.Daemon != model.Central {
 		return b.AndExist(e.nextSet, e.trans, b.Replace(s, e.toNext))
 	}
-	out := b.False()
+	parts := make([]rudd.Node, len(e.procs))
 	for p, l := range e.procs {
-		out = b.Or(out, e.preOf(l.rel, p, s))
+		parts[p] = e.preOf(l.rel, p, s)
 	}
-	return out
+	return e.union(parts)
+}
+
+// union is the disjunction of parts, taken pairwise in rounds (parts[0] ∨
+// parts[1], parts[2] ∨ parts[3], ..., then the same on the results) so
+// that each operand of an Or is the union of at most as many parts as the
+// other: accumulated one part at a time, the union so far, the largest
+// operand, would be traversed once per part. It overwrites parts.
+func (e *Encoding) union(parts []rudd.Node) rudd.Node {
+	if len(parts) == 0 {
+		return e.b.False()
+	}
+	for len(parts) > 1 {
+		half := 0
+		for i := 0; i < len(parts); i += 2 {
+			if i+1 < len(parts) {
+				parts[half] = e.b.Or(parts[i], parts[i+1])
+			} else {
+				parts[half] = parts[i]
+			}
+			half++
+		}
+		parts = parts[:half]
+	}
+	return parts[0]
 }
 
 // preOf is the configurations with a step of rel, a relation of process
@@ -33,11 +57,11 @@ func (e *Encoding) post(s rudd.Node) rudd.Node {
 	if e.opts.Daemon != model.Central {
 		return b.Replace(b.AndExist(e.curSet, e.trans, s), e.toCurrent)
 	}
-	out := b.False()
+	parts := make([]rudd.Node, len(e.procs))
 	for p, l := range e.procs {
-		out = b.Or(out, e.postOf(l.rel, p, s))
+		parts[p] = e.postOf(l.rel, p, s)
 	}
-	return out
+	return e.union(parts)
 }
 
 // postOf is the configurations a step of rel, a relation of process p,

@@ -9,6 +9,7 @@ import (
 	"math"
 	"runtime"
 	"sync/atomic"
+	"time"
 )
 
 // retnode creates a Node for external use and sets a finalizer on it so that we
@@ -181,15 +182,11 @@ func (b *tables) gbc(refstack []int) {
 		log.Println("starting GC")
 	}
 
-	// We could  explicitly ask the system to run its GC so that we can
-	// decrement the ref counts of Nodes that had an external reference. This is
-	// blocking. Frequent GC is time consuming, but with fewer GC we can
-	// experience more resizing events.
-	//
-	// FIXME: maybe add a gotask that does a runtime GC after a few resizing
-	// and/or a fixed time if we have too many gbc
-	//
-	// runtime.GC()
+	// The counts of the nodes whose external references are garbage are
+	// decremented first, so that their nodes are collected now rather
+	// than kept, and the table grown, until the Go heap happens to be
+	// collected.
+	b.drainDead()
 
 	// we append the current stats to the GC history
 	if _DEBUG {
@@ -246,6 +243,33 @@ func (b *tables) gbc(refstack []int) {
 		log.Printf("end GC; freenum: %d\n", b.freenum)
 	}
 }
+
+// drainDead runs the Go garbage collector, waits (a few milliseconds at
+// most) until the finalizers of the Node values it found unreachable have
+// stopped running, and decrements the counts of their nodes.
+func (b *tables) drainDead() {
+	runtime.GC()
+	last := b.dead.added.Load()
+	for range deadWaits {
+		time.Sleep(deadWait)
+		now := b.dead.added.Load()
+		if now == last {
+			break
+		}
+		last = now
+	}
+	b.deadBuf = b.dead.take(b.deadBuf)
+	for _, n := range b.deadBuf {
+		b.nodes[n].refcou--
+	}
+}
+
+// deadWait and deadWaits bound drainDead's wait for the finalizers: it
+// ends at the first wait of deadWait in which none ran.
+const (
+	deadWait  = 200 * time.Microsecond
+	deadWaits = 50
+)
 
 func (b *tables) markrec(n int) {
 	if n < 2 || b.ismarked(n) || (b.nodes[n].low == -1) {

@@ -7,6 +7,7 @@ package rudd
 import (
 	"fmt"
 	"log"
+	"sync"
 	"sync/atomic"
 	"unsafe"
 )
@@ -26,6 +27,35 @@ type tables struct {
 	uniqueMiss    int         // entries not found in the the unique node table
 	gcstat                    // Information about garbage collections
 	configs                   // Configurable parameters
+	dead          deadRefs    // Nodes whose external references the Go GC found unreachable
+	deadBuf       []int32     // drainDead's copy of dead
+}
+
+// deadRefs lists the nodes whose external references (Node values) the Go
+// garbage collector found unreachable, one entry per reference, until the
+// table's garbage collection decrements their counts: the finalizers add
+// to it from the runtime's goroutine, while the operations run.
+type deadRefs struct {
+	mu    sync.Mutex
+	nodes []int32
+	added atomic.Uint64 // entries ever added
+}
+
+func (d *deadRefs) add(n int32) {
+	d.mu.Lock()
+	d.nodes = append(d.nodes, n)
+	d.mu.Unlock()
+	d.added.Add(1)
+}
+
+// take returns the entries added since the last call, and empties the list
+// into buf.
+func (d *deadRefs) take(buf []int32) []int32 {
+	d.mu.Lock()
+	buf = append(buf[:0], d.nodes...)
+	d.nodes = d.nodes[:0]
+	d.mu.Unlock()
+	return buf
 }
 
 type buddynode struct {
@@ -122,7 +152,10 @@ func New(varnum int, options ...func(*configs)) (*BDD, error) {
 				log.Printf("dec refcou %d\n", *n)
 			}
 		}
-		impl.nodes[*n].refcou--
+		// The finalizer runs on the runtime's goroutine, beside the
+		// operations: the node's count is decremented by the next
+		// garbage collection of the table (drainDead), not here.
+		impl.dead.add(int32(*n))
 	}
 	for k := 0; k < config.varnum; k++ {
 		v0, _ := impl.makenode(int32(k), 0, 1, nil)
