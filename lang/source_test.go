@@ -2,8 +2,6 @@ package lang_test
 
 import (
 	"fmt"
-	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -94,68 +92,37 @@ process 0 {
 // on random systems, that passing over the alternatives whose channel is
 // empty without running their guards leaves every expansion as it is.
 func TestSourcesSkipOnlyDisabledSteps(t *testing.T) {
-	files, _ := filepath.Glob("../specs/ring/*.ring")
-	more, _ := filepath.Glob("../examples/*.ring")
-	files = append(files, more...)
-	if len(files) < 10 {
-		t.Fatalf("found %d .ring files", len(files))
-	}
-	build := func(name string, src []byte) (*model.System, *model.System, error) {
-		f, err := lang.Parse(name, src)
-		if err != nil {
-			t.Fatalf("%s does not parse: %v\n%s", name, err, src)
-		}
-		sys, err := f.Build(nil)
-		if err != nil {
-			return nil, nil, err
-		}
-		plain, err := f.Build(nil)
-		return sys, plain, err
-	}
 	sources := map[string]int{}
-	for _, file := range files {
-		src, err := os.ReadFile(file)
+	withSources := 0
+	check := func(name string, sys *model.System, f *lang.File, random bool) {
+		plain, err := f.Build(nil)
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("%s: %v", name, err)
 		}
-		sys, plain, err := build(file, src)
-		if err != nil {
-			t.Fatalf("%s: %v", file, err)
+		n := checkSources(t, name, sys, plain, 5000)
+		sources[filepath.Base(name)] = n
+		if random && n > 0 {
+			withSources++
 		}
-		sources[filepath.Base(file)] = checkSources(t, file, sys, plain, 5000)
 	}
+	eachRingSystem(t, 32, check)
 	// A receive from the process a choice names: each alternative has a
 	// channel of its own.
-	sys, plain, err := build("chosen.ring", []byte(chosen))
+	f, err := lang.Parse("chosen.ring", []byte(chosen))
 	if err != nil {
 		t.Fatal(err)
 	}
-	sources["chosen.ring"] = checkSources(t, "chosen.ring", sys, plain, 5000)
+	sys, err := f.Build(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("chosen.ring", sys, f, false)
 	// Receives from the predecessor (thiare), from a peer named by a
 	// constant (raynal's recvReq(j) for each peer j) and from a choice's
 	// peer.
 	for _, name := range []string{"thiare.ring", "raynal.ring", "lejeune.ring", "kl-ddhl.ring", "chosen.ring"} {
 		if sources[name] == 0 {
 			t.Errorf("%s: no action has a Source", name)
-		}
-	}
-	count := 200
-	if testing.Short() {
-		count = 40
-	}
-	r := rand.New(rand.NewPCG(32, 1))
-	withSources := 0
-	for i := range count {
-		src := randomRing(r)
-		sys, plain, err := build(fmt.Sprintf("rnd%d.ring", i), []byte(src))
-		if err != nil {
-			continue
-		}
-		if checkSources(t, fmt.Sprintf("system %d", i), sys, plain, 2000) > 0 {
-			withSources++
-		}
-		if t.Failed() {
-			t.Fatalf("system %d:\n%s", i, src)
 		}
 	}
 	if withSources == 0 {
