@@ -133,13 +133,12 @@ func (l *faultLatch) fault() error {
 }
 
 // failing wraps act so that, once a state predicate has failed, its guard
-// and its effect report the predicate's fault; it drops act's Source. The guard then holds, so
+// and its effect report the predicate's fault. The guard then holds, so
 // that the effect runs: the expansion checks an effect's fault under
-// every daemon.
+// every daemon. It drops act's Source, so that the guard runs wherever
+// the action is tried.
 func (l *faultLatch) failing(act model.Action) model.Action {
 	guard, eff := act.Guard, act.Effect
-	// The guard runs wherever the action is tried, so that the fault
-	// surfaces at the next expansion.
 	act.Source = nil
 	act.Guard = func(c *model.Ctx) bool {
 		if err := l.fault(); err != nil {
