@@ -263,12 +263,18 @@ func (l *layout) compute(sys *System) error {
 	// Packed form: one stream of bits, a field straddling two words
 	// where it falls across their boundary.
 	bit := 0
-	place := func(width int) field {
-		word, shift := bit/64, bit%64
+	// at is the field of width bits from bit start on; place is the next
+	// field of the stream.
+	at := func(start, width int) field {
+		word, shift := start/64, start%64
 		f := field{word: int32(word), next: int32(word), shift: uint8(shift)}
 		if width > 0 && shift+width > 64 {
 			f.next = int32(word + 1)
 		}
+		return f
+	}
+	place := func(width int) field {
+		f := at(bit, width)
 		bit += width
 		return f
 	}
@@ -283,12 +289,8 @@ func (l *layout) compute(sys *System) error {
 	for c := range sys.Channels {
 		w := bitsFor(uint64(l.chanCap[c] + 1))
 		lw := bitsFor(uint64(len(l.chanGlobal[c])))
-		whole := field{word: int32(bit / 64), next: int32(bit / 64), shift: uint8(bit % 64)}
 		width := w + lw*l.chanCap[c]
-		if width > 0 && bit%64+width > 64 {
-			whole.next = whole.word + 1
-		}
-		l.chanField = append(l.chanField, whole)
+		l.chanField = append(l.chanField, at(bit, width))
 		if width <= 64 {
 			l.chanMask = append(l.chanMask, mask(width))
 		} else {

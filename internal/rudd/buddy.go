@@ -28,7 +28,7 @@ type tables struct {
 	gcstat                    // Information about garbage collections
 	configs                   // Configurable parameters
 	dead          deadRefs    // Nodes whose external references the Go GC found unreachable
-	deadBuf       []int32     // drainDead's copy of dead
+	deadBuf       []int32     // the list dead took last, reused as its next
 }
 
 // deadRefs lists the nodes whose external references (Node values) the Go
@@ -48,14 +48,14 @@ func (d *deadRefs) add(n int32) {
 	d.added.Add(1)
 }
 
-// take returns the entries added since the last call, and empties the list
-// into buf.
-func (d *deadRefs) take(buf []int32) []int32 {
+// take returns the entries added since the last call, and makes spare,
+// emptied, the list the next ones go to.
+func (d *deadRefs) take(spare []int32) []int32 {
 	d.mu.Lock()
-	buf = append(buf[:0], d.nodes...)
-	d.nodes = d.nodes[:0]
+	out := d.nodes
+	d.nodes = spare[:0]
 	d.mu.Unlock()
-	return buf
+	return out
 }
 
 type buddynode struct {
